@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                 iolat.ko (against KDIR) and the iolat CLI
+#   make module | cli    one of them
+#   make check           every test (installs what it needs; see README)
+#   make demo            iolat on a real workload in a guest
+#   make install         CLI and man page into $(PREFIX); the module via
+#                        DKMS (README) or `make modules_install`
+
+VERSION := $(shell cat VERSION)
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD ?= build
+PREFIX ?= /usr/local
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+NL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
+NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
+CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
+	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+
+LIB_SRCS := lib/hist.c lib/record.c
+CLI_SRCS := user/main.c user/nlsock.c user/device.c user/decode.c \
+	    user/output.c user/cmd_record.c user/cmd_info.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+
+# kselftest_harness.h comes from the kernel source (tests/guest/kernels.sh)
+KSFT_DIR ?=
+UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test
+GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test
+
+.PHONY: all module cli modules_install install check demo deps clean \
+	unit-tests guest-tests
+
+all: module cli
+
+module:
+	@if [ ! -d "$(KDIR)" ]; then \
+		echo "iolat: no kernel build directory at $(KDIR):" \
+		     "install linux-headers-$(KVER), or run make KDIR=/path/to/kernel/build" >&2; \
+		exit 1; fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+cli: $(BUILD)/iolat
+
+$(BUILD)/iolat: $(CLI_OBJS) $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -MMD -MP -c -o $@ $<
+
+unit-tests: $(UNIT_TESTS)
+guest-tests: $(GUEST_TESTS)
+
+$(BUILD)/tests/unit/hist_test: tests/unit/hist_test.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -I$(KSFT_DIR) -o $@ $^ -lm
+
+$(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
+			      $(BUILD)/user/decode.o $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -I$(KSFT_DIR) -o $@ $^
+
+$(BUILD)/tests/kselftest/iolat_test: tests/kselftest/iolat_test.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -I$(KSFT_DIR) -o $@ $^ $(NL_LIBS)
+
+install: cli
+	install -D -m 0755 $(BUILD)/iolat $(DESTDIR)$(PREFIX)/sbin/iolat
+	install -D -m 0644 man/iolat.8 $(DESTDIR)$(PREFIX)/share/man/man8/iolat.8
+
+check:
+	tests/check.sh
+
+demo:
+	tests/demo.sh
+
+deps:
+	tests/deps.sh
+
+clean:
+	rm -rf $(BUILD)
+	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+-include $(CLI_OBJS:.o=.d) $(LIB_OBJS:.o=.d)

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * iolat: block I/O latency tracing, kernel <-> user ABI.
+ *
+ * The generic netlink family "iolat" (IOLAT_GENL_NAME) carries commands
+ * and per-request records between the iolat module and its CLI.  This
+ * header is the single definition of that ABI; docs/abi.md explains it.
+ *
+ * Versioning: IOLAT_ABI_VERSION is bumped on any incompatible change to
+ * a command, an attribute or struct iolat_record.  The CLI refuses to run
+ * against a module reporting another ABI version.  Adding an attribute at
+ * the end of an enum is compatible and does not bump the version.
+ */
+#ifndef _UAPI_LINUX_IOLAT_H
+#define _UAPI_LINUX_IOLAT_H
+
+#include <linux/types.h>
+
+#define IOLAT_GENL_NAME		"iolat"
+#define IOLAT_GENL_VERSION	1
+#define IOLAT_ABI_VERSION	1
+
+/* Limits the module enforces; the CLI uses them to build valid requests. */
+#define IOLAT_MAX_DEVS		16	/* devices per session */
+#define IOLAT_MAX_HWQ		4096	/* hardware queues per device */
+#define IOLAT_MAX_DEPTH		10240	/* tags per hardware queue (BLK_MQ_MAX_DEPTH) */
+#define IOLAT_RING_MIN		64	/* records per CPU buffer */
+#define IOLAT_RING_MAX		(1U << 20)
+#define IOLAT_RING_DEFAULT	8192
+
+enum iolat_cmd {
+	IOLAT_CMD_UNSPEC,
+	IOLAT_CMD_GET_INFO,	/* module and ABI versions; no privilege */
+	IOLAT_CMD_START,	/* start this socket's session */
+	IOLAT_CMD_STOP,		/* stop it; the reply carries IOLAT_A_STATS */
+	IOLAT_CMD_READ,		/* dump: drain the per-CPU record buffers */
+
+	__IOLAT_CMD_MAX,
+	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
+};
+
+enum iolat_attr {
+	IOLAT_A_UNSPEC,
+	IOLAT_A_ABI_VERSION,	/* u32 */
+	IOLAT_A_MODULE_VERSION,	/* string */
+	IOLAT_A_RECORD_SIZE,	/* u32: sizeof(struct iolat_record) */
+	IOLAT_A_NR_CPUS,	/* u32: possible CPUs, one buffer each */
+	IOLAT_A_DEV,		/* nest of enum iolat_dev_attr; repeated */
+	IOLAT_A_RING_RECORDS,	/* u32: records per CPU buffer, power of 2 */
+	IOLAT_A_RECORDS,	/* binary: array of struct iolat_record */
+	IOLAT_A_STATS,		/* nest of enum iolat_stat_attr */
+	IOLAT_A_CPU,		/* u32: the CPU whose buffer IOLAT_A_RECORDS
+				 * came from */
+	IOLAT_A_PAD,
+
+	__IOLAT_A_MAX,
+	IOLAT_A_MAX = __IOLAT_A_MAX - 1
+};
+
+/*
+ * A device to trace: its block device number and the geometry of its
+ * blk-mq tag space (number of hardware queues, tags per queue), which
+ * sizes the in-flight table.  The CLI reads the geometry from sysfs
+ * (/sys/block/NAME/mq/); requests outside it are counted, not recorded.
+ */
+enum iolat_dev_attr {
+	IOLAT_DEV_A_UNSPEC,
+	IOLAT_DEV_A_MAJOR,	/* u32 */
+	IOLAT_DEV_A_MINOR,	/* u32 */
+	IOLAT_DEV_A_NR_HWQ,	/* u32, 1..IOLAT_MAX_HWQ */
+	IOLAT_DEV_A_DEPTH,	/* u32, 1..IOLAT_MAX_DEPTH */
+
+	__IOLAT_DEV_A_MAX,
+	IOLAT_DEV_A_MAX = __IOLAT_DEV_A_MAX - 1
+};
+
+/*
+ * Session counters.  Every completion of a traced device is counted in
+ * exactly one of: records written to a buffer (later delivered), or a
+ * drop reason.  records_written == records delivered once drained.
+ */
+enum iolat_stat_attr {
+	IOLAT_STAT_A_UNSPEC,
+	IOLAT_STAT_A_WRITTEN,		/* u64: records written to buffers */
+	IOLAT_STAT_A_DROP_FULL,		/* u64: buffer full */
+	IOLAT_STAT_A_DROP_UNMATCHED,	/* u64: completion without a seen issue
+					 * (issued before the session began) */
+	IOLAT_STAT_A_DROP_RANGE,	/* u64: hw queue/tag outside the
+					 * geometry given at start */
+	IOLAT_STAT_A_PARTIAL,		/* u64: partial completions (not
+					 * requests; informational) */
+	IOLAT_STAT_A_PAD,
+
+	__IOLAT_STAT_A_MAX,
+	IOLAT_STAT_A_MAX = __IOLAT_STAT_A_MAX - 1
+};
+
+/* Request operation, independent of the kernel's REQ_OP_* numbering. */
+enum iolat_op {
+	IOLAT_OP_READ,
+	IOLAT_OP_WRITE,
+	IOLAT_OP_FLUSH,
+	IOLAT_OP_DISCARD,
+	IOLAT_OP_WRITE_ZEROES,
+	IOLAT_OP_OTHER,
+
+	IOLAT_OP_NR
+};
+
+/* Request flags (struct iolat_record.flags). */
+#define IOLAT_F_SYNC		(1U << 0)
+#define IOLAT_F_META		(1U << 1)
+#define IOLAT_F_FUA		(1U << 2)
+#define IOLAT_F_PREFLUSH	(1U << 3)
+
+/*
+ * One completed request.  Times are CLOCK_MONOTONIC nanoseconds, read
+ * with ktime_get_ns() on the CPU that ran the stage.  48 bytes, no holes.
+ */
+struct iolat_record {
+	__u64 issue_ns;		/* block_rq_issue (D) */
+	__u64 complete_ns;	/* block_rq_complete (C) */
+	__u64 sector;		/* first 512-byte sector */
+	__u32 major;		/* device of the whole disk */
+	__u32 minor;
+	__u32 bytes;		/* request size */
+	__u32 flags;		/* IOLAT_F_* */
+	__u16 hwq;		/* hardware queue index */
+	__u16 tag;		/* driver tag */
+	__u8 op;		/* enum iolat_op */
+	__u8 pad;
+	__s16 error;		/* 0 or a negative errno */
+};
+
+#endif /* _UAPI_LINUX_IOLAT_H */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "iolat": the pure logic (lib/) and the per-CPU ring as they
+ * are built into iolat.ko, reached through EXPORT_SYMBOL_IF_KUNIT.
+ * Loaded on the debug kernel by `make check` (tests/check.sh).
+ */
+#include <kunit/test.h>
+#include <linux/blk_types.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "iolat.h"
+#include "../lib/hist.h"
+#include "../lib/record.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* iolat_hist_bin(): one row per edge of the bin layout. */
+struct hist_bin_case {
+	const char *desc;
+	u64 value;
+	unsigned int bin;
+};
+
+static const struct hist_bin_case hist_bin_cases[] = {
+	{ "zero", 0, 0 },
+	{ "one", 1, 1 },
+	{ "last exact bin", 127, 127 },
+	{ "first log-linear value", 128, 128 },
+	{ "end of the first group", 255, 255 },
+	{ "2^8 starts group 2", 256, 256 },
+	{ "2^8+1 shares a width-2 bin", 257, 256 },
+	{ "2^8+2 is the next bin", 258, 257 },
+	{ "1 ms: group 13, sub-bin 116", 1000000, 13 * 128 + 116 },
+	{ "2^35 starts the last group", 1ULL << 35, 29 * 128 },
+	{ "largest value in range", (1ULL << 36) - 1, IOLAT_HIST_NR_BINS - 1 },
+	{ "2^36 overflows", 1ULL << 36, IOLAT_HIST_NR_BINS },
+	{ "U64_MAX overflows", U64_MAX, IOLAT_HIST_NR_BINS },
+};
+
+static void hist_bin_case_desc(const struct hist_bin_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(hist_bin, hist_bin_cases, hist_bin_case_desc);
+
+static void iolat_hist_bin_test(struct kunit *test)
+{
+	const struct hist_bin_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, iolat_hist_bin(c->value), c->bin);
+}
+
+/* Every bin: contiguous with the next, its bounds map back to it, and no
+ * wider than 1/128 of its lower bound.
+ */
+static void iolat_hist_bounds_test(struct kunit *test)
+{
+	unsigned int b;
+
+	for (b = 0; b < IOLAT_HIST_NR_BINS; b++) {
+		u64 lo = iolat_hist_bin_lo(b), hi = iolat_hist_bin_hi(b);
+
+		KUNIT_ASSERT_LT(test, lo, hi);
+		KUNIT_ASSERT_EQ(test, iolat_hist_bin(lo), b);
+		KUNIT_ASSERT_EQ(test, iolat_hist_bin(hi - 1), b);
+		if (b + 1 < IOLAT_HIST_NR_BINS)
+			KUNIT_ASSERT_EQ(test, hi, iolat_hist_bin_lo(b + 1));
+		if (lo >= IOLAT_HIST_SUB)
+			KUNIT_ASSERT_LE(test, (hi - lo) * IOLAT_HIST_SUB, lo);
+	}
+	KUNIT_EXPECT_EQ(test, iolat_hist_bin_hi(IOLAT_HIST_NR_BINS - 1),
+			1ULL << IOLAT_HIST_MAX_SHIFT);
+}
+
+/* Percentiles of 1..100000 ns: within 0.4% of the exact rank value. */
+static void iolat_hist_percentile_test(struct kunit *test)
+{
+	static const u32 ppms[] = { 1, 500000, 900000, 990000, 999000,
+				    999900, 1000000 };
+	struct iolat_hist *h;
+	unsigned int i;
+	u64 v;
+
+	h = vmalloc(sizeof(*h));
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	iolat_hist_init(h);
+	KUNIT_EXPECT_EQ(test, iolat_hist_percentile(h, 500000), 0ULL);
+	for (v = 1; v <= 100000; v++)
+		iolat_hist_add(h, v);
+	KUNIT_EXPECT_EQ(test, h->count, 100000ULL);
+	KUNIT_EXPECT_EQ(test, h->min, 1ULL);
+	KUNIT_EXPECT_EQ(test, h->max, 100000ULL);
+	KUNIT_EXPECT_EQ(test, h->overflow, 0ULL);
+	for (i = 0; i < ARRAY_SIZE(ppms); i++) {
+		u64 exact = DIV_ROUND_UP_ULL(100000ULL * ppms[i], 1000000);
+		u64 got = iolat_hist_percentile(h, ppms[i]);
+		u64 diff = got > exact ? got - exact : exact - got;
+
+		KUNIT_EXPECT_LE_MSG(test, diff * 1000, exact * 4,
+				    "ppm %u: got %llu, exact %llu", ppms[i],
+				    got, exact);
+	}
+	vfree(h);
+}
+
+/* Merging two histograms equals adding all values to one. */
+static void iolat_hist_merge_test(struct kunit *test)
+{
+	struct iolat_hist *a, *b, *all;
+	u64 v;
+
+	a = vmalloc(sizeof(*a));
+	b = vmalloc(sizeof(*b));
+	all = vmalloc(sizeof(*all));
+	KUNIT_ASSERT_TRUE(test, a && b && all);
+	iolat_hist_init(a);
+	iolat_hist_init(b);
+	iolat_hist_init(all);
+	for (v = 0; v < 5000; v++) {
+		u64 x = v * v * 7919 + (v << 37) * (v % 3 == 0);
+
+		iolat_hist_add(v & 1 ? a : b, x);
+		iolat_hist_add(all, x);
+	}
+	iolat_hist_merge(a, b);
+	KUNIT_EXPECT_EQ(test, a->count, all->count);
+	KUNIT_EXPECT_EQ(test, a->sum, all->sum);
+	KUNIT_EXPECT_EQ(test, a->min, all->min);
+	KUNIT_EXPECT_EQ(test, a->max, all->max);
+	KUNIT_EXPECT_EQ(test, a->overflow, all->overflow);
+	KUNIT_EXPECT_GT(test, all->overflow, 0ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(a->bins, all->bins, sizeof(a->bins)), 0);
+	vfree(a);
+	vfree(b);
+	vfree(all);
+}
+
+static struct iolat_ring *ring_new(struct kunit *test, unsigned int slots)
+{
+	struct iolat_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, iolat_ring_init(r, slots, NUMA_NO_NODE), 0);
+	return r;
+}
+
+static void ring_put(struct kunit *test, struct iolat_ring *r, u64 id)
+{
+	struct iolat_ring_slot *slot;
+	unsigned long pos;
+
+	slot = iolat_ring_reserve(r, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	slot->rec.sector = id;
+	iolat_ring_publish(slot, pos);
+}
+
+/* Fill, overflow, drain in order, and wrap around. */
+static void iolat_ring_order_test(struct kunit *test)
+{
+	struct iolat_record *out;
+	struct iolat_ring *r = ring_new(test, 64), bad;
+	unsigned long pos;
+	unsigned int i, round;
+	u64 id = 0, want = 0;
+
+	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 48, NUMA_NO_NODE), -EINVAL);
+	out = kunit_kcalloc(test, 64, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (round = 0; round < 5; round++) {
+		for (i = 0; i < 64; i++)
+			ring_put(test, r, id++);
+		KUNIT_EXPECT_NULL(test, iolat_ring_reserve(r, &pos));
+		KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 1000), 64U);
+		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 40), 40U);
+		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out + 40, 64), 24U);
+		for (i = 0; i < 64; i++)
+			KUNIT_EXPECT_EQ(test, out[i].sector, want++);
+		KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 1000), 0U);
+	}
+	iolat_ring_free(r);
+}
+
+/*
+ * A slot reserved but not yet published (a writer interrupted by a
+ * nested one) holds back the reader, and nothing after it is lost.
+ */
+static void iolat_ring_nested_test(struct kunit *test)
+{
+	struct iolat_record out[4];
+	struct iolat_ring *r = ring_new(test, 64);
+	struct iolat_ring_slot *outer, *inner;
+	unsigned long opos, ipos;
+
+	outer = iolat_ring_reserve(r, &opos);
+	inner = iolat_ring_reserve(r, &ipos);
+	KUNIT_ASSERT_TRUE(test, outer && inner);
+	KUNIT_EXPECT_EQ(test, ipos, opos + 1);
+	inner->rec.sector = 2;
+	iolat_ring_publish(inner, ipos);
+	KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 4), 0U);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4), 0U);
+	outer->rec.sector = 1;
+	iolat_ring_publish(outer, opos);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4), 2U);
+	KUNIT_EXPECT_EQ(test, out[0].sector, 1ULL);
+	KUNIT_EXPECT_EQ(test, out[1].sector, 2ULL);
+	iolat_ring_free(r);
+}
+
+/* iolat_record_op() and iolat_record_flags(): kernel op -> ABI values. */
+struct op_case {
+	const char *desc;
+	blk_opf_t opf;
+	u8 op;
+	u32 flags;
+};
+
+static const struct op_case op_cases[] = {
+	{ "read", REQ_OP_READ, IOLAT_OP_READ, 0 },
+	{ "sync write", REQ_OP_WRITE | REQ_SYNC, IOLAT_OP_WRITE, IOLAT_F_SYNC },
+	{ "fua meta write", REQ_OP_WRITE | REQ_FUA | REQ_META, IOLAT_OP_WRITE,
+	  IOLAT_F_FUA | IOLAT_F_META },
+	{ "preflush", REQ_OP_FLUSH | REQ_PREFLUSH, IOLAT_OP_FLUSH,
+	  IOLAT_F_PREFLUSH },
+	{ "discard", REQ_OP_DISCARD, IOLAT_OP_DISCARD, 0 },
+	{ "write zeroes", REQ_OP_WRITE_ZEROES, IOLAT_OP_WRITE_ZEROES, 0 },
+	{ "secure erase is other", REQ_OP_SECURE_ERASE, IOLAT_OP_OTHER, 0 },
+	{ "driver in is other", REQ_OP_DRV_IN, IOLAT_OP_OTHER, 0 },
+};
+
+static void op_case_desc(const struct op_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(op, op_cases, op_case_desc);
+
+static void iolat_record_op_test(struct kunit *test)
+{
+	const struct op_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, iolat_record_op(c->opf), c->op);
+	KUNIT_EXPECT_EQ(test, iolat_record_flags(c->opf), c->flags);
+	KUNIT_EXPECT_STRNEQ(test, iolat_op_name(c->op), "");
+}
+
+/* Records of another size decode up to the fields both sides know. */
+static void iolat_record_decode_test(struct kunit *test)
+{
+	struct iolat_record in[2] = {
+		{ .issue_ns = 10, .complete_ns = 25, .sector = 7, .error = -5 },
+		{ .issue_ns = 30, .complete_ns = 20, .sector = 9 },
+	};
+	u8 big[2][sizeof(struct iolat_record) + 16];
+	struct iolat_record out;
+
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), sizeof(in[0]),
+						  1, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.sector, 9ULL);
+	KUNIT_EXPECT_EQ(test, iolat_record_latency(&out), 0ULL);
+	KUNIT_EXPECT_EQ(test, iolat_record_latency(&in[0]), 15ULL);
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), sizeof(in[0]),
+						  2, &out), -1);
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), 0, 0, &out),
+			-1);
+
+	memset(big, 0xff, sizeof(big));
+	memcpy(big[1], &in[0], sizeof(in[0]));
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(big, sizeof(big),
+						  sizeof(big[0]), 1, &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&out, &in[0], sizeof(out)), 0);
+
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), 8, 1, &out),
+			0);
+	KUNIT_EXPECT_EQ(test, out.issue_ns, 25ULL);
+	KUNIT_EXPECT_EQ(test, out.complete_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, out.error, 0);
+}
+
+static struct kunit_case iolat_test_cases[] = {
+	KUNIT_CASE_PARAM(iolat_hist_bin_test, hist_bin_gen_params),
+	KUNIT_CASE(iolat_hist_bounds_test),
+	KUNIT_CASE(iolat_hist_percentile_test),
+	KUNIT_CASE(iolat_hist_merge_test),
+	KUNIT_CASE(iolat_ring_order_test),
+	KUNIT_CASE(iolat_ring_nested_test),
+	KUNIT_CASE_PARAM(iolat_record_op_test, op_gen_params),
+	KUNIT_CASE(iolat_record_decode_test),
+	{}
+};
+
+static struct kunit_suite iolat_test_suite = {
+	.name = "iolat",
+	.test_cases = iolat_test_cases,
+};
+kunit_test_suite(iolat_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for iolat");

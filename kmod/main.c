@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iolat: block I/O latency tracing.  Module init and exit; the data path
+ * is described in iolat.h and docs/design.md.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include "iolat.h"
+
+static int __init iolat_init(void)
+{
+	int missing, err;
+
+	missing = iolat_attach_init();
+	err = iolat_netlink_init();
+	if (err) {
+		pr_err("cannot register the generic netlink family: %d\n", err);
+		return err;
+	}
+	pr_info("version %s loaded (ABI %d)%s\n", IOLAT_VERSION,
+		IOLAT_ABI_VERSION,
+		missing ? "; block tracepoints missing, tracing unavailable" : "");
+	return 0;
+}
+
+/* The exact reverse of init; no session, probe or work survives it. */
+static void __exit iolat_exit(void)
+{
+	iolat_netlink_exit();
+	iolat_session_exit();
+}
+
+module_init(iolat_init);
+module_exit(iolat_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Block I/O latency tracing for blk-mq and NVMe");
+MODULE_VERSION(IOLAT_VERSION);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family "iolat": the CLI's door to sessions and the
+ * drain of the per-CPU record buffers.  Attributes are validated by
+ * strict policies; every error carries an extended-ack message.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/log2.h>
+#include <linux/notifier.h>
+#include <linux/cpumask.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include "iolat.h"
+
+/* Ranges beyond the s16 of NLA_POLICY_RANGE. */
+static struct netlink_range_validation iolat_minor_range = {
+	.max = MINORMASK,
+};
+
+static struct netlink_range_validation iolat_ring_range = {
+	.min = IOLAT_RING_MIN,
+	.max = IOLAT_RING_MAX,
+};
+
+static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
+	[IOLAT_DEV_A_MAJOR] = NLA_POLICY_RANGE(NLA_U32, 1, (1U << 12) - 1),
+	[IOLAT_DEV_A_MINOR] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_minor_range),
+	[IOLAT_DEV_A_NR_HWQ] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_HWQ),
+	[IOLAT_DEV_A_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_DEPTH),
+};
+
+/* Attributes absent here are replies only; strict validation rejects them. */
+static const struct nla_policy iolat_policy[IOLAT_A_MAX + 1] = {
+	[IOLAT_A_DEV] = NLA_POLICY_NESTED(iolat_dev_policy),
+	[IOLAT_A_RING_RECORDS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &iolat_ring_range),
+};
+
+static struct genl_family iolat_family;
+
+/* Tracing is CAP_PERFMON's business; CAP_SYS_ADMIN implies it. */
+static bool iolat_nl_capable(const struct sk_buff *skb,
+			     struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_PERFMON) ||
+	    netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	NL_SET_ERR_MSG(extack, "iolat needs CAP_PERFMON or CAP_SYS_ADMIN");
+	return false;
+}
+
+static int iolat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &iolat_family, 0, IOLAT_CMD_GET_INFO);
+	if (!hdr ||
+	    nla_put_u32(msg, IOLAT_A_ABI_VERSION, IOLAT_ABI_VERSION) ||
+	    nla_put_string(msg, IOLAT_A_MODULE_VERSION, IOLAT_VERSION) ||
+	    nla_put_u32(msg, IOLAT_A_RECORD_SIZE, sizeof(struct iolat_record)) ||
+	    nla_put_u32(msg, IOLAT_A_NR_CPUS, num_possible_cpus())) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int iolat_nl_parse_dev(const struct nlattr *nla,
+			      struct iolat_dev_spec *spec,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[IOLAT_DEV_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, IOLAT_DEV_A_MAX, nla, iolat_dev_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[IOLAT_DEV_A_MAJOR] || !tb[IOLAT_DEV_A_MINOR] ||
+	    !tb[IOLAT_DEV_A_NR_HWQ] || !tb[IOLAT_DEV_A_DEPTH]) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "a device needs major, minor, nr_hwq and depth");
+		return -EINVAL;
+	}
+	spec->major = nla_get_u32(tb[IOLAT_DEV_A_MAJOR]);
+	spec->minor = nla_get_u32(tb[IOLAT_DEV_A_MINOR]);
+	spec->nr_hwq = nla_get_u32(tb[IOLAT_DEV_A_NR_HWQ]);
+	spec->depth = nla_get_u32(tb[IOLAT_DEV_A_DEPTH]);
+	return 0;
+}
+
+static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct iolat_dev_spec specs[IOLAT_MAX_DEVS];
+	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
+	const struct nlattr *nla;
+	int rem, err;
+
+	if (!iolat_nl_capable(skb, info->extack))
+		return -EPERM;
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != IOLAT_A_DEV)
+			continue;
+		if (nr == IOLAT_MAX_DEVS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "too many devices for one session");
+			return -E2BIG;
+		}
+		err = iolat_nl_parse_dev(nla, &specs[nr], info->extack);
+		if (err)
+			return err;
+		for (i = 0; i < nr; i++) {
+			if (specs[i].major == specs[nr].major &&
+			    specs[i].minor == specs[nr].minor) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nla,
+						    "device given twice");
+				return -EINVAL;
+			}
+		}
+		nr++;
+	}
+	if (!nr) {
+		NL_SET_ERR_MSG(info->extack, "no device to trace");
+		return -EINVAL;
+	}
+	if (info->attrs[IOLAT_A_RING_RECORDS]) {
+		slots = nla_get_u32(info->attrs[IOLAT_A_RING_RECORDS]);
+		if (!is_power_of_2(slots)) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[IOLAT_A_RING_RECORDS],
+					    "buffer size must be a power of two");
+			return -EINVAL;
+		}
+	}
+	return iolat_session_start(info->snd_portid, specs, nr, slots,
+				   info->extack);
+}
+
+static int iolat_nl_put_stats(struct sk_buff *msg, const struct iolat_stats *st)
+{
+	struct nlattr *nest = nla_nest_start(msg, IOLAT_A_STATS);
+
+	if (!nest ||
+	    nla_put_u64_64bit(msg, IOLAT_STAT_A_WRITTEN, st->written,
+			      IOLAT_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, IOLAT_STAT_A_DROP_FULL, st->drop_full,
+			      IOLAT_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, IOLAT_STAT_A_DROP_UNMATCHED,
+			      st->drop_unmatched, IOLAT_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, IOLAT_STAT_A_DROP_RANGE, st->drop_range,
+			      IOLAT_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, IOLAT_STAT_A_PARTIAL, st->partial,
+			      IOLAT_STAT_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int iolat_nl_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	struct iolat_stats st;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!iolat_nl_capable(skb, info->extack))
+		return -EPERM;
+	err = iolat_session_stop(info->snd_portid, &st, info->extack);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &iolat_family, 0, IOLAT_CMD_STOP);
+	if (!hdr || iolat_nl_put_stats(msg, &st)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int iolat_nl_read_start(struct netlink_callback *cb)
+{
+	struct iolat_session *s;
+
+	if (!iolat_nl_capable(cb->skb, cb->extack))
+		return -EPERM;
+	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	iolat_session_unlock();
+	cb->args[0] = 0;	/* the next CPU to drain */
+	return 0;
+}
+
+/*
+ * One message with as many of @cpu's records as fit in @skb.
+ * Return: true if records are left that did not fit.
+ */
+static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct iolat_ring *r, int cpu)
+{
+	const unsigned int size = sizeof(struct iolat_record);
+	unsigned int avail, room, n;
+	struct nlattr *nla;
+	void *hdr;
+
+	avail = iolat_ring_readable(r, (U16_MAX - NLA_HDRLEN) / size);
+	if (!avail)
+		return false;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &iolat_family, NLM_F_MULTI, IOLAT_CMD_READ);
+	if (!hdr)
+		return true;
+	if (nla_put_u32(skb, IOLAT_A_CPU, cpu))
+		goto full;
+	room = skb_tailroom(skb);
+	n = room > NLA_HDRLEN ? min(avail, (room - NLA_HDRLEN) / size) : 0;
+	if (!n)
+		goto full;
+	nla = nla_reserve(skb, IOLAT_A_RECORDS, n * size);
+	if (!nla)
+		goto full;
+	/* published records stay published: all n are there */
+	WARN_ON_ONCE(iolat_ring_read(r, nla_data(nla), n) != n);
+	genlmsg_end(skb, hdr);
+	return n < avail || iolat_ring_readable(r, 1);
+full:
+	genlmsg_cancel(skb, hdr);
+	return true;
+}
+
+static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct iolat_session *s;
+	int cpu;
+
+	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		if (iolat_nl_read_cpu(skb, cb, per_cpu_ptr(s->rings, cpu), cpu))
+			break;
+	}
+	cb->args[0] = cpu;
+	iolat_session_unlock();
+	return skb->len;
+}
+
+static const struct genl_ops iolat_ops[] = {
+	{
+		.cmd = IOLAT_CMD_GET_INFO,
+		.doit = iolat_nl_get_info,
+	},
+	{
+		.cmd = IOLAT_CMD_START,
+		.doit = iolat_nl_start,
+	},
+	{
+		.cmd = IOLAT_CMD_STOP,
+		.doit = iolat_nl_stop,
+	},
+	{
+		.cmd = IOLAT_CMD_READ,
+		.start = iolat_nl_read_start,
+		.dumpit = iolat_nl_read_dump,
+	},
+};
+
+static struct genl_family iolat_family __ro_after_init = {
+	.name = IOLAT_GENL_NAME,
+	.version = IOLAT_GENL_VERSION,
+	.maxattr = IOLAT_A_MAX,
+	.policy = iolat_policy,
+	.module = THIS_MODULE,
+	.ops = iolat_ops,
+	.n_ops = ARRAY_SIZE(iolat_ops),
+};
+
+/* A socket of the init namespace closed: its session, if any, goes too. */
+static int iolat_nl_notify(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
+	    net_eq(n->net, &init_net) && n->portid)
+		iolat_session_release(n->portid);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block iolat_nl_notifier = {
+	.notifier_call = iolat_nl_notify,
+};
+
+int iolat_netlink_init(void)
+{
+	int err;
+
+	err = netlink_register_notifier(&iolat_nl_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&iolat_family);
+	if (err)
+		netlink_unregister_notifier(&iolat_nl_notifier);
+	return err;
+}
+
+void iolat_netlink_exit(void)
+{
+	genl_unregister_family(&iolat_family);
+	netlink_unregister_notifier(&iolat_nl_notifier);
+}

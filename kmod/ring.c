@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU record buffer: allocation and the reader side; see ring.h.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/log2.h>
+#include <linux/overflow.h>
+#include "compat.h"
+#include "ring.h"
+
+/**
+ * iolat_ring_init() - set up an empty ring
+ * @r: the ring
+ * @nr_slots: number of records it holds, a power of two
+ * @node: NUMA node to allocate on
+ *
+ * Return: 0 or -ENOMEM; -EINVAL if @nr_slots is not a power of two.
+ */
+int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node)
+{
+	if (!is_power_of_2(nr_slots))
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->slots = kvmalloc_node(array_size(nr_slots, sizeof(*r->slots)),
+				 GFP_KERNEL | __GFP_ZERO, node);
+	if (!r->slots)
+		return -ENOMEM;
+	local_set(&r->head, 0);
+	r->mask = nr_slots - 1;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_ring_init);
+
+void iolat_ring_free(struct iolat_ring *r)
+{
+	kvfree(r->slots);
+	r->slots = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_ring_free);
+
+/**
+ * iolat_ring_readable() - count the records ready to read
+ * @r: the ring (any CPU's); callers serialise readers
+ * @max: stop counting there
+ *
+ * Only grows until the next iolat_ring_read().
+ *
+ * Return: how many records, in order from the oldest, are published.
+ */
+unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max)
+{
+	unsigned long pos = r->tail;
+	unsigned int n;
+
+	for (n = 0; n < max; n++, pos++)
+		if (smp_load_acquire(&r->slots[pos & r->mask].seq) != pos + 1)
+			break;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_ring_readable);
+
+/**
+ * iolat_ring_read() - consume published records
+ * @r: the ring (any CPU's); callers serialise readers
+ * @dst: where to copy the records, with no alignment needed
+ * @max: room in @dst, in records
+ *
+ * Copies records in order while they are published, stopping at the
+ * first slot still being written, and gives their slots back.
+ *
+ * Return: the number of records copied.
+ */
+unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max)
+{
+	unsigned long pos = r->tail;
+	unsigned int n;
+
+	for (n = 0; n < max; n++, pos++) {
+		struct iolat_ring_slot *slot = &r->slots[pos & r->mask];
+
+		if (smp_load_acquire(&slot->seq) != pos + 1)
+			break;
+		memcpy(dst + n * sizeof(slot->rec), &slot->rec,
+		       sizeof(slot->rec));
+	}
+	smp_store_release(&r->tail, pos);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_ring_read);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU record buffer: the step between the probes, which write one
+ * record per completed request, and the netlink drain, which reads them.
+ *
+ * Each CPU has its own ring.  Writers are the probes running on that CPU,
+ * with preemption disabled; an interrupt can nest a second writer inside
+ * a first one, so a slot is reserved with local_cmpxchg() on the CPU-local
+ * head (no lock prefix, no shared cache line) and published by storing
+ * its position + 1 in the slot's seq with release semantics.  The single
+ * reader (the drain, serialised by the session mutex) consumes slots in
+ * order while their seq says they are published, then releases them by
+ * advancing tail.  A writer finding the ring full counts a drop.
+ */
+#ifndef _IOLAT_RING_H
+#define _IOLAT_RING_H
+
+#include <linux/types.h>
+#include <linux/percpu.h>
+#include <linux/cache.h>
+#include <asm/local.h>
+#include <linux/iolat.h>
+
+struct iolat_ring_slot {
+	unsigned long seq;		/* position + 1 once published */
+	struct iolat_record rec;
+};
+
+/* Counters of one CPU, written only by that CPU's probes. */
+struct iolat_cpu_stats {
+	u64 written;
+	u64 drop_full;
+	u64 drop_unmatched;
+	u64 drop_range;
+	u64 partial;
+};
+
+/*
+ * One CPU's ring.  The first cache line is written only by that CPU; tail,
+ * written by the reader once per drain, has a line of its own.
+ */
+struct iolat_ring {
+	local_t head;			/* next position to reserve */
+	unsigned long mask;		/* slots - 1 */
+	struct iolat_ring_slot *slots;
+	struct iolat_cpu_stats stats;
+	unsigned long tail ____cacheline_aligned; /* first not consumed */
+};
+
+/**
+ * iolat_ring_reserve() - reserve the next slot of this CPU's ring
+ * @r: the ring of the current CPU (preemption disabled)
+ * @pos: set to the slot's position
+ *
+ * Return: the slot to fill and publish with iolat_ring_publish(), or
+ * NULL if the ring is full.
+ */
+static inline struct iolat_ring_slot *
+iolat_ring_reserve(struct iolat_ring *r, unsigned long *pos)
+{
+	long head;
+
+	do {
+		head = local_read(&r->head);
+		if ((unsigned long)head - smp_load_acquire(&r->tail) > r->mask)
+			return NULL;
+	} while (local_cmpxchg(&r->head, head, head + 1) != head);
+	*pos = head;
+	return &r->slots[head & r->mask];
+}
+
+static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
+				      unsigned long pos)
+{
+	smp_store_release(&slot->seq, pos + 1);
+}
+
+int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node);
+void iolat_ring_free(struct iolat_ring *r);
+unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max);
+unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max);
+
+#endif /* _IOLAT_RING_H */

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Session life.  One session at a time, owned by the netlink socket that
+ * started it: start allocates every table and buffer (the probes never
+ * allocate) and attaches the probes; stop detaches them and leaves the
+ * buffers for a final drain; the session is freed when its socket closes,
+ * when the owner starts a new one, or when the module is unloaded.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/err.h>
+#include <linux/cpumask.h>
+#include <linux/topology.h>
+#include "inflight.h"
+
+static DEFINE_MUTEX(iolat_mutex);
+static struct iolat_session *iolat_cur;	/* under iolat_mutex */
+
+static void iolat_session_free(struct iolat_session *s)
+{
+	unsigned int i;
+	int cpu;
+
+	if (s->running)
+		iolat_detach(s);
+	for (i = 0; i < s->nr_devs; i++)
+		iolat_inflight_free(&s->devs[i]);
+	if (s->rings) {
+		for_each_possible_cpu(cpu)
+			iolat_ring_free(per_cpu_ptr(s->rings, cpu));
+		free_percpu(s->rings);
+	}
+	kfree(s);
+}
+
+static struct iolat_session *iolat_session_alloc(u32 portid,
+						 const struct iolat_dev_spec *specs,
+						 unsigned int nr_specs,
+						 unsigned int ring_slots)
+{
+	struct iolat_session *s;
+	unsigned int i;
+	int cpu, err;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->portid = portid;
+	s->rings = alloc_percpu(struct iolat_ring);
+	if (!s->rings) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for_each_possible_cpu(cpu) {
+		err = iolat_ring_init(per_cpu_ptr(s->rings, cpu), ring_slots,
+				      cpu_to_node(cpu));
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < nr_specs; i++) {
+		err = iolat_inflight_init(&s->devs[i], &specs[i]);
+		s->nr_devs = i + 1;
+		if (err)
+			goto fail;
+	}
+	return s;
+fail:
+	iolat_session_free(s);
+	return ERR_PTR(err);
+}
+
+/**
+ * iolat_session_start() - start tracing for a netlink socket
+ * @portid: the socket
+ * @specs: devices to trace, validated
+ * @nr_specs: how many, 1..IOLAT_MAX_DEVS
+ * @ring_slots: records per CPU buffer, a power of two
+ * @extack: for the reason of a failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
+			unsigned int nr_specs, unsigned int ring_slots,
+			struct netlink_ext_ack *extack)
+{
+	struct iolat_session *s;
+	int err = 0;
+
+	mutex_lock(&iolat_mutex);
+	if (iolat_cur && iolat_cur->portid != portid) {
+		NL_SET_ERR_MSG(extack, "another iolat session is active");
+		err = -EBUSY;
+		goto out;
+	}
+	if (iolat_cur && iolat_cur->running) {
+		NL_SET_ERR_MSG(extack, "this socket's session is already running");
+		err = -EBUSY;
+		goto out;
+	}
+	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots);
+	if (IS_ERR(s)) {
+		NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
+		err = PTR_ERR(s);
+		goto out;
+	}
+	err = iolat_attach(s, extack);
+	if (err) {
+		iolat_session_free(s);
+		goto out;
+	}
+	s->running = true;
+	if (iolat_cur)
+		iolat_session_free(iolat_cur);
+	iolat_cur = s;
+out:
+	mutex_unlock(&iolat_mutex);
+	return err;
+}
+
+static struct iolat_session *iolat_session_owned(u32 portid,
+						 struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&iolat_mutex);
+	if (!iolat_cur) {
+		NL_SET_ERR_MSG(extack, "no iolat session is active");
+		return ERR_PTR(-ENOENT);
+	}
+	if (iolat_cur->portid != portid) {
+		NL_SET_ERR_MSG(extack, "the active iolat session belongs to another socket");
+		return ERR_PTR(-EBUSY);
+	}
+	return iolat_cur;
+}
+
+static void iolat_session_stats(struct iolat_session *s, struct iolat_stats *st)
+{
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		const struct iolat_cpu_stats *c =
+			&per_cpu_ptr(s->rings, cpu)->stats;
+
+		st->written += READ_ONCE(c->written);
+		st->drop_full += READ_ONCE(c->drop_full);
+		st->drop_unmatched += READ_ONCE(c->drop_unmatched);
+		st->drop_range += READ_ONCE(c->drop_range);
+		st->partial += READ_ONCE(c->partial);
+	}
+}
+
+/**
+ * iolat_session_stop() - stop the socket's session
+ * @portid: the socket
+ * @stats: set to the session's final counters
+ * @extack: for the reason of a failure
+ *
+ * The probes are gone on return, so @stats are final; the records still
+ * buffered remain readable until the session is freed.
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_session_stop(u32 portid, struct iolat_stats *stats,
+		       struct netlink_ext_ack *extack)
+{
+	struct iolat_session *s;
+	int err = 0;
+
+	mutex_lock(&iolat_mutex);
+	s = iolat_session_owned(portid, extack);
+	if (IS_ERR(s)) {
+		err = PTR_ERR(s);
+		goto out;
+	}
+	if (s->running) {
+		iolat_detach(s);
+		s->running = false;
+	}
+	iolat_session_stats(s, stats);
+out:
+	mutex_unlock(&iolat_mutex);
+	return err;
+}
+
+/**
+ * iolat_session_lock() - lock the socket's session to drain it
+ * @portid: the socket
+ * @extack: for the reason of a failure
+ *
+ * Return: the session, to be released with iolat_session_unlock(); or an
+ * ERR_PTR, with nothing locked.
+ */
+struct iolat_session *iolat_session_lock(u32 portid,
+					 struct netlink_ext_ack *extack)
+{
+	struct iolat_session *s;
+
+	mutex_lock(&iolat_mutex);
+	s = iolat_session_owned(portid, extack);
+	if (IS_ERR(s))
+		mutex_unlock(&iolat_mutex);
+	return s;
+}
+
+void iolat_session_unlock(void)
+{
+	mutex_unlock(&iolat_mutex);
+}
+
+/* The socket @portid is closing: free its session, if any. */
+void iolat_session_release(u32 portid)
+{
+	mutex_lock(&iolat_mutex);
+	if (iolat_cur && iolat_cur->portid == portid) {
+		iolat_session_free(iolat_cur);
+		iolat_cur = NULL;
+	}
+	mutex_unlock(&iolat_mutex);
+}
+
+/* Module unload: free whatever session is left. */
+void iolat_session_exit(void)
+{
+	mutex_lock(&iolat_mutex);
+	if (iolat_cur) {
+		pr_info("stopping the session of netlink port %u on unload\n",
+			iolat_cur->portid);
+		iolat_session_free(iolat_cur);
+		iolat_cur = NULL;
+	}
+	mutex_unlock(&iolat_mutex);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Log-linear latency histogram, shared by the module, the KUnit suite and
+ * the CLI (no kernel or libc dependencies beyond <linux/types.h>).
+ *
+ * Values below 2^IOLAT_HIST_SUB_BITS have a bin each.  Above that, every
+ * power of two [2^k, 2^(k+1)) is split into 2^IOLAT_HIST_SUB_BITS equal
+ * bins, so a bin is at most 1/128 of its lower bound wide and its midpoint
+ * is within 0.39% of any value in it.  Values of 2^IOLAT_HIST_MAX_SHIFT ns
+ * (68.7 s) and above are counted in 'overflow', never clamped into a bin.
+ * Histograms merge exactly by adding bins.
+ */
+#ifndef _IOLAT_LIB_HIST_H
+#define _IOLAT_LIB_HIST_H
+
+#include <linux/types.h>
+
+#define IOLAT_HIST_SUB_BITS	7
+#define IOLAT_HIST_SUB		(1U << IOLAT_HIST_SUB_BITS)
+#define IOLAT_HIST_MAX_SHIFT	36
+#define IOLAT_HIST_NR_BINS \
+	((IOLAT_HIST_MAX_SHIFT - IOLAT_HIST_SUB_BITS + 1) * IOLAT_HIST_SUB)
+
+struct iolat_hist {
+	__u64 count;		/* all values, overflow included */
+	__u64 sum;
+	__u64 min;
+	__u64 max;
+	__u64 overflow;		/* values >= 2^IOLAT_HIST_MAX_SHIFT */
+	__u64 bins[IOLAT_HIST_NR_BINS];
+};
+
+unsigned int iolat_hist_bin(__u64 v);
+__u64 iolat_hist_bin_lo(unsigned int bin);
+__u64 iolat_hist_bin_hi(unsigned int bin);
+
+void iolat_hist_init(struct iolat_hist *h);
+void iolat_hist_add(struct iolat_hist *h, __u64 v);
+void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src);
+__u64 iolat_hist_percentile(const struct iolat_hist *h, __u32 ppm);
+
+#endif /* _IOLAT_LIB_HIST_H */

@@ -1,0 +1,257 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel cache for the guest rig: Debian kernel images and headers fetched
+# with apt and unpacked (never installed over the host's /boot), and the
+# KUnit debug kernel built from Debian's linux-source-6.1.
+#
+#   tests/guest/kernels.sh prepare NAME   make kernel NAME ready, print its dir
+#   tests/guest/kernels.sh dir NAME       print its dir (must be ready)
+#   tests/guest/kernels.sh source         extract linux-source-6.1, print dir
+#
+# NAME is 6.1, 6.12 or debug.  Layout of a ready kernel dir:
+#   kver          the kernel release (uname -r in the guest)
+#   vmlinuz       the kernel image
+#   modroot/      usr/lib/modules/KVER with its modules, depmod run (lib is
+#                 a symlink to usr/lib, as on the merged-/usr host)
+#   build         symlink to the kbuild dir to build modules against (KDIR)
+#   initramfs.gz  busybox initramfs that mounts the host root (see init)
+#
+# The cache lives in $IOLAT_CACHE (default /var/cache/iolat), outside the
+# repository, so clones and CI runs on the same machine share it.
+
+set -euo pipefail
+
+IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
+RIG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$RIG_DIR/../.." && pwd)
+
+log() { echo "kernels: $*" >&2; }
+die() { echo "kernels: error: $*" >&2; exit 1; }
+
+# The first dependency of a Debian metapackage, e.g.
+# linux-image-amd64 -> linux-image-6.1.0-56-amd64.
+meta_dep() {
+	apt-cache depends "$1" 2>/dev/null |
+		awk '/^ *\|?Depends:/ { sub(/^ *\|?Depends: */, ""); print; exit }'
+}
+
+# Metapackage whose dependency names the current Debian kernel of a series.
+meta_for() {
+	case "$1" in
+	6.1) echo linux-image-amd64 ;;
+	6.12) echo linux-image-6.12-amd64 ;;
+	*) die "no Debian kernel series '$1'" ;;
+	esac
+}
+
+# The guest mounts modroot as an overlay layer above the host root, whose
+# /lib is a symlink to usr/lib: keep the same shape so the layers merge.
+make_modroot() {
+	mkdir -p "$1/modroot/usr/lib/modules"
+	ln -s usr/lib "$1/modroot/lib"
+}
+
+# Unpack .deb files into a root directory.
+unpack_debs() {
+	local root=$1; shift
+	local deb
+	mkdir -p "$root"
+	for deb in "$@"; do
+		dpkg-deb -x "$deb" "$root"
+	done
+}
+
+# Download packages into $IOLAT_CACHE/debs and print their paths.
+download() {
+	local dir=$IOLAT_CACHE/debs pkg
+	mkdir -p "$dir"
+	for pkg in "$@"; do
+		if ! ls "$dir/${pkg}_"*.deb >/dev/null 2>&1; then
+			log "downloading $pkg"
+			(cd "$dir" && apt-get -q -o APT::Sandbox::User=root \
+				download "$pkg" >/dev/null) ||
+				die "apt-get download $pkg failed (run apt-get update?)"
+		fi
+		ls "$dir/${pkg}_"*.deb | tail -n 1
+	done
+}
+
+# Debian's headers Makefile includes the -common tree by absolute path;
+# point it into the unpacked copy instead.
+fix_headers() {
+	local root=$1 kver=$2 mk
+	mk=$root/usr/src/linux-headers-$kver/Makefile
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$mk"
+}
+
+# Busybox initramfs: /init from this directory plus the modules the guest
+# needs before it can mount the host root (those that are not built in).
+build_initramfs() {
+	local kdir=$1 kver=$2 tmp m f
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp"/{bin,dev,proc,sys,mnt,lib/modules}
+	cp /bin/busybox "$tmp/bin/busybox"
+	cp "$RIG_DIR/init" "$tmp/init"
+	chmod 755 "$tmp/init"
+	: >"$tmp/lib/modules/order"
+	for m in virtio_pci 9pnet_virtio 9p overlay; do
+		modprobe -d "$kdir/modroot" -S "$kver" --show-depends "$m" \
+			2>/dev/null | awk '$1 == "insmod" { print $2 }' |
+		while read -r f; do
+			local base
+			base=$(basename "$f")
+			base=${base%.xz}
+			[ -e "$tmp/lib/modules/$base" ] && continue
+			case "$f" in
+			*.xz) xz -dc "$f" >"$tmp/lib/modules/$base" ;;
+			*) cp "$f" "$tmp/lib/modules/$base" ;;
+			esac
+			echo "$base" >>"$tmp/lib/modules/order"
+		done
+	done
+	(cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) \
+		>"$kdir/initramfs.gz"
+	rm -rf "$tmp"
+	sha256sum <"$RIG_DIR/init" >"$kdir/init.sha"
+}
+
+# A ready kernel whose initramfs predates the current init gets a new one.
+refresh_initramfs() {
+	local kdir=$1
+	if ! sha256sum <"$RIG_DIR/init" | cmp -s - "$kdir/init.sha"; then
+		build_initramfs "$kdir" "$(cat "$kdir/kver")"
+	fi
+}
+
+prepare_debian() {
+	local series=$1 kdir=$IOLAT_CACHE/kernels/$1 image kver common kbuild
+	local want=""
+	image=$(meta_dep "$(meta_for "$series")")
+	if [ -n "$image" ]; then
+		want=${image#linux-image-}
+	fi
+	if [ -f "$kdir/.ready" ]; then
+		if [ -z "$want" ] || [ "$want" = "$(cat "$kdir/kver")" ]; then
+			refresh_initramfs "$kdir"
+			echo "$kdir"
+			return
+		fi
+		log "$series: cached $(cat "$kdir/kver"), apt has $want"
+	fi
+	[ -n "$want" ] ||
+		die "cannot resolve the Debian $series kernel (apt-get update?)"
+	kver=$want
+	common=$(apt-cache depends "linux-headers-$kver" |
+		awk '/Depends: linux-headers-.*-common/ { print $2; exit }')
+	kbuild=$(apt-cache depends "linux-headers-$kver" |
+		awk '/Depends: linux-kbuild/ { print $2; exit }')
+	[ -n "$common" ] && [ -n "$kbuild" ] ||
+		die "cannot resolve headers dependencies of $kver"
+	log "$series: preparing $kver"
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	# shellcheck disable=SC2046
+	unpack_debs "$kdir/image" $(download "linux-image-$kver-unsigned")
+	# shellcheck disable=SC2046
+	unpack_debs "$kdir/headers" $(download "linux-headers-$kver" \
+		"$common" "$kbuild")
+	fix_headers "$kdir/headers" "$kver"
+	ln -s "headers/usr/src/linux-headers-$kver" "$kdir/build"
+	make_modroot "$kdir"
+	mv "$kdir/image/lib/modules/$kver" "$kdir/modroot/lib/modules/"
+	rm -f "$kdir/modroot/lib/modules/$kver/build" \
+		"$kdir/modroot/lib/modules/$kver/source"
+	mv "$kdir/image/boot/vmlinuz-$kver" "$kdir/vmlinuz"
+	rm -rf "$kdir/image"
+	depmod -b "$kdir/modroot" "$kver"
+	echo "$kver" >"$kdir/kver"
+	build_initramfs "$kdir" "$kver"
+	touch "$kdir/.ready"
+	echo "$kdir"
+}
+
+# Debian's linux-source-6.1, extracted once: checkpatch.pl, the kselftest
+# harness, kunit.py and the debug kernel all come from it.
+prepare_source() {
+	local tarball=/usr/src/linux-source-6.1.tar.xz
+	local src=$IOLAT_CACHE/src/linux-source-6.1 stamp
+	[ -f "$tarball" ] || die "$tarball missing (apt-get install linux-source-6.1)"
+	stamp=$(stat -c %Y "$tarball")
+	if [ "$(cat "$src/.stamp" 2>/dev/null)" != "$stamp" ]; then
+		log "extracting $tarball"
+		rm -rf "$src"
+		mkdir -p "$IOLAT_CACHE/src"
+		tar -C "$IOLAT_CACHE/src" -xf "$tarball"
+		echo "$stamp" >"$src/.stamp"
+	fi
+	echo "$src"
+}
+
+# The KUnit debug kernel: allnoconfig + tests/kernels/debug.config, keyed
+# by the hash of the fragment and the source version.
+prepare_debug() {
+	local frag=$REPO_DIR/tests/kernels/debug.config src key kdir obj kver
+	src=$(prepare_source)
+	key=$( (cat "$frag"; cat "$src/.stamp") | sha256sum | cut -c1-16)
+	kdir=$IOLAT_CACHE/kernels/debug
+	if [ -f "$kdir/.ready" ] && [ "$(cat "$kdir/key")" = "$key" ]; then
+		refresh_initramfs "$kdir"
+		echo "$kdir"
+		return
+	fi
+	log "debug: building kernel (key $key); this takes ~10 minutes"
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	obj=$kdir/obj
+	make -s -C "$src" O="$obj" allnoconfig >/dev/null
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "$frag" >/dev/null)
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	check_fragment "$frag" "$obj/.config"
+	make -s -C "$src" O="$obj" -j"$(nproc)" bzImage modules \
+		>"$kdir/build.log" 2>&1 ||
+		{ tail -n 30 "$kdir/build.log" >&2; die "debug kernel build failed"; }
+	make_modroot "$kdir"
+	make -s -C "$src" O="$obj" INSTALL_MOD_PATH="$kdir/modroot" \
+		modules_install >/dev/null
+	kver=$(cat "$obj/include/config/kernel.release")
+	rm -f "$kdir/modroot/lib/modules/$kver/build" \
+		"$kdir/modroot/lib/modules/$kver/source"
+	depmod -b "$kdir/modroot" "$kver"
+	cp "$obj/arch/x86/boot/bzImage" "$kdir/vmlinuz"
+	ln -s obj "$kdir/build"
+	echo "$kver" >"$kdir/kver"
+	echo "$key" >"$kdir/key"
+	build_initramfs "$kdir" "$kver"
+	touch "$kdir/.ready"
+	echo "$kdir"
+}
+
+# Every CONFIG_X=y/m line of the fragment must have survived olddefconfig.
+check_fragment() {
+	local frag=$1 config=$2 line bad=0
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=[ym]|CONFIG_*=\"*\"|CONFIG_*=[0-9]*)
+			grep -qx -- "$line" "$config" ||
+				{ log "fragment option lost: $line"; bad=1; } ;;
+		esac
+	done <"$frag"
+	[ "$bad" = 0 ] || die "debug config does not match the fragment"
+}
+
+case "${1:-}" in
+prepare)
+	case "${2:-}" in
+	6.1|6.12) prepare_debian "$2" ;;
+	debug) prepare_debug ;;
+	*) die "usage: $0 prepare 6.1|6.12|debug" ;;
+	esac ;;
+dir)
+	d=$IOLAT_CACHE/kernels/${2:-}
+	[ -f "$d/.ready" ] || die "kernel '${2:-}' not prepared (run: $0 prepare ${2:-})"
+	echo "$d" ;;
+source) prepare_source ;;
+*) die "usage: $0 prepare NAME | dir NAME | source" ;;
+esac

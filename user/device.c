@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Block device names -> what the module needs to trace them: the whole
+ * disk's dev_t and its blk-mq tag space (hardware queues, tags per queue),
+ * all read from sysfs.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "iolat.h"
+
+/* "nvme0n1" from "/dev/nvme0n1" or "nvme0n1". */
+const char *iolat_dev_basename(const char *arg)
+{
+	return strncmp(arg, "/dev/", 5) ? arg : arg + 5;
+}
+
+/* Format a path into a PATH_MAX buffer; false if it does not fit. */
+static bool pathf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	va_end(ap);
+	return n >= 0 && n < PATH_MAX;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -EIO;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Number of hardware queues and the largest tag count among them. */
+static int read_geometry(const char *dir, struct iolat_dev_req *dev)
+{
+	char path[PATH_MAX], line[32];
+	struct dirent *de;
+	unsigned long q, tags;
+	char *end;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -EOPNOTSUPP;
+	dev->nr_hwq = 0;
+	dev->depth = 0;
+	while ((de = readdir(d))) {
+		q = strtoul(de->d_name, &end, 10);
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end)
+			continue;
+		if (!pathf(path, "%s/%s/nr_tags", dir, de->d_name) ||
+		    read_line(path, line, sizeof(line)))
+			continue;
+		tags = strtoul(line, &end, 10);
+		if (*end || !tags)
+			continue;
+		if (q + 1 > dev->nr_hwq)
+			dev->nr_hwq = q + 1;
+		if (tags > dev->depth)
+			dev->depth = tags;
+	}
+	closedir(d);
+	if (!dev->nr_hwq || dev->nr_hwq > IOLAT_MAX_HWQ ||
+	    dev->depth > IOLAT_MAX_DEPTH)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/**
+ * iolat_dev_resolve() - look up a block device to trace
+ * @sysfs: sysfs mount point ("/sys"; tests pass a fake tree)
+ * @arg: device name, with or without /dev/; a partition means its disk
+ * @dev: filled in
+ *
+ * Return: 0; -EINVAL for a malformed name, -ENOENT for an unknown device,
+ * -EOPNOTSUPP for a device that is not blk-mq.
+ */
+int iolat_dev_resolve(const char *sysfs, const char *arg,
+		      struct iolat_dev_req *dev)
+{
+	const char *name = iolat_dev_basename(arg);
+	char path[PATH_MAX], real[PATH_MAX], line[32];
+	unsigned int major, minor;
+	char extra;
+
+	memset(dev, 0, sizeof(*dev));
+	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(dev->name))
+		return -EINVAL;
+	if (!pathf(path, "%s/class/block/%s", sysfs, name) ||
+	    access(path, F_OK))
+		return -ENOENT;
+	if (!pathf(path, "%s/class/block/%s/partition", sysfs, name))
+		return -ENOENT;
+	if (!access(path, F_OK)) {
+		if (!pathf(path, "%s/class/block/%s/..", sysfs, name) ||
+		    !realpath(path, real))
+			return -ENOENT;
+		name = strrchr(real, '/') + 1;
+		if (strlen(name) >= sizeof(dev->name))
+			return -EINVAL;
+	}
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	if (!pathf(path, "%s/class/block/%s/dev", sysfs, dev->name) ||
+	    read_line(path, line, sizeof(line)) ||
+	    sscanf(line, "%u:%u%c", &major, &minor, &extra) != 2)
+		return -ENOENT;
+	dev->major = major;
+	dev->minor = minor;
+	if (!pathf(path, "%s/class/block/%s/mq", sysfs, dev->name))
+		return -ENOENT;
+	return read_geometry(path, dev);
+}

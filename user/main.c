@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iolat: block I/O latency from the iolat kernel module.
+ * The command table; each command parses its own options.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "iolat.h"
+
+struct iolat_command {
+	const char *name;
+	int (*run)(int argc, const char **argv);
+	const char *help;
+};
+
+static const struct iolat_command commands[] = {
+	{ "record", cmd_record,
+	  "trace devices and print latency histograms" },
+	{ "info", cmd_info, "show the CLI and module versions" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void iolat_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(IOLAT_CLI_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void iolat_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(IOLAT_CLI_NAME ": warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: iolat COMMAND [OPTIONS]\n\ncommands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'iolat COMMAND --help' for a command's options; see iolat(8).\n");
+}
+
+int main(int argc, const char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("iolat %s (ABI %d)\n", IOLAT_VERSION, IOLAT_ABI_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	iolat_err("unknown command '%s' (try: iolat --help)", argv[1]);
+	return EXIT_USAGE;
+}

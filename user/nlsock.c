@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CLI's side of the "iolat" generic netlink family: resolve it by
+ * name, send requests, and turn kernel errors (with their extended-ack
+ * messages) into one clear line for the user.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+#include "iolat.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct iolat_nl {
+	struct nl_sock *sk;
+	int family;
+	char errmsg[256];	/* the kernel's extended-ack message, if any */
+};
+
+/* One request in flight: what to do with its replies and how it ended. */
+struct iolat_req {
+	struct iolat_nl *nl;
+	int (*reply)(struct iolat_req *req, struct nlattr **tb);
+	void *arg;
+	bool done;
+	int err;		/* negative errno from the kernel, or 0 */
+};
+
+static void nl_extack(struct iolat_nl *nl, const struct nlmsghdr *nlh,
+		      const struct nlmsgerr *e)
+{
+	const struct nlattr *attr;
+	size_t off;
+	int rem;
+
+	nl->errmsg[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	if (NLMSG_HDRLEN + off > nlh->nlmsg_len)
+		return;
+	rem = nlh->nlmsg_len - NLMSG_HDRLEN - off;
+	for (attr = (const struct nlattr *)((const char *)e + off);
+	     nla_ok(attr, rem); attr = nla_next(attr, &rem)) {
+		if (nla_type(attr) == NLMSGERR_ATTR_MSG) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg), "%.*s",
+				 nla_len(attr), (const char *)nla_data(attr));
+			nl->errmsg[strcspn(nl->errmsg, "\n")] = '\0';
+		}
+	}
+}
+
+static int cb_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	struct iolat_req *req = arg;
+	const struct nlmsghdr *nlh =
+		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+
+	(void)who;
+	req->err = e->error;
+	req->done = true;
+	nl_extack(req->nl, nlh, e);
+	return NL_STOP;
+}
+
+static int cb_ack(struct nl_msg *msg, void *arg)
+{
+	struct iolat_req *req = arg;
+
+	(void)msg;
+	req->done = true;
+	return NL_STOP;
+}
+
+/* End of a dump; its payload is the dump's own error, if it failed. */
+static int cb_finish(struct nl_msg *msg, void *arg)
+{
+	struct iolat_req *req = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
+		int err;
+
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		if (err < 0)
+			req->err = err;
+	}
+	req->done = true;
+	return NL_STOP;
+}
+
+static int cb_valid(struct nl_msg *msg, void *arg)
+{
+	struct iolat_req *req = arg;
+	struct nlattr *tb[IOLAT_A_MAX + 1];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, IOLAT_A_MAX, NULL) < 0)
+		return NL_SKIP;
+	if (req->reply && req->reply(req, tb) < 0)
+		return NL_STOP;
+	return NL_OK;
+}
+
+/* Send @msg (consumed) and process replies until the request ends. */
+static int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
+		       int (*reply)(struct iolat_req *, struct nlattr **),
+		       void *arg)
+{
+	struct iolat_req req = { .nl = nl, .reply = reply, .arg = arg };
+	struct nl_cb *cb;
+	int ret;
+
+	nl->errmsg[0] = '\0';
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, cb_valid, &req);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, cb_ack, &req);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, cb_finish, &req);
+	nl_cb_err(cb, NL_CB_CUSTOM, cb_error, &req);
+	ret = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0) {
+		nl_cb_put(cb);
+		return -EIO;
+	}
+	while (!req.done) {
+		ret = nl_recvmsgs(nl->sk, cb);
+		if (ret < 0 && !req.done) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg), "%s",
+				 nl_geterror(ret));
+			req.err = -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return req.err;
+}
+
+static struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+				flags, cmd, IOLAT_GENL_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+const char *iolat_nl_errmsg(const struct iolat_nl *nl)
+{
+	return nl->errmsg;
+}
+
+/* Return: the socket; NULL with errno ENOENT if the family is absent. */
+struct iolat_nl *iolat_nl_open(void)
+{
+	struct iolat_nl *nl = calloc(1, sizeof(*nl));
+	int one = 1;
+
+	if (!nl)
+		return NULL;
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk || genl_connect(nl->sk) < 0) {
+		iolat_nl_close(nl);
+		errno = EIO;
+		return NULL;
+	}
+	/* extended acks without the echoed request */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	/* a dump message is at most 32 KiB: take it in one read */
+	nl_socket_disable_msg_peek(nl->sk);
+	nl_socket_set_msg_buf_size(nl->sk, 64 * 1024);
+	nl->family = genl_ctrl_resolve(nl->sk, IOLAT_GENL_NAME);
+	if (nl->family < 0) {
+		iolat_nl_close(nl);
+		errno = ENOENT;
+		return NULL;
+	}
+	return nl;
+}
+
+void iolat_nl_close(struct iolat_nl *nl)
+{
+	if (!nl)
+		return;
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	free(nl);
+}
+
+static int info_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct iolat_info *info = req->arg;
+
+	if (tb[IOLAT_A_ABI_VERSION])
+		info->abi_version = nla_get_u32(tb[IOLAT_A_ABI_VERSION]);
+	if (tb[IOLAT_A_RECORD_SIZE])
+		info->record_size = nla_get_u32(tb[IOLAT_A_RECORD_SIZE]);
+	if (tb[IOLAT_A_NR_CPUS])
+		info->nr_cpus = nla_get_u32(tb[IOLAT_A_NR_CPUS]);
+	if (tb[IOLAT_A_MODULE_VERSION])
+		snprintf(info->module_version, sizeof(info->module_version),
+			 "%s", nla_get_string(tb[IOLAT_A_MODULE_VERSION]));
+	return 0;
+}
+
+int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info)
+{
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_GET_INFO, 0);
+
+	memset(info, 0, sizeof(*info));
+	if (!msg)
+		return -ENOMEM;
+	return nl_transact(nl, msg, info_reply, info);
+}
+
+int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
+		   unsigned int nr_devs, uint32_t ring_records)
+{
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_START, 0);
+	unsigned int i;
+
+	if (!msg)
+		return -ENOMEM;
+	for (i = 0; i < nr_devs; i++) {
+		struct nlattr *nest = nla_nest_start(msg, IOLAT_A_DEV);
+
+		if (!nest ||
+		    nla_put_u32(msg, IOLAT_DEV_A_MAJOR, devs[i].major) ||
+		    nla_put_u32(msg, IOLAT_DEV_A_MINOR, devs[i].minor) ||
+		    nla_put_u32(msg, IOLAT_DEV_A_NR_HWQ, devs[i].nr_hwq) ||
+		    nla_put_u32(msg, IOLAT_DEV_A_DEPTH, devs[i].depth))
+			goto nomem;
+		nla_nest_end(msg, nest);
+	}
+	if (ring_records &&
+	    nla_put_u32(msg, IOLAT_A_RING_RECORDS, ring_records))
+		goto nomem;
+	return nl_transact(nl, msg, NULL, NULL);
+nomem:
+	nlmsg_free(msg);
+	return -ENOMEM;
+}
+
+static int stop_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct iolat_stats *st = req->arg;
+	struct nlattr *s[IOLAT_STAT_A_MAX + 1];
+
+	if (!tb[IOLAT_A_STATS] ||
+	    nla_parse_nested(s, IOLAT_STAT_A_MAX, tb[IOLAT_A_STATS], NULL) < 0)
+		return 0;
+#define GET(field, attr) \
+	do { if (s[attr]) st->field = nla_get_u64(s[attr]); } while (0)
+	GET(written, IOLAT_STAT_A_WRITTEN);
+	GET(drop_full, IOLAT_STAT_A_DROP_FULL);
+	GET(drop_unmatched, IOLAT_STAT_A_DROP_UNMATCHED);
+	GET(drop_range, IOLAT_STAT_A_DROP_RANGE);
+	GET(partial, IOLAT_STAT_A_PARTIAL);
+#undef GET
+	return 0;
+}
+
+int iolat_nl_stop(struct iolat_nl *nl, struct iolat_stats *stats)
+{
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_STOP, 0);
+
+	memset(stats, 0, sizeof(*stats));
+	if (!msg)
+		return -ENOMEM;
+	return nl_transact(nl, msg, stop_reply, stats);
+}
+
+struct read_ctx {
+	iolat_records_fn fn;
+	void *arg;
+};
+
+static int read_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct read_ctx *ctx = req->arg;
+
+	if (tb[IOLAT_A_RECORDS])
+		ctx->fn(ctx->arg, nla_data(tb[IOLAT_A_RECORDS]),
+			nla_len(tb[IOLAT_A_RECORDS]));
+	return 0;
+}
+
+/* Drain every CPU's buffer once; @fn gets each IOLAT_A_RECORDS payload. */
+int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn, void *arg)
+{
+	struct read_ctx ctx = { .fn = fn, .arg = arg };
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_READ, NLM_F_DUMP);
+
+	if (!msg)
+		return -ENOMEM;
+	return nl_transact(nl, msg, read_reply, &ctx);
+}
+
+/**
+ * iolat_nl_connect() - open the family and check the module's ABI
+ * @info: set to what the module reports
+ *
+ * Prints one clear line and returns NULL if the module is not loaded,
+ * cannot be asked, or speaks another ABI.
+ */
+struct iolat_nl *iolat_nl_connect(struct iolat_info *info)
+{
+	struct iolat_nl *nl = iolat_nl_open();
+	int err;
+
+	if (!nl) {
+		if (errno == ENOENT)
+			iolat_err("the iolat kernel module is not loaded (load it with: modprobe iolat)");
+		else
+			iolat_err("cannot open a generic netlink socket");
+		return NULL;
+	}
+	err = iolat_nl_info(nl, info);
+	if (err) {
+		iolat_err("cannot query the iolat module: %s%s%s",
+			  strerror(-err), nl->errmsg[0] ? ": " : "",
+			  nl->errmsg);
+		iolat_nl_close(nl);
+		return NULL;
+	}
+	if (info->abi_version != IOLAT_ABI_VERSION) {
+		iolat_err("the loaded iolat module %s speaks ABI %u, this iolat %s speaks ABI %u: install matching versions",
+			  info->module_version, info->abi_version,
+			  IOLAT_VERSION, IOLAT_ABI_VERSION);
+		iolat_nl_close(nl);
+		return NULL;
+	}
+	return nl;
+}
