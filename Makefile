@@ -27,13 +27,16 @@ CLI_SRCS := user/main.c user/nlsock.c user/device.c user/decode.c \
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 
-# kselftest_harness.h comes from the kernel source (tests/guest/kernels.sh)
+# kselftest_harness.h comes from the kernel source (tests/guest/kernels.sh);
+# tests use it as the kernel's selftests do (-Wall: its handler has an
+# unused parameter, and EXPECT_EQ(1, unsigned) is the idiom).
 KSFT_DIR ?=
+TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compare
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test
 
 .PHONY: all module cli modules_install install check demo deps clean \
-	unit-tests guest-tests
+	unit-tests guest-tests dkms-src dkms-install
 
 all: module cli
 
@@ -61,16 +64,32 @@ guest-tests: $(GUEST_TESTS)
 
 $(BUILD)/tests/unit/hist_test: tests/unit/hist_test.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CLI_CFLAGS) -I$(KSFT_DIR) -o $@ $^ -lm
+	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
 $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 			      $(BUILD)/user/decode.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CLI_CFLAGS) -I$(KSFT_DIR) -o $@ $^
+	$(CC) $(TEST_CFLAGS) -o $@ $^
 
 $(BUILD)/tests/kselftest/iolat_test: tests/kselftest/iolat_test.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CLI_CFLAGS) -I$(KSFT_DIR) -o $@ $^ $(NL_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $^ $(NL_LIBS)
+
+# The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
+DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)
+KMOD_SRCS = Kbuild VERSION dkms.conf $(wildcard kmod/*.[ch] lib/*.[ch]) \
+	    include/uapi/linux/iolat.h
+
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp --parents $(KMOD_SRCS) $(DKMS_SRC)/
+
+dkms-install: dkms-src
+	-dkms remove iolat/$(VERSION) --all >/dev/null 2>&1
+	rm -rf /usr/src/iolat-$(VERSION)
+	dkms add $(DKMS_SRC)
+	dkms install iolat/$(VERSION) -k $(KVER)
 
 install: cli
 	install -D -m 0755 $(BUILD)/iolat $(DESTDIR)$(PREFIX)/sbin/iolat

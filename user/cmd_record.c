@@ -138,6 +138,47 @@ static int trace(struct iolat_nl *nl, struct iolat_decoder *dec, double duration
 	return err;
 }
 
+/* Resolve a -d argument; a device given twice is traced once. */
+static int add_device(struct rec_state *st, const char *arg)
+{
+	struct iolat_dev_req *dev = &st->devs[st->nr_devs];
+	unsigned int d;
+	int err;
+
+	err = iolat_dev_resolve("/sys", arg, dev);
+	if (err == -ENOENT || err == -EINVAL) {
+		iolat_err("unknown block device '%s'", arg);
+		return err;
+	}
+	if (err) {
+		iolat_err("'%s' is not a blk-mq device; iolat traces blk-mq devices",
+			  arg);
+		return err;
+	}
+	for (d = 0; d < st->nr_devs; d++)
+		if (!strcmp(st->devs[d].name, dev->name))
+			return 0;
+	st->nr_devs++;
+	return 0;
+}
+
+/* On stderr, so that output stays clean: tracing has begun. */
+static void announce(const struct rec_state *st, double duration,
+		     const char **cmd)
+{
+	unsigned int d;
+
+	fprintf(stderr, "iolat: tracing");
+	for (d = 0; d < st->nr_devs; d++)
+		fprintf(stderr, " %s", st->devs[d].name);
+	if (cmd)
+		fprintf(stderr, " while %s runs\n", cmd[0]);
+	else if (duration > 0)
+		fprintf(stderr, " for %g s\n", duration);
+	else
+		fprintf(stderr, " until Ctrl-C\n");
+}
+
 static void report(const struct iolat_output *out, struct rec_state *st,
 		   struct iolat_run *run)
 {
@@ -214,9 +255,10 @@ int cmd_record(int argc, const char **argv)
 	const struct iolat_output *out;
 	struct iolat_info info;
 	struct iolat_nl *nl;
+	const char *devargs[IOLAT_MAX_DEVS];
+	unsigned int d, op, i, nr_args = 0;
 	const char **cmd;
 	poptContext pc;
-	unsigned int d, op;
 
 	if (!st)
 		return EXIT_FAIL;
@@ -227,27 +269,11 @@ int cmd_record(int argc, const char **argv)
 	while ((err = poptGetNextOpt(pc)) > 0) {
 		if (err != 'd')
 			continue;
-		if (st->nr_devs == IOLAT_MAX_DEVS) {
+		if (nr_args == IOLAT_MAX_DEVS) {
 			iolat_err("at most %d devices", IOLAT_MAX_DEVS);
 			goto out;
 		}
-		err = iolat_dev_resolve("/sys", devarg, &st->devs[st->nr_devs]);
-		if (err == -ENOENT || err == -EINVAL) {
-			iolat_err("unknown block device '%s'", devarg);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		if (err) {
-			iolat_err("'%s' is not a blk-mq device; iolat traces blk-mq devices",
-				  devarg);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		for (d = 0; d < st->nr_devs; d++)
-			if (!strcmp(st->devs[d].name, st->devs[st->nr_devs].name))
-				break;
-		if (d == st->nr_devs)
-			st->nr_devs++;
+		devargs[nr_args++] = devarg;
 	}
 	if (err < -1) {
 		iolat_err("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
@@ -260,7 +286,7 @@ int cmd_record(int argc, const char **argv)
 		iolat_err("unknown output format '%s' (text, json)", outname);
 		goto out;
 	}
-	if (!st->nr_devs) {
+	if (!nr_args) {
 		iolat_err("no device given (-d DEV)");
 		goto out;
 	}
@@ -274,8 +300,11 @@ int cmd_record(int argc, const char **argv)
 			  IOLAT_RING_MAX);
 		goto out;
 	}
-
 	rc = EXIT_FAIL;
+	for (i = 0; i < nr_args; i++)
+		if (add_device(st, devargs[i]))
+			goto out;
+
 	nl = iolat_nl_connect(&info);
 	if (!nl)
 		goto out;
@@ -294,6 +323,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	announce(st, duration, cmd);
 	trace(nl, &dec, duration, cmd, &run, &cmd_status);
 	iolat_nl_close(nl);
 	run.delivered = dec.decoded;
@@ -305,6 +335,8 @@ int cmd_record(int argc, const char **argv)
 		rc = EXIT_FAIL;
 	}
 out:
+	for (i = 0; i < nr_args; i++)
+		free((char *)devargs[i]);	/* popt's copies are ours */
 	for (d = 0; d < IOLAT_MAX_DEVS; d++)
 		for (op = 0; op < IOLAT_OP_NR; op++)
 			free(st->hist[d][op]);

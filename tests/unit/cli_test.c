@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the CLI: device resolution against a fake sysfs,
+ * record decoding, and the CLI's answers to bad input (IOLAT_CLI).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "../../user/iolat.h"
+#include "kselftest_harness.h"
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd))
+		abort();
+	f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+FIXTURE(sysfs) {
+	char root[64];
+};
+
+/*
+ * nvme0n1 (259:0, 3 queues of up to 1023 tags) with partition nvme0n1p1,
+ * and vdz, a disk without blk-mq queues.
+ */
+FIXTURE_SETUP(sysfs)
+{
+	char cmd[256];
+
+	strcpy(self->root, "/tmp/iolat-sysfs-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->root));
+	put(self->root, "devices/nvme0n1/dev", "259:0\n");
+	put(self->root, "devices/nvme0n1/mq/0/nr_tags", "1023\n");
+	put(self->root, "devices/nvme0n1/mq/1/nr_tags", "1023\n");
+	put(self->root, "devices/nvme0n1/mq/2/nr_tags", "64\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p1/dev", "259:1\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p1/partition", "1\n");
+	put(self->root, "devices/vdz/dev", "254:0\n");
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %1$s/class/block && cd %1$s/class/block && ln -s ../../devices/nvme0n1 nvme0n1 && ln -s ../../devices/nvme0n1/nvme0n1p1 nvme0n1p1 && ln -s ../../devices/vdz vdz",
+		 self->root);
+	ASSERT_EQ(0, system(cmd));
+}
+
+FIXTURE_TEARDOWN(sysfs)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->root);
+	EXPECT_EQ(0, system(cmd));
+}
+
+TEST_F(sysfs, disk_geometry)
+{
+	struct iolat_dev_req d;
+
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "/dev/nvme0n1", &d));
+	EXPECT_STREQ("nvme0n1", d.name);
+	EXPECT_EQ(259, d.major);
+	EXPECT_EQ(0, d.minor);
+	EXPECT_EQ(3, d.nr_hwq);
+	EXPECT_EQ(1023, d.depth);
+}
+
+TEST_F(sysfs, partition_means_its_disk)
+{
+	struct iolat_dev_req d;
+
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1p1", &d));
+	EXPECT_STREQ("nvme0n1", d.name);
+	EXPECT_EQ(0, d.minor);
+}
+
+TEST_F(sysfs, bad_names)
+{
+	struct iolat_dev_req d;
+
+	EXPECT_EQ(-ENOENT, iolat_dev_resolve(self->root, "sdq", &d));
+	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "../nvme0n1", &d));
+	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "", &d));
+	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "/dev/", &d));
+	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vdz", &d));
+}
+
+struct seen {
+	int n;
+	uint64_t last_sector;
+};
+
+static void count_record(void *arg, const struct iolat_record *r)
+{
+	struct seen *s = arg;
+
+	s->n++;
+	s->last_sector = r->sector;
+}
+
+TEST(decode_whole_records_only)
+{
+	struct iolat_record recs[3] = { { .sector = 1 }, { .sector = 2 },
+					{ .sector = 3 } };
+	struct seen s = { 0 };
+	struct iolat_decoder dec = { .rec_size = sizeof(recs[0]),
+				     .record = count_record, .arg = &s };
+
+	iolat_decode(&dec, recs, sizeof(recs));
+	EXPECT_EQ(3, s.n);
+	EXPECT_EQ(3, s.last_sector);
+	EXPECT_EQ(3, dec.decoded);
+	iolat_decode(&dec, recs, sizeof(recs) - 1);
+	EXPECT_EQ(3, s.n);
+	EXPECT_EQ(1, dec.bad);
+	dec.rec_size = 0;
+	iolat_decode(&dec, recs, sizeof(recs));
+	EXPECT_EQ(2, dec.bad);
+}
+
+/* Run the CLI; its exit status, with stderr's lines counted. */
+static int cli(const char *args, int *lines, char *err, size_t len)
+{
+	char cmd[512];
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>/tmp/iolat-cli-test.err",
+		 getenv("IOLAT_CLI"), args);
+	st = system(cmd);
+	*lines = 0;
+	err[0] = '\0';
+	f = fopen("/tmp/iolat-cli-test.err", "r");
+	if (f) {
+		size_t n = fread(err, 1, len - 1, f);
+
+		err[n] = '\0';
+		fclose(f);
+	}
+	for (char *p = err; *p; p++)
+		*lines += *p == '\n';
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+struct bad_input {
+	const char *args;
+	int status;
+	const char *says;
+};
+
+FIXTURE(bad_input) {
+	int unused;
+};
+
+FIXTURE_VARIANT(bad_input) {
+	struct bad_input in;
+};
+
+FIXTURE_VARIANT_ADD(bad_input, unknown_option) {
+	{ "record -d nullb0 --bogus", EXIT_USAGE, "unknown option" } };
+FIXTURE_VARIANT_ADD(bad_input, unknown_command) {
+	{ "frobnicate", EXIT_USAGE, "unknown command" } };
+FIXTURE_VARIANT_ADD(bad_input, unknown_device) {
+	{ "record -d no-such-disk -t 1", EXIT_FAIL, "unknown block device 'no-such-disk'" } };
+FIXTURE_VARIANT_ADD(bad_input, no_device) {
+	{ "record -t 1", EXIT_USAGE, "no device given" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_format) {
+	{ "record -d nullb0 -o yaml", EXIT_USAGE, "unknown output format 'yaml'" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_buffer) {
+	{ "record -d nullb0 -b 100", EXIT_USAGE, "power of two" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_duration) {
+	{ "record -t abc", EXIT_USAGE, "abc: invalid numeric value" } };
+FIXTURE_VARIANT_ADD(bad_input, duration_with_command) {
+	{ "record -d nullb0 -t 1 -- true", EXIT_USAGE, "not with a COMMAND" } };
+
+FIXTURE_SETUP(bad_input)
+{
+	if (!getenv("IOLAT_CLI"))
+		SKIP(return, "IOLAT_CLI is not set");
+}
+
+FIXTURE_TEARDOWN(bad_input)
+{
+}
+
+/* One line on stderr saying what is wrong, and a non-zero status. */
+TEST_F(bad_input, one_clear_line)
+{
+	char err[4096];
+	int lines, st;
+
+	st = cli(variant->in.args, &lines, err, sizeof(err));
+	TH_LOG("iolat %s -> %d: %s", variant->in.args, st, err);
+	EXPECT_EQ(variant->in.status, st);
+	EXPECT_EQ(1, lines);
+	EXPECT_NE(NULL, strstr(err, variant->in.says));
+	EXPECT_EQ(0, strncmp(err, "iolat: ", 7));
+}
+
+TEST_HARNESS_MAIN

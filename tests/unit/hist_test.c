@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of lib/hist.c (the histogram the module and the CLI
+ * share), on kselftest_harness.h.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../lib/hist.h"
+#include "kselftest_harness.h"
+
+#define N_SAMPLES 1000000
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+enum dist { LOGNORMAL, BIMODAL, HEAVY_TAIL };
+
+/* Latencies in ns: ~100 us log-normal; 20 us / 2 ms modes; Pareto to 30 s. */
+static uint64_t sample(enum dist d)
+{
+	double x;
+
+	switch (d) {
+	case LOGNORMAL:
+		x = exp(log(100e3) + 0.8 * normal());
+		break;
+	case BIMODAL:
+		x = uniform() < 0.7 ? exp(log(20e3) + 0.2 * normal()) :
+				      exp(log(2e6) + 0.3 * normal());
+		break;
+	default:
+		x = 50e3 / pow(uniform(), 1 / 1.1);
+		if (x > 30e9)
+			x = 30e9;
+		break;
+	}
+	return (uint64_t)x + 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+FIXTURE(accuracy) {
+	uint64_t *v;
+	struct iolat_hist *h;
+};
+
+FIXTURE_VARIANT(accuracy) {
+	enum dist dist;
+};
+
+FIXTURE_VARIANT_ADD(accuracy, lognormal) { .dist = LOGNORMAL };
+FIXTURE_VARIANT_ADD(accuracy, bimodal) { .dist = BIMODAL };
+FIXTURE_VARIANT_ADD(accuracy, heavy_tail_to_30s) { .dist = HEAVY_TAIL };
+
+FIXTURE_SETUP(accuracy)
+{
+	size_t i;
+
+	self->v = malloc(N_SAMPLES * sizeof(*self->v));
+	self->h = malloc(sizeof(*self->h));
+	ASSERT_TRUE(self->v && self->h);
+	iolat_hist_init(self->h);
+	for (i = 0; i < N_SAMPLES; i++) {
+		self->v[i] = sample(variant->dist);
+		iolat_hist_add(self->h, self->v[i]);
+	}
+	qsort(self->v, N_SAMPLES, sizeof(*self->v), cmp_u64);
+}
+
+FIXTURE_TEARDOWN(accuracy)
+{
+	free(self->v);
+	free(self->h);
+}
+
+/* Every percentile within 0.4% of the exact sorted-sample value. */
+TEST_F(accuracy, percentiles_within_0_4_percent)
+{
+	static const uint32_t ppm[] = { 1, 10000, 100000, 250000, 500000,
+					750000, 900000, 990000, 999000, 999900,
+					999990, 1000000 };
+	size_t i;
+
+	EXPECT_EQ(N_SAMPLES, self->h->count);
+	EXPECT_EQ(self->v[0], self->h->min);
+	EXPECT_EQ(self->v[N_SAMPLES - 1], self->h->max);
+	for (i = 0; i < sizeof(ppm) / sizeof(ppm[0]); i++) {
+		uint64_t rank = ((uint64_t)N_SAMPLES * ppm[i] + 999999) / 1000000;
+		uint64_t exact = self->v[(rank ? rank : 1) - 1];
+		uint64_t got = iolat_hist_percentile(self->h, ppm[i]);
+		double err = fabs((double)got - (double)exact) / exact;
+
+		EXPECT_LE(err, 0.004)
+			TH_LOG("ppm %u: got %llu, exact %llu, error %.4f%%",
+			       ppm[i], (unsigned long long)got,
+			       (unsigned long long)exact, err * 100);
+	}
+}
+
+/* Per-CPU histograms merged equal the histogram of all samples. */
+TEST_F(accuracy, merge_equals_whole)
+{
+	struct iolat_hist *cpu = calloc(4, sizeof(*cpu)), *sum = malloc(sizeof(*sum));
+	size_t i;
+
+	ASSERT_TRUE(cpu && sum);
+	for (i = 0; i < 4; i++)
+		iolat_hist_init(&cpu[i]);
+	iolat_hist_init(sum);
+	for (i = 0; i < N_SAMPLES; i++)
+		iolat_hist_add(&cpu[(self->v[i] * 2654435761u >> 7) % 4],
+			       self->v[i]);
+	for (i = 0; i < 4; i++)
+		iolat_hist_merge(sum, &cpu[i]);
+	EXPECT_EQ(0, memcmp(sum, self->h, sizeof(*sum)));
+	free(cpu);
+	free(sum);
+}
+
+/* Values past the range are counted, never clamped into a bin. */
+TEST(overflow_is_counted)
+{
+	struct iolat_hist *h = malloc(sizeof(*h));
+	uint64_t in_bins = 0;
+	unsigned int i;
+
+	ASSERT_NE(NULL, h);
+	iolat_hist_init(h);
+	iolat_hist_add(h, 1000);
+	iolat_hist_add(h, 60ULL * 1000000000);		/* 60 s: in range */
+	iolat_hist_add(h, 1ULL << 36);			/* 68.7 s: overflow */
+	iolat_hist_add(h, 3600ULL * 1000000000);	/* 1 h: overflow */
+	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
+		in_bins += h->bins[i];
+	EXPECT_EQ(2, in_bins);
+	EXPECT_EQ(2, h->overflow);
+	EXPECT_EQ(4, h->count);
+	EXPECT_EQ(3600ULL * 1000000000, iolat_hist_percentile(h, 1000000));
+	/* the midpoint of 1000's bin, [1000, 1004) */
+	EXPECT_EQ(1002, iolat_hist_percentile(h, 250000));
+	free(h);
+}
+
+TEST_HARNESS_MAIN
