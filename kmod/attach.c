@@ -10,25 +10,13 @@
 #include <linux/string.h>
 #include "iolat.h"
 
-struct iolat_tp {
-	const char *name;
-	void *probe;
-	struct tracepoint *tp;
-};
-
-/* Registration order; unregistration is the exact reverse. */
-static struct iolat_tp iolat_tps[] = {
-	{ .name = "block_rq_complete", .probe = iolat_probe_rq_complete },
-	{ .name = "block_rq_issue", .probe = iolat_probe_rq_issue },
-};
-
 static void iolat_attach_lookup(struct tracepoint *tp, void *priv)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(iolat_tps); i++)
-		if (!strcmp(tp->name, iolat_tps[i].name))
-			iolat_tps[i].tp = tp;
+	for (i = 0; i < iolat_nr_blk_probes; i++)
+		if (!strcmp(tp->name, iolat_blk_probes[i].tp_name))
+			iolat_blk_probes[i].tp = tp;
 }
 
 /**
@@ -45,10 +33,10 @@ int iolat_attach_init(void)
 	int missing = 0;
 
 	for_each_kernel_tracepoint(iolat_attach_lookup, NULL);
-	for (i = 0; i < ARRAY_SIZE(iolat_tps); i++) {
-		if (!iolat_tps[i].tp) {
+	for (i = 0; i < iolat_nr_blk_probes; i++) {
+		if (!iolat_blk_probes[i].tp) {
 			pr_warn("tracepoint %s not found; tracing is unavailable\n",
-				iolat_tps[i].name);
+				iolat_blk_probes[i].tp_name);
 			missing++;
 		}
 	}
@@ -60,8 +48,8 @@ static void iolat_unregister(struct iolat_session *s, int from)
 	int i;
 
 	for (i = from; i >= 0; i--)
-		WARN_ON_ONCE(tracepoint_probe_unregister(iolat_tps[i].tp,
-							 iolat_tps[i].probe,
+		WARN_ON_ONCE(tracepoint_probe_unregister(iolat_blk_probes[i].tp,
+							 iolat_blk_probes[i].func,
 							 s));
 }
 
@@ -76,19 +64,19 @@ int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 {
 	int i, err;
 
-	for (i = 0; i < ARRAY_SIZE(iolat_tps); i++) {
-		if (!iolat_tps[i].tp) {
+	for (i = 0; i < iolat_nr_blk_probes; i++) {
+		if (!iolat_blk_probes[i].tp) {
 			NL_SET_ERR_MSG(extack,
 				       "a block tracepoint iolat needs is missing from this kernel (see dmesg)");
 			err = -EOPNOTSUPP;
 			goto fail;
 		}
-		err = tracepoint_probe_register(iolat_tps[i].tp,
-						iolat_tps[i].probe, s);
+		err = tracepoint_probe_register(iolat_blk_probes[i].tp,
+						iolat_blk_probes[i].func, s);
 		if (err) {
 			NL_SET_ERR_MSG(extack, "cannot register a tracepoint probe");
 			pr_err("registering on %s failed: %d\n",
-			       iolat_tps[i].name, err);
+			       iolat_blk_probes[i].tp_name, err);
 			goto fail;
 		}
 	}
@@ -107,6 +95,6 @@ fail:
  */
 void iolat_detach(struct iolat_session *s)
 {
-	iolat_unregister(s, ARRAY_SIZE(iolat_tps) - 1);
+	iolat_unregister(s, iolat_nr_blk_probes - 1);
 	tracepoint_synchronize_unregister();
 }

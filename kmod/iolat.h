@@ -64,15 +64,21 @@ static inline u64 iolat_now(void)
 	return ktime_get_ns();
 }
 
+/* A probe, the tracepoint it goes on by name, and that tracepoint once found. */
+struct iolat_probe {
+	const char *tp_name;
+	void *func;
+	struct tracepoint *tp;
+};
+
 /* attach.c */
 int iolat_attach_init(void);
 int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack);
 void iolat_detach(struct iolat_session *s);
 
-/* probe_blk.c */
-void iolat_probe_rq_issue(IOLAT_TP_RQ_ISSUE_PROTO(data, rq));
-void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
-							nr_bytes));
+/* probe_blk.c: in registration order */
+extern struct iolat_probe iolat_blk_probes[];
+extern const unsigned int iolat_nr_blk_probes;
 
 /* record.c */
 u8 iolat_record_op(blk_opf_t opf);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "iolat": the pure logic (lib/) and the per-CPU ring as they
- * are built into iolat.ko, reached through EXPORT_SYMBOL_IF_KUNIT.
- * Loaded on the debug kernel by `make check` (tests/check.sh).
+ * KUnit suite "iolat": the per-CPU ring and record encoding as built into
+ * iolat.ko (reached through EXPORT_SYMBOL_IF_KUNIT), and the pure logic of
+ * lib/, compiled in here from the same sources the CLI uses.  Loaded on
+ * the debug kernel by `make check` (tests/check.sh).
  */
 #include <kunit/test.h>
 #include <linux/blk_types.h>
@@ -10,8 +11,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "iolat.h"
-#include "../lib/hist.h"
-#include "../lib/record.h"
+#include "../lib/hist.c"
+#include "../lib/record.c"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -9,7 +9,7 @@
 #include "inflight.h"
 
 /* block_rq_issue (D): the driver is given the request. */
-void iolat_probe_rq_issue(IOLAT_TP_RQ_ISSUE_PROTO(data, rq))
+static void iolat_probe_rq_issue(IOLAT_TP_RQ_ISSUE_PROTO(data, rq))
 {
 	struct iolat_dev *d = iolat_inflight_dev(data, rq);
 	u64 *slot;
@@ -26,8 +26,8 @@ void iolat_probe_rq_issue(IOLAT_TP_RQ_ISSUE_PROTO(data, rq))
  * A call covering less than the request's remaining bytes is a partial
  * completion: the request stays in flight.
  */
-void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
-							nr_bytes))
+static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
+							       nr_bytes))
 {
 	struct iolat_session *s = data;
 	struct iolat_dev *d = iolat_inflight_dev(s, rq);
@@ -53,3 +53,15 @@ void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	}
 	iolat_record_emit(s, d, rq, issue, now, iolat_rq_errno(err));
 }
+
+/*
+ * Registration order: completion before issue, so that no request is seen
+ * issued without its completion being watched; unregistration is the
+ * exact reverse.
+ */
+struct iolat_probe iolat_blk_probes[] = {
+	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete },
+	{ .tp_name = "block_rq_issue", .func = iolat_probe_rq_issue },
+};
+
+const unsigned int iolat_nr_blk_probes = ARRAY_SIZE(iolat_blk_probes);

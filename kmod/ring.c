@@ -56,6 +56,7 @@ unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max)
 	unsigned int n;
 
 	for (n = 0; n < max; n++, pos++)
+		/* pairs with iolat_ring_publish() */
 		if (smp_load_acquire(&r->slots[pos & r->mask].seq) != pos + 1)
 			break;
 	return n;
@@ -81,11 +82,13 @@ unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max)
 	for (n = 0; n < max; n++, pos++) {
 		struct iolat_ring_slot *slot = &r->slots[pos & r->mask];
 
+		/* pairs with iolat_ring_publish(): the record is complete */
 		if (smp_load_acquire(&slot->seq) != pos + 1)
 			break;
 		memcpy(dst + n * sizeof(slot->rec), &slot->rec,
 		       sizeof(slot->rec));
 	}
+	/* the copies are done before writers may reuse the slots */
 	smp_store_release(&r->tail, pos);
 	return n;
 }

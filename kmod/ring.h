@@ -62,6 +62,7 @@ iolat_ring_reserve(struct iolat_ring *r, unsigned long *pos)
 
 	do {
 		head = local_read(&r->head);
+		/* pairs with the reader's release of tail: slots below it are free */
 		if ((unsigned long)head - smp_load_acquire(&r->tail) > r->mask)
 			return NULL;
 	} while (local_cmpxchg(&r->head, head, head + 1) != head);
@@ -72,6 +73,7 @@ iolat_ring_reserve(struct iolat_ring *r, unsigned long *pos)
 static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
 				      unsigned long pos)
 {
+	/* the record is complete before seq says so; pairs with the reader */
 	smp_store_release(&slot->seq, pos + 1);
 }
 

@@ -49,8 +49,7 @@ enum iolat_attr {
 	IOLAT_A_RING_RECORDS,	/* u32: records per CPU buffer, power of 2 */
 	IOLAT_A_RECORDS,	/* binary: array of struct iolat_record */
 	IOLAT_A_STATS,		/* nest of enum iolat_stat_attr */
-	IOLAT_A_CPU,		/* u32: the CPU whose buffer IOLAT_A_RECORDS
-				 * came from */
+	IOLAT_A_CPU,		/* u32: CPU of the IOLAT_A_RECORDS buffer */
 	IOLAT_A_PAD,
 
 	__IOLAT_A_MAX,
@@ -75,20 +74,23 @@ enum iolat_dev_attr {
 };
 
 /*
- * Session counters.  Every completion of a traced device is counted in
- * exactly one of: records written to a buffer (later delivered), or a
- * drop reason.  records_written == records delivered once drained.
+ * Session counters, all u64.  Every completion of a traced device is
+ * counted in exactly one of: WRITTEN (a record in a buffer, delivered by
+ * the drain) or a DROP_* reason:
+ *   DROP_FULL       the CPU's buffer was full
+ *   DROP_UNMATCHED  completion without a seen issue (issued before the
+ *                   session began)
+ *   DROP_RANGE      hardware queue or tag outside the geometry given at
+ *                   start
+ * PARTIAL counts partial completions, which are not requests.
  */
 enum iolat_stat_attr {
 	IOLAT_STAT_A_UNSPEC,
-	IOLAT_STAT_A_WRITTEN,		/* u64: records written to buffers */
-	IOLAT_STAT_A_DROP_FULL,		/* u64: buffer full */
-	IOLAT_STAT_A_DROP_UNMATCHED,	/* u64: completion without a seen issue
-					 * (issued before the session began) */
-	IOLAT_STAT_A_DROP_RANGE,	/* u64: hw queue/tag outside the
-					 * geometry given at start */
-	IOLAT_STAT_A_PARTIAL,		/* u64: partial completions (not
-					 * requests; informational) */
+	IOLAT_STAT_A_WRITTEN,
+	IOLAT_STAT_A_DROP_FULL,
+	IOLAT_STAT_A_DROP_UNMATCHED,
+	IOLAT_STAT_A_DROP_RANGE,
+	IOLAT_STAT_A_PARTIAL,
 	IOLAT_STAT_A_PAD,
 
 	__IOLAT_STAT_A_MAX,
