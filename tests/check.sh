@@ -73,29 +73,28 @@ unit_tests() {
 	return $st
 }
 
+# No errors and no warnings.  The one exception: kmod/compat.h exists to
+# hold the kernel-version checks (and a pre-6.0 typedef) that checkpatch,
+# written for in-tree code, warns about.
 checkpatch() {
-	local f st=0
+	local f st=0 ignore
 	for f in kmod/*.[ch] lib/*.[ch] include/uapi/linux/iolat.h; do
-		"$KSRC/scripts/checkpatch.pl" --no-tree --show-types -q -f "$f" ||
-			st=1
+		ignore=
+		[ "$f" = kmod/compat.h ] &&
+			ignore=--ignore=LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS
+		"$KSRC/scripts/checkpatch.pl" --no-tree --show-types -q $ignore \
+			-f "$f" || st=1
 	done
 	[ $st = 0 ] && echo "checkpatch: no errors or warnings"
 	return $st
 }
 
-# Build the module for a kernel with W=1 in build/kmod/NAME; no warnings.
-build_module() {
-	local name=$1 kdir dir
-	kdir=$(tests/guest/kernels.sh dir "$name")/build || return 1
-	dir=$ROOT/build/kmod/$name
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	make -s dkms-src BUILD="$dir/.src" || return 1
-	cp -r "$dir"/.src/dkms/iolat-*/. "$dir"/
-	rm -rf "$dir/.src"
-	make -C "$kdir" M="$dir" W=1 modules 2>&1 | tee "$dir/build.log"
-	[ "${PIPESTATUS[0]}" = 0 ] || return 1
-	! grep -E 'warning:|error:' "$dir/build.log"
+# `make` without kernel headers says what to install, and fails.
+no_kdir_message() {
+	local out
+	out=$(make -s module KVER=0.0-none 2>&1) && return 1
+	echo "$out"
+	[[ $out == *"no kernel build directory"*"install linux-headers-0.0-none"* ]]
 }
 
 # DKMS for real: the Debian headers are unpacked in the cache, and
@@ -164,6 +163,7 @@ KSRC=$(tests/guest/kernels.sh source 2>"$OUT/source.log") ||
 KSFT=$KSRC/tools/testing/selftests
 stage unit-tests unit_tests
 stage checkpatch checkpatch
+stage no-kdir no_kdir_message
 stage guest-tests make -s guest-tests KSFT_DIR="$KSFT" EXTRA_CFLAGS=-Werror
 
 for k in $KERNELS; do
@@ -172,7 +172,7 @@ for k in $KERNELS; do
 		result "guest-$k" SKIP "(kernel-$k failed)"
 		continue
 	fi
-	if ! stage "module-$k" build_module "$k"; then
+	if ! stage "module-$k" tests/build-module.sh "$k"; then
 		result "guest-$k" SKIP "(module-$k failed)"
 		continue
 	fi
@@ -186,9 +186,9 @@ done
 echo
 echo "check: results ($((SECONDS - started))s; logs in $OUT)"
 cat "$OUT/summary"
-if [ "${CI:-}" = true ] && [ $skip -gt 0 ]; then
-	echo "check: CI=true and $skip stage(s) skipped: failing"
-	fail=$((fail + skip))
-fi
 echo "$pass passed, $fail failed, $skip skipped"
+if [ "${CI:-}" = true ] && [ $skip -gt 0 ]; then
+	echo "check: CI=true and $skip stage(s) did not run: failing"
+	exit 1
+fi
 [ $fail = 0 ]

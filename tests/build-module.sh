@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+#   tests/build-module.sh NAME
+#
+# Build iolat.ko (and iolat_kunit.ko on KUnit kernels) for the cached
+# guest kernel NAME (tests/guest/kernels.sh) with W=1, from the same
+# source set DKMS gets, in build/kmod/NAME.  Fails on any compiler warning.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+name=${1:?usage: $0 NAME}
+kdir=$("$ROOT/tests/guest/kernels.sh" dir "$name")/build
+dir=$ROOT/build/kmod/$name
+
+rm -rf "$dir"
+mkdir -p "$dir"
+make -s -C "$ROOT" dkms-src BUILD="$dir/.src"
+cp -r "$dir"/.src/dkms/iolat-*/. "$dir"/
+rm -rf "$dir/.src"
+make -C "$kdir" M="$dir" W=1 modules 2>&1 | tee "$dir/build.log"
+! grep -E 'warning:|error:' "$dir/build.log"

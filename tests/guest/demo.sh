@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest half of `make demo` (tests/demo.sh).
+set -e
+cd "$(dirname "$0")/../.."
+
+run() {
+	echo "# $*"
+	"$@"
+}
+
+echo "# uname -r: $(uname -r)"
+run insmod build/kmod/6.1/iolat.ko
+run modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=50000
+run build/iolat info
+echo
+echo "# 4k random reads and writes at QD 8 on the emulated NVMe drive, and"
+echo "# 4k random reads at QD 1 on null_blk (50 us timer completions), at once:"
+run build/iolat record -d nvme0n1 -d nullb0 -- sh -c '
+	fio --name=nvme --filename=/dev/nvme0n1 --rw=randrw --bs=4k --direct=1 \
+	    --ioengine=libaio --iodepth=8 --runtime=5 --time_based \
+	    --eta=never --output=/dev/null &
+	fio --name=null --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 \
+	    --ioengine=psync --runtime=5 --time_based \
+	    --eta=never --output=/dev/null
+	wait'
