@@ -79,14 +79,19 @@ static pid_t spawn(const char **argv)
 	return pid;
 }
 
-/* Why the session ended early, in one line; marks the run incomplete. */
+/*
+ * Why the session ended early, in one line; marks the run incomplete.
+ * The module is gone if its family is, or if a dump was refused with
+ * EPROTONOSUPPORT: netlink's dump start cannot take a reference on a
+ * module that is already unloading, though its family is still listed.
+ */
 static void session_lost(struct iolat_nl *nl, const char *what, int err,
 			 struct iolat_run *run)
 {
 	struct iolat_nl *probe = iolat_nl_open();
 
 	run->incomplete = true;
-	if (!probe)
+	if (!probe || err == -EPROTONOSUPPORT)
 		iolat_err("the iolat module was unloaded during the session; results are incomplete");
 	else
 		iolat_err("%s failed: %s%s%s; results are incomplete", what,
