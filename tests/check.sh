@@ -138,15 +138,27 @@ guest_suite() {
 	[ $st = 125 ] && return 125
 	tap_ok "$res/kselftest.tap" || st=1
 	if [ "$name" = debug ]; then
-		kunit_parse "$res/kunit.dmesg" || st=1
+		kunit_parse "$res/kunit.ktap" || st=1
 	fi
+	kernel_clean "$res/dmesg.log" || st=1
 	return $st
 }
 
-# kunit.py reads the KTAP out of the kernel log.
+# The guest's kernel log has no oops, warning, KASAN or lockdep report.
+kernel_clean() {
+	local bad
+	[ -s "$1" ] || { echo "no kernel log in $1"; return 1; }
+	bad=$(grep -E 'BUG:|WARNING:|KASAN|Oops|Call Trace|sleeping function called|circular locking|inconsistent lock state|lock held when returning' "$1")
+	[ -z "$bad" ] && return 0
+	echo "kernel reports in $1:"
+	echo "$bad"
+	return 1
+}
+
+# kunit.py parses the suite's KTAP.
 kunit_parse() {
 	local log=$1 out
-	[ -s "$log" ] || { echo "no kernel log with KTAP"; return 1; }
+	[ -s "$log" ] || { echo "no KUnit KTAP in $log"; return 1; }
 	out=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$log" 2>&1)
 	local st=$?
 	echo "$out"
