@@ -22,26 +22,29 @@ static const struct iolat_command commands[] = {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, IOLAT_CLI_NAME ": %s", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void iolat_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(IOLAT_CLI_NAME ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void iolat_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(IOLAT_CLI_NAME ": warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void usage(FILE *f)
