@@ -85,11 +85,13 @@ dkms-src:
 	mkdir -p $(DKMS_SRC)
 	cp --parents $(KMOD_SRCS) $(DKMS_SRC)/
 
+# Replaces the source DKMS has for this version (for every kernel) and
+# installs it for each kernel in KVER, which may name several.
 dkms-install: dkms-src
 	-dkms remove iolat/$(VERSION) --all >/dev/null 2>&1
 	rm -rf /usr/src/iolat-$(VERSION)
 	dkms add $(DKMS_SRC)
-	dkms install iolat/$(VERSION) -k $(KVER)
+	for k in $(KVER); do dkms install iolat/$(VERSION) -k $$k || exit 1; done
 
 install: cli
 	install -D -m 0755 $(BUILD)/iolat $(DESTDIR)$(PREFIX)/sbin/iolat
