@@ -200,7 +200,7 @@ prepare_debug() {
 		echo "$kdir"
 		return
 	fi
-	log "debug: building kernel (key $key); this takes ~10 minutes"
+	log "debug: building kernel (key $key); this takes ~18 minutes on 2 cores"
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
 	obj=$kdir/obj
