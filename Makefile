@@ -71,9 +71,12 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^
 
-$(BUILD)/tests/kselftest/iolat_test: tests/kselftest/iolat_test.c
+# The guest sees the host's files at the same paths, so the test reads the
+# kernel-report patterns that check.sh uses from this tree.
+$(BUILD)/tests/kselftest/iolat_test: tests/kselftest/iolat_test.c tests/kernel-reports
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $^ $(NL_LIBS)
+	$(CC) $(TEST_CFLAGS) -DIOLAT_KERNEL_REPORTS='"$(CURDIR)/tests/kernel-reports"' \
+		-o $@ $< $(NL_LIBS)
 
 # The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)
