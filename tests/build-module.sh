@@ -19,5 +19,14 @@ mkdir -p "$dir"
 make -s -C "$ROOT" dkms-src BUILD="$dir/.src"
 cp -r "$dir"/.src/dkms/iolat-*/. "$dir"/
 rm -rf "$dir/.src"
-make -C "$kdir" M="$dir" W=1 modules 2>&1 | tee "$dir/build.log"
+# Debian's headers name the compiler the kernel was built with
+# (.kernelvariables: gcc-10 for 5.10); if this machine lacks it, build
+# with its own gcc and say so.
+cc=()
+want=$(sed -n 's/^CC *=.*\(gcc-[0-9][0-9]*\)$/\1/p' "$kdir/.kernelvariables" 2>/dev/null || true)
+if [ -n "$want" ] && ! command -v "$want" >/dev/null; then
+	echo "build-module: $name: $want is not installed here; building with $(gcc -dumpversion | sed 's/^/gcc-/')"
+	cc=(CC=gcc)
+fi
+make -C "$kdir" M="$dir" W=1 "${cc[@]}" modules 2>&1 | tee "$dir/build.log"
 ! grep -E 'warning:|error:' "$dir/build.log"

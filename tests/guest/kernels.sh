@@ -9,7 +9,9 @@
 #   tests/guest/kernels.sh dir NAME       print its dir (must be ready)
 #   tests/guest/kernels.sh source         extract linux-source-6.1, print dir
 #
-# NAME is 6.1, 6.12 or debug.  Layout of a ready kernel dir:
+# NAME is 5.10, 6.1, 6.12 or debug.  5.10 comes from bullseye, through a
+# private apt configuration in the cache whose archive URIs are read from
+# the machine's own /etc/apt/sources.list.d/*.sources at run time.  Layout of a ready kernel dir:
 #   kver          the kernel release (uname -r in the guest)
 #   vmlinuz       the kernel image
 #   modroot/      usr/lib/modules/KVER with its modules, depmod run (lib is
@@ -29,17 +31,53 @@ REPO_DIR=$(cd "$RIG_DIR/../.." && pwd)
 log() { echo "kernels: $*" >&2; }
 die() { echo "kernels: error: $*" >&2; exit 1; }
 
+# apt options of the current series: none for bookworm's own kernels.
+APT_OPTS=()
+
+# Bullseye's package lists, kept apart from the host's apt state: the
+# same archives as the host's deb822 sources, suite bullseye.
+apt_bullseye() {
+	local d=$IOLAT_CACHE/apt-bullseye
+	mkdir -p "$d/sources" "$d/lists/partial" "$d/cache/archives/partial"
+	awk 'BEGIN { RS = "" }
+	{
+		uri = ""; suites = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i == "URIs:") uri = $(i + 1)
+			if ($i == "Suites:") suites = $(i + 1)
+		}
+		if (uri == "") next
+		if (suites ~ /-security/) sec = uri; else if (main == "") main = uri
+	}
+	END {
+		if (main == "") exit 1
+		printf "Types: deb\nURIs: %s\nSuites: bullseye bullseye-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n", main
+		if (sec != "")
+			printf "\nTypes: deb\nURIs: %s\nSuites: bullseye-security\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n", sec
+	}' /etc/apt/sources.list.d/*.sources >"$d/sources/bullseye.sources" ||
+		die "no deb822 Debian source in /etc/apt/sources.list.d to derive bullseye from"
+	APT_OPTS=(-o Dir::Etc::SourceList=/dev/null
+		-o "Dir::Etc::SourceParts=$d/sources"
+		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
+		-o Dir::State::status=/dev/null)
+	if [ -z "$(find "$d/lists" -name '*bullseye*Packages*' -mmin -1440 2>/dev/null)" ]; then
+		log "5.10: updating bullseye package lists"
+		apt-get "${APT_OPTS[@]}" -q update >/dev/null ||
+			die "apt-get update for bullseye failed"
+	fi
+}
+
 # The first dependency of a Debian metapackage, e.g.
 # linux-image-amd64 -> linux-image-6.1.0-56-amd64.
 meta_dep() {
-	apt-cache depends "$1" 2>/dev/null |
+	apt-cache "${APT_OPTS[@]}" depends "$1" 2>/dev/null |
 		awk '/^ *\|?Depends:/ { sub(/^ *\|?Depends: */, ""); print; exit }'
 }
 
 # Metapackage whose dependency names the current Debian kernel of a series.
 meta_for() {
 	case "$1" in
-	6.1) echo linux-image-amd64 ;;
+	5.10|6.1) echo linux-image-amd64 ;;
 	6.12) echo linux-image-6.12-amd64 ;;
 	*) die "no Debian kernel series '$1'" ;;
 	esac
@@ -69,7 +107,8 @@ download() {
 	for pkg in "$@"; do
 		if ! ls "$dir/${pkg}_"*.deb >/dev/null 2>&1; then
 			log "downloading $pkg"
-			(cd "$dir" && apt-get -q -o APT::Sandbox::User=root \
+			(cd "$dir" && apt-get "${APT_OPTS[@]}" -q \
+				-o APT::Sandbox::User=root \
 				download "$pkg" >/dev/null) ||
 				die "apt-get download $pkg failed (run apt-get update?)"
 		fi
@@ -127,6 +166,7 @@ refresh_initramfs() {
 prepare_debian() {
 	local series=$1 kdir=$IOLAT_CACHE/kernels/$1 image kver common kbuild
 	local want=""
+	[ "$series" != 5.10 ] || apt_bullseye
 	image=$(meta_dep "$(meta_for "$series")")
 	if [ -n "$image" ]; then
 		want=${image#linux-image-}
@@ -142,9 +182,9 @@ prepare_debian() {
 	[ -n "$want" ] ||
 		die "cannot resolve the Debian $series kernel (apt-get update?)"
 	kver=$want
-	common=$(apt-cache depends "linux-headers-$kver" |
+	common=$(apt-cache "${APT_OPTS[@]}" depends "linux-headers-$kver" |
 		awk '/Depends: linux-headers-.*-common/ { print $2; exit }')
-	kbuild=$(apt-cache depends "linux-headers-$kver" |
+	kbuild=$(apt-cache "${APT_OPTS[@]}" depends "linux-headers-$kver" |
 		awk '/Depends: linux-kbuild/ { print $2; exit }')
 	[ -n "$common" ] && [ -n "$kbuild" ] ||
 		die "cannot resolve headers dependencies of $kver"
@@ -244,9 +284,9 @@ check_fragment() {
 case "${1:-}" in
 prepare)
 	case "${2:-}" in
-	6.1|6.12) prepare_debian "$2" ;;
+	5.10|6.1|6.12) prepare_debian "$2" ;;
 	debug) prepare_debug ;;
-	*) die "usage: $0 prepare 6.1|6.12|debug" ;;
+	*) die "usage: $0 prepare 5.10|6.1|6.12|debug" ;;
 	esac ;;
 dir)
 	d=$IOLAT_CACHE/kernels/${2:-}
