@@ -23,7 +23,8 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 
 LIB_SRCS := lib/hist.c lib/record.c
 CLI_SRCS := user/main.c user/nlsock.c user/device.c user/decode.c \
-	    user/output.c user/cmd_record.c user/cmd_info.c
+	    user/session.c user/output.c user/cmd_trace.c user/cmd_record.c \
+	    user/cmd_info.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 

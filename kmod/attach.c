@@ -2,7 +2,11 @@
 /*
  * Attach: the block tracepoints are not exported to modules, so they are
  * found by name among the kernel's tracepoints once at load, and the
- * session's probes are registered on them while it runs.
+ * session's probes are registered on them while it runs.  Request probes
+ * go on first (completion before issue before insert), bio probes last
+ * (block_bio_queue the very last), so that every stage a probe starts has
+ * the probes of its later stages already in place; removal is the exact
+ * reverse.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -10,47 +14,82 @@
 #include <linux/string.h>
 #include "iolat.h"
 
+/* The i-th probe in registration order. */
+static struct iolat_probe *iolat_probe_nth(unsigned int i)
+{
+	if (i < iolat_nr_rq_probes)
+		return &iolat_rq_probes[i];
+	i -= iolat_nr_rq_probes;
+	return i < iolat_nr_bio_probes ? &iolat_bio_probes[i] : NULL;
+}
+
 static void iolat_attach_lookup(struct tracepoint *tp, void *priv)
 {
+	struct iolat_probe *p;
 	unsigned int i;
 
-	for (i = 0; i < iolat_nr_blk_probes; i++)
-		if (!strcmp(tp->name, iolat_blk_probes[i].tp_name))
-			iolat_blk_probes[i].tp = tp;
+	for (i = 0; (p = iolat_probe_nth(i)); i++)
+		if (!strcmp(tp->name, p->tp_name))
+			p->tp = tp;
 }
 
 /**
  * iolat_attach_init() - find the tracepoints the probes need
  *
- * A missing tracepoint is reported here and again to every session that
- * asks for it; the module still loads.
+ * Each missing tracepoint is reported here, and to every client in
+ * IOLAT_CMD_GET_INFO (iolat_attach_missing()); the module still loads.
  *
- * Return: the number of tracepoints not found.
+ * Return: the number of required tracepoints not found.
  */
 int iolat_attach_init(void)
 {
+	struct iolat_probe *p;
 	unsigned int i;
 	int missing = 0;
 
 	for_each_kernel_tracepoint(iolat_attach_lookup, NULL);
-	for (i = 0; i < iolat_nr_blk_probes; i++) {
-		if (!iolat_blk_probes[i].tp) {
+	for (i = 0; (p = iolat_probe_nth(i)); i++) {
+		if (p->tp)
+			continue;
+		if (p->required) {
 			pr_warn("tracepoint %s not found; tracing is unavailable\n",
-				iolat_blk_probes[i].tp_name);
+				p->tp_name);
 			missing++;
+		} else {
+			pr_warn("tracepoint %s not found; its stage is not traced\n",
+				p->tp_name);
 		}
 	}
 	return missing;
 }
 
-static void iolat_unregister(struct iolat_session *s, int from)
+/**
+ * iolat_attach_missing() - the i-th tracepoint this kernel lacks
+ * @i: from 0
+ *
+ * Return: its name, or NULL after the last.
+ */
+const char *iolat_attach_missing(unsigned int i)
 {
-	int i;
+	struct iolat_probe *p;
+	unsigned int n;
 
-	for (i = from; i >= 0; i--)
-		WARN_ON_ONCE(tracepoint_probe_unregister(iolat_blk_probes[i].tp,
-							 iolat_blk_probes[i].func,
-							 s));
+	for (n = 0; (p = iolat_probe_nth(n)); n++)
+		if (!p->tp && !i--)
+			return p->tp_name;
+	return NULL;
+}
+
+/* Unregister the probes registered before position @end, in reverse. */
+static void iolat_unregister(struct iolat_session *s, unsigned int end)
+{
+	struct iolat_probe *p;
+
+	while (end--) {
+		p = iolat_probe_nth(end);
+		if (p->tp)
+			WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, s));
+	}
 }
 
 /**
@@ -62,27 +101,29 @@ static void iolat_unregister(struct iolat_session *s, int from)
  */
 int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 {
-	int i, err;
+	struct iolat_probe *p;
+	unsigned int i;
+	int err;
 
-	for (i = 0; i < iolat_nr_blk_probes; i++) {
-		if (!iolat_blk_probes[i].tp) {
+	for (i = 0; (p = iolat_probe_nth(i)); i++) {
+		if (!p->tp) {
+			if (!p->required)
+				continue;
 			NL_SET_ERR_MSG(extack,
 				       "a block tracepoint iolat needs is missing from this kernel (see dmesg)");
 			err = -EOPNOTSUPP;
 			goto fail;
 		}
-		err = tracepoint_probe_register(iolat_blk_probes[i].tp,
-						iolat_blk_probes[i].func, s);
+		err = tracepoint_probe_register(p->tp, p->func, s);
 		if (err) {
 			NL_SET_ERR_MSG(extack, "cannot register a tracepoint probe");
-			pr_err("registering on %s failed: %d\n",
-			       iolat_blk_probes[i].tp_name, err);
+			pr_err("registering on %s failed: %d\n", p->tp_name, err);
 			goto fail;
 		}
 	}
 	return 0;
 fail:
-	iolat_unregister(s, i - 1);
+	iolat_unregister(s, i);
 	tracepoint_synchronize_unregister();
 	return err;
 }
@@ -95,6 +136,6 @@ fail:
  */
 void iolat_detach(struct iolat_session *s)
 {
-	iolat_unregister(s, iolat_nr_blk_probes - 1);
+	iolat_unregister(s, iolat_nr_rq_probes + iolat_nr_bio_probes);
 	tracepoint_synchronize_unregister();
 }

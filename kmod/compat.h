@@ -13,32 +13,100 @@
 #include <linux/blk-mq.h>
 
 /*
- * Prototypes of the block tracepoints iolat probes.  v5.11 ("block:
- * remove the request_queue to argument request based tracepoints")
- * dropped the queue argument of block_rq_issue.  block_rq_complete's
- * error argument was the int from blk_status_to_errno() in v5.10 and is
- * a blk_status_t in v6.1; this branch assumes the same release.  Only
- * the v5.10 side of this branch is pending a build (issue 3 adds it).
+ * Prototypes of the block tracepoints iolat probes.  Every probe is
+ * checked against the kernel's own declaration at build time
+ * (check_trace_callback_type_*() in probe_bio.c and probe_rq.c), so a wrong branch here
+ * fails the build instead of corrupting arguments at run time.
+ *
+ * Request tracepoints (insert, issue, merge, requeue) lost their
+ * request_queue argument in v5.11 ("block: remove the request_queue to
+ * argument request based tracepoints"), backported to v5.10.137.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 137)
+#define IOLAT_TP_RQ_PROTO(data, rq_) \
+	void *data, struct request_queue *q__unused, struct request *rq_
+#else
+#define IOLAT_TP_RQ_PROTO(data, rq_) \
+	void *data, struct request *rq_
+#endif
+
+/*
+ * Bio tracepoints: v5.11 ("block: remove the request_queue argument to
+ * the block_bio_queue, block_getrq, block_split, block_bio_remap and
+ * block_bio_*merge tracepoints") dropped their queue argument, the
+ * request of the merges and getrq's op; v5.10 keeps them.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-#define IOLAT_TP_RQ_ISSUE_PROTO(data, rq) \
-	void *data, struct request_queue *q__unused, struct request *rq
-#define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err, nr_bytes) \
-	void *data, struct request *rq, int err, unsigned int nr_bytes
+#define IOLAT_TP_BIO_PROTO(data, bio_) \
+	void *data, struct request_queue *q__unused, struct bio *bio_
+#define IOLAT_TP_BIO_MERGE_PROTO(data, bio_) \
+	void *data, struct request_queue *q__unused, \
+	struct request *rq__unused, struct bio *bio_
+#define IOLAT_TP_GETRQ_PROTO(data, bio_) \
+	void *data, struct request_queue *q__unused, struct bio *bio_, \
+	int op__unused
+#define IOLAT_TP_SPLIT_PROTO(data, bio_, sector_) \
+	void *data, struct request_queue *q__unused, struct bio *bio_, \
+	unsigned int sector_
+#else
+#define IOLAT_TP_BIO_PROTO(data, bio_) \
+	void *data, struct bio *bio_
+#define IOLAT_TP_BIO_MERGE_PROTO(data, bio_) \
+	void *data, struct bio *bio_
+#define IOLAT_TP_GETRQ_PROTO(data, bio_) \
+	void *data, struct bio *bio_
+#define IOLAT_TP_SPLIT_PROTO(data, bio_, sector_) \
+	void *data, struct bio *bio_, unsigned int sector_
+#endif
+
+/*
+ * block_rq_complete's error: the int of blk_status_to_errno() in v5.10, a
+ * blk_status_t since v5.11's tracepoint rework (verified: 6.1, 6.12).
+ * block_rq_error, with the same prototype, arrived in v5.18 ("block:
+ * introduce block_rq_error tracepoint").
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq_, err_, nr_bytes_) \
+	void *data, struct request *rq_, int err_, unsigned int nr_bytes_
 static inline int iolat_rq_errno(int err)
 {
 	return err;
 }
 #else
-#define IOLAT_TP_RQ_ISSUE_PROTO(data, rq) \
-	void *data, struct request *rq
-#define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err, nr_bytes) \
-	void *data, struct request *rq, blk_status_t err, unsigned int nr_bytes
+#define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq_, err_, nr_bytes_) \
+	void *data, struct request *rq_, blk_status_t err_, unsigned int nr_bytes_
 static inline int iolat_rq_errno(blk_status_t err)
 {
 	return blk_status_to_errno(err);
 }
 #endif
+#define IOLAT_HAVE_TP_RQ_ERROR \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0))
+
+/*
+ * The disk a bio is for: bio->bi_disk until v5.12 ("block: switch bio to
+ * use bi_bdev") replaced it with the block device, whose bd_disk is the
+ * whole disk even for a partition.
+ */
+static inline dev_t iolat_bio_devt(const struct bio *bio)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
+	const struct gendisk *disk = bio->bi_disk;
+#else
+	const struct gendisk *disk = bio->bi_bdev ? bio->bi_bdev->bd_disk : NULL;
+#endif
+	return disk ? MKDEV(disk->major, disk->first_minor) : 0;
+}
+
+/* The disk of a plugged queue: q->disk since v5.15 (see below). */
+static inline dev_t iolat_queue_devt(const struct request_queue *q)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 15, 0)
+	return 0;
+#else
+	return q->disk ? MKDEV(q->disk->major, q->disk->first_minor) : 0;
+#endif
+}
 
 /*
  * The gendisk of a request: rq->rq_disk until it was removed in v5.17

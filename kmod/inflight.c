@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * In-flight table allocation; see inflight.h.
+ * In-flight table and queue depth counters: allocation; see inflight.h.
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -13,14 +13,18 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 	d->devt = MKDEV(spec->major, spec->minor);
 	d->nr_hwq = spec->nr_hwq;
 	d->depth = spec->depth;
-	d->issue_ns = kvmalloc(array3_size(d->nr_hwq, d->depth,
-					   sizeof(*d->issue_ns)),
-			       GFP_KERNEL | __GFP_ZERO);
-	return d->issue_ns ? 0 : -ENOMEM;
+	d->slots = kvmalloc(array3_size(d->nr_hwq, d->depth + 1,
+					sizeof(*d->slots)),
+			    GFP_KERNEL | __GFP_ZERO);
+	d->hwqs = kvmalloc(array_size(d->nr_hwq, sizeof(*d->hwqs)),
+			   GFP_KERNEL | __GFP_ZERO);
+	return d->slots && d->hwqs ? 0 : -ENOMEM;
 }
 
 void iolat_inflight_free(struct iolat_dev *d)
 {
-	kvfree(d->issue_ns);
-	d->issue_ns = NULL;
+	kvfree(d->slots);
+	d->slots = NULL;
+	kvfree(d->hwqs);
+	d->hwqs = NULL;
 }

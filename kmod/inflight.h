@@ -1,39 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * In-flight table: each traced device has a slot per (hardware queue,
- * driver tag), sized when the session starts.  blk-mq gives a request in
- * flight a tag unique within its hardware queue, so the slot is found by
- * indexing, with no lock, hash or allocation; only the request's own CPUs
- * (issue and completion) touch it.  docs/design.md explains the choice.
+ * allocation tag), sized when the session starts.  blk-mq gives a request
+ * a tag unique within its hardware queue when it is allocated (the
+ * scheduler's tag if the queue has an elevator, else the driver tag) and
+ * keeps it until the request is freed, so the slot is found by indexing,
+ * with no lock, hash or allocation; only the request's own CPUs touch it.
+ * The flush machinery's request borrows the tag of the request it
+ * flushes for, so flushes have one slot of their own per hardware queue
+ * (blk-mq runs one flush at a time per queue).  docs/design.md explains
+ * the choice.
  */
 #ifndef _IOLAT_INFLIGHT_H
 #define _IOLAT_INFLIGHT_H
 
+#include <linux/blk-mq.h>
 #include "iolat.h"
 
-/* The traced device a request belongs to, or NULL. */
-static inline struct iolat_dev *iolat_inflight_dev(struct iolat_session *s,
-						   const struct request *rq)
-{
-	dev_t devt = iolat_rq_devt(rq);
-	unsigned int i;
+enum iolat_slot_state {
+	IOLAT_SLOT_FREE,
+	IOLAT_SLOT_QUEUED,	/* inserted, not issued */
+	IOLAT_SLOT_ISSUED,	/* at the driver */
+	IOLAT_SLOT_REQUEUED,	/* given back by the driver, to be issued again */
+};
 
-	for (i = 0; i < s->nr_devs; i++)
-		if (s->devs[i].devt == devt)
-			return &s->devs[i];
-	return NULL;
+static inline u32 iolat_rq_hwq(const struct request *rq)
+{
+	return rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
 }
 
 /* The request's slot, or NULL if it lies outside the device's geometry. */
-static inline u64 *iolat_inflight_slot(const struct iolat_dev *d,
-				       const struct request *rq)
+static inline struct iolat_slot *iolat_inflight_slot(const struct iolat_dev *d,
+						     const struct request *rq)
 {
-	u32 hwq = rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
-	int tag = rq->tag;
+	u32 hwq = iolat_rq_hwq(rq);
+	int tag = rq->internal_tag >= 0 ? rq->internal_tag : rq->tag;
 
-	if (hwq >= d->nr_hwq || tag < 0 || tag >= d->depth)
+	if (hwq >= d->nr_hwq)
 		return NULL;
-	return &d->issue_ns[hwq * d->depth + tag];
+	if (req_op(rq) == REQ_OP_FLUSH)
+		tag = d->depth;
+	else if (tag < 0 || tag >= d->depth)
+		return NULL;
+	return &d->slots[hwq * (d->depth + 1) + tag];
 }
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec);

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "iolat.h"
+#include "submit.h"
 #include "../lib/hist.c"
 #include "../lib/record.c"
 
@@ -252,8 +253,8 @@ static void iolat_record_op_test(struct kunit *test)
 static void iolat_record_decode_test(struct kunit *test)
 {
 	struct iolat_record in[2] = {
-		{ .issue_ns = 10, .complete_ns = 25, .sector = 7, .error = -5 },
-		{ .issue_ns = 30, .complete_ns = 20, .sector = 9 },
+		{ .d_ns = 10, .c_ns = 25, .sector = 7, .error = -5 },
+		{ .d_ns = 30, .c_ns = 20, .sector = 9 },
 	};
 	u8 big[2][sizeof(struct iolat_record) + 16];
 	struct iolat_record out;
@@ -276,9 +277,139 @@ static void iolat_record_decode_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), 8, 1, &out),
 			0);
-	KUNIT_EXPECT_EQ(test, out.issue_ns, 25ULL);
-	KUNIT_EXPECT_EQ(test, out.complete_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, out.q_ns, 0ULL);	/* byte 8 of in[0]: g_ns */
+	KUNIT_EXPECT_EQ(test, out.c_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, out.error, 0);
+}
+
+/* Stage durations need both ends, in order; monotonic checks them all. */
+struct stage_case {
+	const char *desc;
+	struct iolat_record r;
+	s64 want[IOLAT_STAGE_NR];	/* -1: not known */
+	int monotonic;
+};
+
+static const struct stage_case stage_cases[] = {
+	{ "all five stages",
+	  { .q_ns = 100, .g_ns = 110, .i_ns = 130, .d_ns = 160, .c_ns = 200 },
+	  { 10, 20, 30, 40, 100 }, 1 },
+	{ "issued directly, no insert",
+	  { .q_ns = 100, .g_ns = 110, .d_ns = 160, .c_ns = 200 },
+	  { 10, -1, -1, 40, 100 }, 1 },
+	{ "first seen at issue",
+	  { .d_ns = 160, .c_ns = 200 },
+	  { -1, -1, -1, 40, -1 }, 1 },
+	{ "insert before getrq is out of order",
+	  { .q_ns = 100, .g_ns = 140, .i_ns = 130, .d_ns = 160, .c_ns = 200 },
+	  { 40, -1, 30, 40, 100 }, 0 },
+	{ "no completion",
+	  { .q_ns = 100, .d_ns = 160 },
+	  { -1, -1, -1, -1, -1 }, 0 },
+};
+
+static void stage_case_desc(const struct stage_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(stage, stage_cases, stage_case_desc);
+
+static void iolat_record_stage_test(struct kunit *test)
+{
+	const struct stage_case *c = test->param_value;
+	unsigned int st;
+	u64 ns;
+
+	for (st = 0; st < IOLAT_STAGE_NR; st++) {
+		ns = 0;
+		KUNIT_EXPECT_EQ_MSG(test, iolat_record_stage(&c->r, st, &ns),
+				    c->want[st] >= 0, "stage %s",
+				    iolat_stage_name(st));
+		if (c->want[st] >= 0)
+			KUNIT_EXPECT_EQ_MSG(test, ns, (u64)c->want[st],
+					    "stage %s", iolat_stage_name(st));
+	}
+	KUNIT_EXPECT_EQ(test, iolat_record_stage(&c->r, IOLAT_STAGE_NR, &ns), 0);
+	KUNIT_EXPECT_EQ(test, iolat_record_monotonic(&c->r), c->monotonic);
+}
+
+/* Fake bios: only their addresses are used as keys. */
+static struct bio stash_bios[IOLAT_STASH_ENTRIES + 2];
+
+static void stash_put(struct iolat_stash *st, int i, u64 q_ns)
+{
+	struct iolat_stash_entry *e = iolat_stash_claim(st);
+
+	e->q_ns = q_ns;
+	iolat_stash_publish(e, &stash_bios[i]);
+}
+
+/*
+ * The stash finds entries by bio, newest first; entries are reused in
+ * order, so the oldest is lost when a 65th is claimed; a claimed entry is
+ * invisible until published, as for a probe interrupted by another.
+ */
+static void iolat_stash_test(struct kunit *test)
+{
+	struct iolat_stash *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	struct iolat_stash_entry *outer, *e;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(st, &stash_bios[0]));
+	for (i = 0; i < IOLAT_STASH_ENTRIES; i++)
+		stash_put(st, i, 1000 + i);
+	for (i = 0; i < IOLAT_STASH_ENTRIES; i++) {
+		e = iolat_stash_find(st, &stash_bios[i]);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_EXPECT_EQ(test, e->q_ns, 1000ULL + i);
+	}
+	stash_put(st, IOLAT_STASH_ENTRIES, 7);
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(st, &stash_bios[0]));
+	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(st, &stash_bios[1]));
+
+	/* the same bio again: the newest entry wins */
+	stash_put(st, 5, 99);
+	KUNIT_EXPECT_EQ(test, iolat_stash_find(st, &stash_bios[5])->q_ns, 99ULL);
+
+	/* claiming reuses bio 2's entry; the entry is unseen until published */
+	outer = iolat_stash_claim(st);
+	outer->q_ns = 1;
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(st, &stash_bios[2]));
+	stash_put(st, IOLAT_STASH_ENTRIES + 1, 2);	/* the nested probe */
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(st, &stash_bios[2]));
+	iolat_stash_publish(outer, &stash_bios[2]);
+	KUNIT_EXPECT_PTR_EQ(test, iolat_stash_find(st, &stash_bios[2]), outer);
+	KUNIT_EXPECT_EQ(test,
+			iolat_stash_find(st, &stash_bios[IOLAT_STASH_ENTRIES + 1])->q_ns,
+			2ULL);
+}
+
+/*
+ * A merged bio's entry is given back when it is the newest, so a run of
+ * merges keeps older entries; an older entry is only freed.
+ */
+static void iolat_stash_release_test(struct kunit *test)
+{
+	struct iolat_stash *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	stash_put(st, 0, 1);
+	for (i = 0; i < 10 * IOLAT_STASH_ENTRIES; i++) {
+		stash_put(st, 1, 2);
+		iolat_stash_release(st, iolat_stash_find(st, &stash_bios[1]));
+	}
+	KUNIT_EXPECT_EQ(test, local_read(&st->head), 1L);
+	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(st, &stash_bios[0]));
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(st, &stash_bios[1]));
+
+	stash_put(st, 2, 3);
+	iolat_stash_release(st, iolat_stash_find(st, &stash_bios[0]));
+	KUNIT_EXPECT_EQ(test, local_read(&st->head), 2L);
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(st, &stash_bios[0]));
+	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(st, &stash_bios[2]));
 }
 
 static struct kunit_case iolat_test_cases[] = {
@@ -290,6 +421,9 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE(iolat_ring_nested_test),
 	KUNIT_CASE_PARAM(iolat_record_op_test, op_gen_params),
 	KUNIT_CASE(iolat_record_decode_test),
+	KUNIT_CASE_PARAM(iolat_record_stage_test, stage_gen_params),
+	KUNIT_CASE(iolat_stash_test),
+	KUNIT_CASE(iolat_stash_release_test),
 	{}
 };
 

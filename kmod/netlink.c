@@ -31,11 +31,27 @@ static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
 	[IOLAT_DEV_A_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_DEPTH),
 };
 
+static struct netlink_range_validation iolat_ops_range = {
+	.min = 1,
+	.max = (1U << IOLAT_OP_NR) - 1,
+};
+
+static struct netlink_range_validation iolat_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT,
+};
+
 /* Attributes absent here are replies only; strict validation rejects them. */
 static const struct nla_policy iolat_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_DEV] = NLA_POLICY_NESTED(iolat_dev_policy),
 	[IOLAT_A_RING_RECORDS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &iolat_ring_range),
+	[IOLAT_A_FILTER_OPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_ops_range),
+	[IOLAT_A_FILTER_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_pid_range),
+	[IOLAT_A_FILTER_TGID] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_pid_range),
+	[IOLAT_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
+				  .len = IOLAT_COMM_LEN - 1 },
+	[IOLAT_A_FILTER_MIN_NS] = { .type = NLA_U64 },
 };
 
 static struct genl_family iolat_family;
@@ -54,6 +70,8 @@ static bool iolat_nl_capable(const struct sk_buff *skb,
 static int iolat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
+	const char *tp;
+	unsigned int i;
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -67,6 +85,12 @@ static int iolat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, IOLAT_A_NR_CPUS, num_possible_cpus())) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
+	}
+	for (i = 0; (tp = iolat_attach_missing(i)); i++) {
+		if (nla_put_string(msg, IOLAT_A_MISSING_TP, tp)) {
+			nlmsg_free(msg);
+			return -EMSGSIZE;
+		}
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -96,9 +120,28 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	return 0;
 }
 
+static void iolat_nl_parse_filter(struct nlattr **attrs,
+				  struct iolat_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (attrs[IOLAT_A_FILTER_OPS])
+		f->ops = nla_get_u32(attrs[IOLAT_A_FILTER_OPS]);
+	if (attrs[IOLAT_A_FILTER_PID])
+		f->pid = nla_get_u32(attrs[IOLAT_A_FILTER_PID]);
+	if (attrs[IOLAT_A_FILTER_TGID])
+		f->tgid = nla_get_u32(attrs[IOLAT_A_FILTER_TGID]);
+	if (attrs[IOLAT_A_FILTER_COMM])
+		/* NLA_NUL_STRING: terminated within the attribute */
+		strscpy(f->comm, nla_data(attrs[IOLAT_A_FILTER_COMM]),
+			sizeof(f->comm));
+	if (attrs[IOLAT_A_FILTER_MIN_NS])
+		f->min_ns = nla_get_u64(attrs[IOLAT_A_FILTER_MIN_NS]);
+}
+
 static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct iolat_dev_spec specs[IOLAT_MAX_DEVS];
+	struct iolat_filter filter;
 	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
 	const struct nlattr *nla;
 	int rem, err;
@@ -139,33 +182,62 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
-	return iolat_session_start(info->snd_portid, specs, nr, slots,
+	if (info->attrs[IOLAT_A_FILTER_COMM] &&
+	    !nla_len(info->attrs[IOLAT_A_FILTER_COMM])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[IOLAT_A_FILTER_COMM],
+				    "the command name filter is empty");
+		return -EINVAL;
+	}
+	iolat_nl_parse_filter(info->attrs, &filter);
+	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
 				   info->extack);
 }
 
-static int iolat_nl_put_stats(struct sk_buff *msg, const struct iolat_stats *st)
+/* Each counter with its attribute. */
+#define IOLAT_STAT(field, attr) { offsetof(struct iolat_cpu_stats, field), attr }
+static const struct {
+	size_t off;
+	int attr;
+} iolat_nl_stats[] = {
+	IOLAT_STAT(written, IOLAT_STAT_A_WRITTEN),
+	IOLAT_STAT(drop_full, IOLAT_STAT_A_DROP_FULL),
+	IOLAT_STAT(drop_unmatched, IOLAT_STAT_A_DROP_UNMATCHED),
+	IOLAT_STAT(drop_range, IOLAT_STAT_A_DROP_RANGE),
+	IOLAT_STAT(partial, IOLAT_STAT_A_PARTIAL),
+	IOLAT_STAT(filtered, IOLAT_STAT_A_FILTERED),
+	IOLAT_STAT(errors, IOLAT_STAT_A_ERRORS),
+	IOLAT_STAT(requeues, IOLAT_STAT_A_REQUEUES),
+	IOLAT_STAT(bio_merges, IOLAT_STAT_A_BIO_MERGES),
+	IOLAT_STAT(rq_merges, IOLAT_STAT_A_RQ_MERGES),
+	IOLAT_STAT(splits, IOLAT_STAT_A_SPLITS),
+	IOLAT_STAT(plugs, IOLAT_STAT_A_PLUGS),
+	IOLAT_STAT(unplugs, IOLAT_STAT_A_UNPLUGS),
+};
+
+static int iolat_nl_put_stats(struct sk_buff *msg,
+			      const struct iolat_cpu_stats *st)
 {
 	struct nlattr *nest = nla_nest_start(msg, IOLAT_A_STATS);
+	unsigned int i;
 
-	if (!nest ||
-	    nla_put_u64_64bit(msg, IOLAT_STAT_A_WRITTEN, st->written,
-			      IOLAT_STAT_A_PAD) ||
-	    nla_put_u64_64bit(msg, IOLAT_STAT_A_DROP_FULL, st->drop_full,
-			      IOLAT_STAT_A_PAD) ||
-	    nla_put_u64_64bit(msg, IOLAT_STAT_A_DROP_UNMATCHED,
-			      st->drop_unmatched, IOLAT_STAT_A_PAD) ||
-	    nla_put_u64_64bit(msg, IOLAT_STAT_A_DROP_RANGE, st->drop_range,
-			      IOLAT_STAT_A_PAD) ||
-	    nla_put_u64_64bit(msg, IOLAT_STAT_A_PARTIAL, st->partial,
-			      IOLAT_STAT_A_PAD))
+	if (!nest)
 		return -EMSGSIZE;
+	BUILD_BUG_ON(ARRAY_SIZE(iolat_nl_stats) !=
+		     sizeof(*st) / sizeof(u64));
+	for (i = 0; i < ARRAY_SIZE(iolat_nl_stats); i++) {
+		const u64 *v = (const void *)st + iolat_nl_stats[i].off;
+
+		if (nla_put_u64_64bit(msg, iolat_nl_stats[i].attr, *v,
+				      IOLAT_STAT_A_PAD))
+			return -EMSGSIZE;
+	}
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
 static int iolat_nl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	struct iolat_stats st;
+	struct iolat_cpu_stats st;
 	struct sk_buff *msg;
 	void *hdr;
 	int err;

@@ -5,7 +5,8 @@
  */
 #include <linux/blk-mq.h>
 #include <linux/percpu.h>
-#include "iolat.h"
+#include <linux/string.h>
+#include "inflight.h"
 
 /**
  * iolat_record_op() - the ABI's operation for a request's op and flags
@@ -50,45 +51,67 @@ u32 iolat_record_flags(blk_opf_t opf)
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_record_flags);
 
+/* Bios in the request: the one it was made from and those merged into it. */
+static u16 iolat_record_bios(const struct request *rq)
+{
+	const struct bio *bio;
+	unsigned int n = 0;
+
+	for (bio = rq->bio; bio && n < U16_MAX; bio = bio->bi_next)
+		n++;
+	return n;
+}
+
 /**
  * iolat_record_emit() - write a completed request's record
  * @s: the session
  * @d: the request's device
  * @rq: the request
- * @issue_ns: when it was issued
- * @complete_ns: when it completed
+ * @slot: its stages, taken out of the in-flight table
+ * @c_ns: when it completed
  * @error: 0 or a negative errno
  *
- * Runs in the completion probe (preemption disabled).  Counts the record
- * as written, or as dropped if this CPU's ring is full.
+ * Runs in the completion probe (preemption disabled), before the request's
+ * bios are ended.  Counts the record as written, or as dropped if this
+ * CPU's ring is full.
  */
 void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
-		       const struct request *rq, u64 issue_ns,
-		       u64 complete_ns, int error)
+		       const struct request *rq, const struct iolat_slot *slot,
+		       u64 c_ns, int error)
 {
 	struct iolat_ring *r = this_cpu_ptr(s->rings);
-	struct iolat_ring_slot *slot;
+	struct iolat_ring_slot *rs;
 	struct iolat_record *rec;
 	unsigned long pos;
 
-	slot = iolat_ring_reserve(r, &pos);
-	if (!slot) {
+	rs = iolat_ring_reserve(r, &pos);
+	if (!rs) {
 		this_cpu_inc(s->rings->stats.drop_full);
 		return;
 	}
-	rec = &slot->rec;
-	rec->issue_ns = issue_ns;
-	rec->complete_ns = complete_ns;
+	rec = &rs->rec;
+	rec->q_ns = slot->q_ns;
+	rec->g_ns = slot->g_ns;
+	rec->i_ns = slot->i_ns;
+	rec->d_ns = slot->d_ns;
+	rec->c_ns = c_ns;
 	rec->sector = blk_rq_pos(rq);
 	rec->major = MAJOR(d->devt);
 	rec->minor = MINOR(d->devt);
 	rec->bytes = blk_rq_bytes(rq);
-	rec->flags = iolat_record_flags(rq->cmd_flags);
-	rec->hwq = rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
+	rec->flags = iolat_record_flags(rq->cmd_flags) | slot->flags;
+	rec->pid = slot->pid;
+	rec->tgid = slot->tgid;
+	memcpy(rec->comm, slot->comm, IOLAT_COMM_LEN);
+	rec->hwq = iolat_rq_hwq(rq);
 	rec->tag = rq->tag;
+	rec->nr_bios = iolat_record_bios(rq);
+	rec->requeues = slot->requeues;
+	rec->qd_insert = slot->qd_insert;
+	rec->qd_issue = slot->qd_issue;
 	rec->op = iolat_record_op(rq->cmd_flags);
 	rec->pad = 0;
 	rec->error = error;
-	iolat_ring_publish(slot, pos);
+	iolat_ring_publish(rs, pos);
 	this_cpu_inc(s->rings->stats.written);
 }

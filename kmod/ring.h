@@ -26,13 +26,24 @@ struct iolat_ring_slot {
 	struct iolat_record rec;
 };
 
-/* Counters of one CPU, written only by that CPU's probes. */
+/*
+ * Counters of one CPU, written only by that CPU's probes; the meaning of
+ * each is that of the IOLAT_STAT_A_* attribute of the same name.
+ */
 struct iolat_cpu_stats {
 	u64 written;
 	u64 drop_full;
 	u64 drop_unmatched;
 	u64 drop_range;
 	u64 partial;
+	u64 filtered;
+	u64 errors;
+	u64 requeues;
+	u64 bio_merges;
+	u64 rq_merges;
+	u64 splits;
+	u64 plugs;
+	u64 unplugs;
 };
 
 /*

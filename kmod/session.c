@@ -14,6 +14,7 @@
 #include <linux/cpumask.h>
 #include <linux/topology.h>
 #include "inflight.h"
+#include "submit.h"
 
 static DEFINE_MUTEX(iolat_mutex);
 static struct iolat_session *iolat_cur;	/* under iolat_mutex */
@@ -32,13 +33,15 @@ static void iolat_session_free(struct iolat_session *s)
 			iolat_ring_free(per_cpu_ptr(s->rings, cpu));
 		free_percpu(s->rings);
 	}
+	free_percpu(s->stash);
 	kfree(s);
 }
 
 static struct iolat_session *iolat_session_alloc(u32 portid,
 						 const struct iolat_dev_spec *specs,
 						 unsigned int nr_specs,
-						 unsigned int ring_slots)
+						 unsigned int ring_slots,
+						 const struct iolat_filter *filter)
 {
 	struct iolat_session *s;
 	unsigned int i;
@@ -48,8 +51,10 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
+	s->filter = *filter;
+	s->stash = alloc_percpu(struct iolat_stash);
 	s->rings = alloc_percpu(struct iolat_ring);
-	if (!s->rings) {
+	if (!s->rings || !s->stash) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -77,12 +82,14 @@ fail:
  * @specs: devices to trace, validated
  * @nr_specs: how many, 1..IOLAT_MAX_DEVS
  * @ring_slots: records per CPU buffer, a power of two
+ * @filter: which requests to record
  * @extack: for the reason of a failure
  *
  * Return: 0 or a negative errno.
  */
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
+			const struct iolat_filter *filter,
 			struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
@@ -99,12 +106,14 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		err = -EBUSY;
 		goto out;
 	}
-	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots);
+	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter);
 	if (IS_ERR(s)) {
 		NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
 		err = PTR_ERR(s);
 		goto out;
 	}
+	/* requests allocated from now on are this session's (iolat_rq_unseen) */
+	s->start_ns = iolat_now();
 	err = iolat_attach(s, extack);
 	if (err) {
 		iolat_session_free(s);
@@ -134,20 +143,20 @@ static struct iolat_session *iolat_session_owned(u32 portid,
 	return iolat_cur;
 }
 
-static void iolat_session_stats(struct iolat_session *s, struct iolat_stats *st)
+static void iolat_session_stats(struct iolat_session *s,
+				struct iolat_cpu_stats *st)
 {
+	const unsigned int n = sizeof(*st) / sizeof(u64);
+	u64 *sum = (u64 *)st;
+	unsigned int i;
 	int cpu;
 
 	memset(st, 0, sizeof(*st));
 	for_each_possible_cpu(cpu) {
-		const struct iolat_cpu_stats *c =
-			&per_cpu_ptr(s->rings, cpu)->stats;
+		const u64 *c = (const u64 *)&per_cpu_ptr(s->rings, cpu)->stats;
 
-		st->written += READ_ONCE(c->written);
-		st->drop_full += READ_ONCE(c->drop_full);
-		st->drop_unmatched += READ_ONCE(c->drop_unmatched);
-		st->drop_range += READ_ONCE(c->drop_range);
-		st->partial += READ_ONCE(c->partial);
+		for (i = 0; i < n; i++)
+			sum[i] += READ_ONCE(c[i]);
 	}
 }
 
@@ -162,7 +171,7 @@ static void iolat_session_stats(struct iolat_session *s, struct iolat_stats *st)
  *
  * Return: 0 or a negative errno.
  */
-int iolat_session_stop(u32 portid, struct iolat_stats *stats,
+int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;

@@ -24,15 +24,113 @@ const char *iolat_op_name(unsigned int op)
 	return op < IOLAT_OP_NR ? iolat_op_names[op] : "other";
 }
 
+static const char *const iolat_stage_names[IOLAT_STAGE_NR] = {
+	[IOLAT_STAGE_Q2G] = "Q2G",
+	[IOLAT_STAGE_G2I] = "G2I",
+	[IOLAT_STAGE_I2D] = "I2D",
+	[IOLAT_STAGE_D2C] = "D2C",
+	[IOLAT_STAGE_Q2C] = "Q2C",
+};
+
 /**
- * iolat_record_latency() - issue to completion time of a record
+ * iolat_stage_name() - name of an enum iolat_stage value
+ * @stage: the value
+ *
+ * Return: its blktrace-style name, or "?" for a value this code does not
+ * know.
+ */
+const char *iolat_stage_name(unsigned int stage)
+{
+	return stage < IOLAT_STAGE_NR ? iolat_stage_names[stage] : "?";
+}
+
+/**
+ * iolat_record_stage() - how long a request spent in one stage
+ * @r: the record
+ * @stage: enum iolat_stage
+ * @ns: set to the duration, if it is known
+ *
+ * A stage is known when the record has both of its timestamps (a request
+ * issued without being inserted has no G2I or I2D) and they are in order.
+ *
+ * Return: 1 if known, else 0.
+ */
+int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
+		       __u64 *ns)
+{
+	__u64 from, to;
+
+	switch (stage) {
+	case IOLAT_STAGE_Q2G:
+		from = r->q_ns;
+		to = r->g_ns;
+		break;
+	case IOLAT_STAGE_G2I:
+		from = r->g_ns;
+		to = r->i_ns;
+		break;
+	case IOLAT_STAGE_I2D:
+		from = r->i_ns;
+		to = r->d_ns;
+		break;
+	case IOLAT_STAGE_D2C:
+		from = r->d_ns;
+		to = r->c_ns;
+		break;
+	case IOLAT_STAGE_Q2C:
+		from = r->q_ns;
+		to = r->c_ns;
+		break;
+	default:
+		return 0;
+	}
+	if (!from || !to || to < from)
+		return 0;
+	*ns = to - from;
+	return 1;
+}
+
+/**
+ * iolat_record_latency() - the request's latency as far as it was seen
  * @r: the record
  *
- * Return: complete_ns - issue_ns, or 0 if the clock went backwards.
+ * Return: completion minus the first stage seen (Q, else G, I, D), or 0
+ * if none was seen or the clock went backwards.  The module's minimum
+ * latency filter uses the same definition.
  */
 __u64 iolat_record_latency(const struct iolat_record *r)
 {
-	return r->complete_ns > r->issue_ns ? r->complete_ns - r->issue_ns : 0;
+	__u64 first = r->q_ns ? r->q_ns : r->g_ns ? r->g_ns :
+		      r->i_ns ? r->i_ns : r->d_ns;
+
+	return first && r->c_ns > first ? r->c_ns - first : 0;
+}
+
+/**
+ * iolat_record_monotonic() - are the stages that were seen in order?
+ * @r: the record
+ *
+ * Return: 1 if Q <= G <= I <= D <= C over the timestamps present (C
+ * always is), else 0.
+ */
+int iolat_record_monotonic(const struct iolat_record *r)
+{
+	enum { NR_STAMPS = 5 };
+	const __u64 t[NR_STAMPS] = { r->q_ns, r->g_ns, r->i_ns, r->d_ns,
+				     r->c_ns };
+	__u64 last = 0;
+	unsigned int i;
+
+	if (!r->c_ns)
+		return 0;
+	for (i = 0; i < NR_STAMPS; i++) {
+		if (!t[i])
+			continue;
+		if (t[i] < last)
+			return 0;
+		last = t[i];
+	}
+	return 1;
 }
 
 /**

@@ -9,8 +9,23 @@
 #include <linux/types.h>
 #include <linux/iolat.h>
 
+/* The stages of a request, between two of its timestamps (blktrace names). */
+enum iolat_stage {
+	IOLAT_STAGE_Q2G,	/* queued -> request allocated */
+	IOLAT_STAGE_G2I,	/* allocated -> inserted */
+	IOLAT_STAGE_I2D,	/* inserted -> issued to the driver */
+	IOLAT_STAGE_D2C,	/* issued -> completed: driver and device */
+	IOLAT_STAGE_Q2C,	/* queued -> completed: the whole request */
+
+	IOLAT_STAGE_NR
+};
+
 const char *iolat_op_name(unsigned int op);
+const char *iolat_stage_name(unsigned int stage);
+int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
+		       __u64 *ns);
 __u64 iolat_record_latency(const struct iolat_record *r);
+int iolat_record_monotonic(const struct iolat_record *r);
 int iolat_record_decode(const void *buf, __u32 len, __u32 rec_size,
 			__u32 index, struct iolat_record *out);
 

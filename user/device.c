@@ -83,6 +83,29 @@ static int read_geometry(const char *dir, struct iolat_dev_req *dev)
 	return 0;
 }
 
+/*
+ * A request's tag at allocation is the scheduler's when the queue has an
+ * elevator: up to nr_requests, which an elevator sets to twice the
+ * driver's depth up to 2 * 128 (BLKDEV_DEFAULT_RQ) when it is attached.
+ * Size for the largest, so a scheduler switch while tracing still fits.
+ */
+static void sched_depth(const char *sysfs, struct iolat_dev_req *dev)
+{
+	char path[PATH_MAX], line[32];
+	unsigned long v;
+	uint32_t want = 2 * (dev->depth < 128 ? dev->depth : 128);
+	char *end;
+
+	if (pathf(path, "%s/class/block/%s/queue/nr_requests", sysfs, dev->name) &&
+	    !read_line(path, line, sizeof(line))) {
+		v = strtoul(line, &end, 10);
+		if (!*end && v > want && v <= IOLAT_MAX_DEPTH)
+			want = v;
+	}
+	if (want > dev->depth)
+		dev->depth = want;
+}
+
 /**
  * iolat_dev_resolve() - look up a block device to trace
  * @sysfs: sysfs mount point ("/sys"; tests pass a fake tree)
@@ -99,6 +122,7 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 	char path[PATH_MAX], real[PATH_MAX], line[32];
 	unsigned int major, minor;
 	char extra;
+	int err;
 
 	memset(dev, 0, sizeof(*dev));
 	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(dev->name))
@@ -125,5 +149,9 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 	dev->minor = minor;
 	if (!pathf(path, "%s/class/block/%s/mq", sysfs, dev->name))
 		return -ENOENT;
-	return read_geometry(path, dev);
+	err = read_geometry(path, dev);
+	if (err)
+		return err;
+	sched_depth(sysfs, dev);
+	return 0;
 }

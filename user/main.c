@@ -15,8 +15,10 @@ struct iolat_command {
 };
 
 static const struct iolat_command commands[] = {
+	{ "trace", cmd_trace,
+	  "trace devices and print one line per request" },
 	{ "record", cmd_record,
-	  "trace devices and print latency histograms" },
+	  "trace devices and print latency histograms per stage" },
 	{ "info", cmd_info, "show the CLI and module versions" },
 };
 

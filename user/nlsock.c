@@ -99,6 +99,8 @@ static int cb_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
+static int info_missing(struct nl_msg *msg, void *arg);
+
 static int cb_valid(struct nl_msg *msg, void *arg)
 {
 	struct iolat_req *req = arg;
@@ -108,6 +110,8 @@ static int cb_valid(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	if (req->reply && req->reply(req, tb) < 0)
 		return NL_STOP;
+	if (tb[IOLAT_A_MISSING_TP])
+		info_missing(msg, req->arg);
 	return NL_OK;
 }
 
@@ -222,6 +226,26 @@ static int info_reply(struct iolat_req *req, struct nlattr **tb)
 	return 0;
 }
 
+/* The repeated IOLAT_A_MISSING_TP of a GET_INFO reply. */
+static int info_missing(struct nl_msg *msg, void *arg)
+{
+	struct iolat_info *info = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *nla;
+	int rem;
+
+	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(nla) != IOLAT_A_MISSING_TP ||
+		    info->nr_missing == IOLAT_MAX_MISSING)
+			continue;
+		snprintf(info->missing[info->nr_missing++],
+			 sizeof(info->missing[0]), "%.*s", nla_len(nla),
+			 (const char *)nla_data(nla));
+	}
+	return 0;
+}
+
 int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info)
 {
 	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_GET_INFO, 0);
@@ -233,7 +257,8 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info)
 }
 
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
-		   unsigned int nr_devs, uint32_t ring_records)
+		   unsigned int nr_devs, uint32_t ring_records,
+		   const struct iolat_filter *f)
 {
 	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_START, 0);
 	unsigned int i;
@@ -251,8 +276,13 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 			goto nomem;
 		nla_nest_end(msg, nest);
 	}
-	if (ring_records &&
-	    nla_put_u32(msg, IOLAT_A_RING_RECORDS, ring_records))
+	if ((ring_records &&
+	     nla_put_u32(msg, IOLAT_A_RING_RECORDS, ring_records)) ||
+	    (f->ops && nla_put_u32(msg, IOLAT_A_FILTER_OPS, f->ops)) ||
+	    (f->pid && nla_put_u32(msg, IOLAT_A_FILTER_PID, f->pid)) ||
+	    (f->tgid && nla_put_u32(msg, IOLAT_A_FILTER_TGID, f->tgid)) ||
+	    (f->comm[0] && nla_put_string(msg, IOLAT_A_FILTER_COMM, f->comm)) ||
+	    (f->min_ns && nla_put_u64(msg, IOLAT_A_FILTER_MIN_NS, f->min_ns)))
 		goto nomem;
 	return nl_transact(nl, msg, NULL, NULL);
 nomem:
@@ -275,6 +305,14 @@ static int stop_reply(struct iolat_req *req, struct nlattr **tb)
 	GET(drop_unmatched, IOLAT_STAT_A_DROP_UNMATCHED);
 	GET(drop_range, IOLAT_STAT_A_DROP_RANGE);
 	GET(partial, IOLAT_STAT_A_PARTIAL);
+	GET(filtered, IOLAT_STAT_A_FILTERED);
+	GET(errors, IOLAT_STAT_A_ERRORS);
+	GET(requeues, IOLAT_STAT_A_REQUEUES);
+	GET(bio_merges, IOLAT_STAT_A_BIO_MERGES);
+	GET(rq_merges, IOLAT_STAT_A_RQ_MERGES);
+	GET(splits, IOLAT_STAT_A_SPLITS);
+	GET(plugs, IOLAT_STAT_A_PLUGS);
+	GET(unplugs, IOLAT_STAT_A_UNPLUGS);
 #undef GET
 	return 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output hooks, chosen once from -o: commands hand results to the hooks
- * and never print results themselves.
+ * Output hooks of `iolat record`, chosen once from -o: the command hands
+ * results to the hooks and never prints results itself.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,18 +14,6 @@ static const char *const pct_name[] = { "p50", "p90", "p99", "p99.9" };
 
 /* Counts are __u64 (unsigned long long) or uint64_t; print them as one. */
 #define U(x) ((unsigned long long)(x))
-
-static void fmt_ns(char *buf, size_t len, double ns)
-{
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-}
 
 /* log2 buckets of microseconds, as biolatency prints them. */
 #define NR_LOG2 40
@@ -75,6 +63,19 @@ static void text_hist(const struct iolat_hist *h)
 		printf("%16llu -> %-10llu: %-9llu |%-40s|\n", U(from), U(to),
 		       U(buckets[i]), bar);
 	}
+	if (h->overflow)
+		printf("%16s %-10s : %llu\n", ">= 68.7 s", "", U(h->overflow));
+}
+
+/* The histogram a request's total is shown as: Q2C, else D2C. */
+static const struct iolat_hist *total_hist(const struct iolat_op_result *op,
+					   const char **name)
+{
+	*name = "Q2C";
+	if (op->hist[IOLAT_STAGE_Q2C])
+		return op->hist[IOLAT_STAGE_Q2C];
+	*name = "D2C";
+	return op->hist[IOLAT_STAGE_D2C];
 }
 
 static void text_begin(const struct iolat_run *run)
@@ -82,36 +83,90 @@ static void text_begin(const struct iolat_run *run)
 	(void)run;
 }
 
+static void text_interval(double t, const char *dev,
+			  const struct iolat_op_result *op, bool first)
+{
+	const struct iolat_hist *h;
+	const char *name;
+	char p50[32], p99[32], max[32];
+
+	if (first)
+		printf("%8s %-10s %-13s %9s %5s %10s %10s %10s\n", "time_s",
+		       "device", "op", "I/Os", "stage", "p50", "p99", "max");
+	if (!dev) {
+		printf("%8.1f %-10s\n", t, "-");
+		return;
+	}
+	h = total_hist(op, &name);
+	if (!h)
+		return;
+	iolat_fmt_ns(p50, sizeof(p50), iolat_hist_percentile(h, 500000));
+	iolat_fmt_ns(p99, sizeof(p99), iolat_hist_percentile(h, 990000));
+	iolat_fmt_ns(max, sizeof(max), h->max);
+	printf("%8.1f %-10s %-13s %9llu %5s %10s %10s %10s\n", t, dev, op->op,
+	       U(h->count), name, p50, p99, max);
+}
+
 static void text_device(const char *dev, const struct iolat_op_result *ops,
 			unsigned int nr_ops, bool first)
 {
-	unsigned int i, p;
-	char a[32], b[32];
+	unsigned int i, p, stage;
+	const struct iolat_hist *h;
+	const char *name;
+	char a[32];
 
 	for (i = 0; i < nr_ops; i++) {
-		const struct iolat_hist *h = ops[i].hist;
+		h = total_hist(&ops[i], &name);
+		printf("%s%s %s: %llu I/Os\n", first && !i ? "" : "\n", dev,
+		       ops[i].op, U(h ? h->count : 0));
+		printf("  %-5s %9s %10s", "stage", "count", "min");
+		for (p = 0; p < NR_PCT; p++)
+			printf(" %10s", pct_name[p]);
+		printf(" %10s %10s\n", "max", "mean");
+		for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
+			const struct iolat_hist *s = ops[i].hist[stage];
 
-		printf("%s%s %s: %llu I/Os, issue to completion (D2C)\n",
-		       first && !i ? "" : "\n", dev, ops[i].op, U(h->count));
-		text_hist(h);
-		if (h->overflow)
-			printf("%16s %-10s : %llu\n", ">= 68.7 s", "",
-			       U(h->overflow));
-		fmt_ns(a, sizeof(a), h->min);
-		printf("  min %s", a);
-		for (p = 0; p < NR_PCT; p++) {
-			fmt_ns(a, sizeof(a), iolat_hist_percentile(h, pct_ppm[p]));
-			printf("  %s %s", pct_name[p], a);
+			if (!s)
+				continue;
+			iolat_fmt_ns(a, sizeof(a), s->min);
+			printf("  %-5s %9llu %10s", iolat_stage_name(stage),
+			       U(s->count), a);
+			for (p = 0; p < NR_PCT; p++) {
+				iolat_fmt_ns(a, sizeof(a),
+					     iolat_hist_percentile(s, pct_ppm[p]));
+				printf(" %10s", a);
+			}
+			iolat_fmt_ns(a, sizeof(a), s->max);
+			printf(" %10s", a);
+			iolat_fmt_ns(a, sizeof(a), (double)s->sum / s->count);
+			printf(" %10s\n", a);
 		}
-		fmt_ns(a, sizeof(a), h->max);
-		fmt_ns(b, sizeof(b), (double)h->sum / h->count);
-		printf("  max %s  mean %s\n", a, b);
+		if (h) {
+			printf("  %s distribution:\n", name);
+			text_hist(h);
+		}
 	}
 }
 
-static uint64_t dropped(const struct iolat_stats *st)
+static void text_procs(const struct iolat_proc_result *p, unsigned int nr)
 {
-	return st->drop_full + st->drop_unmatched + st->drop_range;
+	unsigned int i;
+	char a[32], b[32];
+
+	if (!nr)
+		return;
+	printf("\n%-16s %8s %8s %-10s %9s %12s %10s %10s\n", "comm", "pid",
+	       "tgid", "device", "I/Os", "bytes", "mean", "p99");
+	for (i = 0; i < nr; i++) {
+		const struct iolat_hist *h = p[i].q2c;
+
+		iolat_fmt_ns(a, sizeof(a), h && h->count ?
+			     (double)h->sum / h->count : 0);
+		iolat_fmt_ns(b, sizeof(b), h ? iolat_hist_percentile(h, 990000) : 0);
+		printf("%-16s %8u %8u %-10s %9llu %12llu %10s %10s\n",
+		       p[i].comm[0] ? p[i].comm : "?", p[i].pid, p[i].tgid,
+		       p[i].dev, U(p[i].ios), U(p[i].bytes), a, b);
+	}
 }
 
 static void text_end(const struct iolat_run *run)
@@ -120,52 +175,134 @@ static void text_end(const struct iolat_run *run)
 
 	if (!run->delivered)
 		printf("no requests completed on the traced devices\n");
-	printf("\nrecords: %llu delivered, %llu dropped (buffer full %llu, in flight at start %llu, outside queue geometry %llu); %llu partial completions; %.2f s\n",
-	       U(run->delivered), U(dropped(st)), U(st->drop_full),
-	       U(st->drop_unmatched), U(st->drop_range), U(st->partial),
+	printf("\nrecords: %llu delivered, %llu dropped (buffer full %llu, in flight at start %llu, outside queue geometry %llu), %llu filtered; %.2f s\n",
+	       U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
+	       U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
 	       run->seconds);
+	printf("events: %llu bio merges, %llu request merges, %llu splits, %llu requeues, %llu errors, %llu partial completions, %llu plugs, %llu unplugs\n",
+	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
+	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
+	       U(st->unplugs));
 }
+
+/* JSON: {"intervals": [...], "devices": [...], "processes": [...], ...} */
+static void json_hist(const char *name, const struct iolat_hist *h, bool first)
+{
+	unsigned int p;
+
+	printf("%s\"%s\": {\"count\": %llu, \"min_ns\": %llu, \"max_ns\": %llu, \"mean_ns\": %.1f, \"overflow\": %llu",
+	       first ? "" : ", ", name, U(h->count), U(h->min), U(h->max),
+	       h->count ? (double)h->sum / h->count : 0.0, U(h->overflow));
+	for (p = 0; p < NR_PCT; p++)
+		printf(", \"%s_ns\": %llu", pct_name[p],
+		       U(iolat_hist_percentile(h, pct_ppm[p])));
+	printf("}");
+}
+
+static void json_stages(const struct iolat_op_result *op)
+{
+	unsigned int stage;
+	bool first = true;
+
+	printf("\"stages\": {");
+	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
+		if (!op->hist[stage])
+			continue;
+		json_hist(iolat_stage_name(stage), op->hist[stage], first);
+		first = false;
+	}
+	printf("}");
+}
+
+static bool json_first_item;	/* no interval printed yet */
+static bool json_devices_open;	/* the "devices" array was started */
 
 static void json_begin(const struct iolat_run *run)
 {
 	(void)run;
-	printf("{\"devices\": [");
+	printf("{\"intervals\": [");
+	json_first_item = true;
+	json_devices_open = false;
+}
+
+static void json_interval(double t, const char *dev,
+			  const struct iolat_op_result *op, bool first)
+{
+	(void)first;
+	if (!dev)
+		return;
+	printf("%s{\"time_s\": %.3f, \"device\": \"%s\", \"op\": \"%s\", ",
+	       json_first_item ? "" : ", ", t, dev, op->op);
+	json_stages(op);
+	printf("}");
+	json_first_item = false;
 }
 
 static void json_device(const char *dev, const struct iolat_op_result *ops,
 			unsigned int nr_ops, bool first)
 {
-	unsigned int i, p;
+	const struct iolat_hist *h;
+	const char *name;
+	unsigned int i;
 
-	printf("%s{\"name\": \"%s\", \"ops\": [", first ? "" : ", ", dev);
+	printf("%s{\"name\": \"%s\", \"ops\": [", first ? "], \"devices\": [" : ", ",
+	       dev);
+	json_devices_open = true;
 	for (i = 0; i < nr_ops; i++) {
-		const struct iolat_hist *h = ops[i].hist;
-
-		printf("%s{\"op\": \"%s\", \"count\": %llu, \"min_ns\": %llu, \"max_ns\": %llu, \"mean_ns\": %.1f, \"overflow\": %llu",
-		       i ? ", " : "", ops[i].op, U(h->count), U(h->min),
-		       U(h->max), (double)h->sum / h->count, U(h->overflow));
-		for (p = 0; p < NR_PCT; p++)
-			printf(", \"%s_ns\": %llu", pct_name[p],
-			       U(iolat_hist_percentile(h, pct_ppm[p])));
+		h = total_hist(&ops[i], &name);
+		printf("%s{\"op\": \"%s\", \"count\": %llu, ", i ? ", " : "",
+		       ops[i].op, U(h ? h->count : 0));
+		json_stages(&ops[i]);
 		printf("}");
 	}
 	printf("]}");
 }
 
+static void json_procs(const struct iolat_proc_result *p, unsigned int nr)
+{
+	unsigned int i;
+
+	/* no device had records: an empty device list */
+	if (!json_devices_open)
+		printf("], \"devices\": [");
+	printf("], \"processes\": [");
+	for (i = 0; i < nr; i++) {
+		printf("%s{\"comm\": \"", i ? ", " : "");
+		for (const char *c = p[i].comm; *c; c++)
+			printf(*c == '"' || *c == '\\' ? "\\%c" :
+			       (unsigned char)*c < 0x20 ? "?" : "%c", *c);
+		printf("\", \"pid\": %u, \"tgid\": %u, \"device\": \"%s\", \"ios\": %llu, \"bytes\": %llu",
+		       p[i].pid, p[i].tgid, p[i].dev, U(p[i].ios), U(p[i].bytes));
+		if (p[i].q2c)
+			json_hist("latency", p[i].q2c, false);
+		printf("}");
+	}
+	printf("]");
+}
+
 static void json_end(const struct iolat_run *run)
 {
 	const struct iolat_stats *st = &run->stats;
+	unsigned int i;
 
-	printf("], \"seconds\": %.3f, \"records\": {\"delivered\": %llu, \"written\": %llu, \"dropped\": %llu, \"drop_full\": %llu, \"drop_unmatched\": %llu, \"drop_range\": %llu, \"partial\": %llu, \"decode_errors\": %llu}, \"incomplete\": %s}\n",
-	       run->seconds, U(run->delivered), U(st->written), U(dropped(st)),
-	       U(st->drop_full), U(st->drop_unmatched), U(st->drop_range),
-	       U(st->partial), U(run->decode_errors),
-	       run->incomplete ? "true" : "false");
+	printf(", \"seconds\": %.3f, \"records\": {\"delivered\": %llu, \"written\": %llu, \"dropped\": %llu, \"drop_full\": %llu, \"drop_unmatched\": %llu, \"drop_range\": %llu, \"filtered\": %llu, \"decode_errors\": %llu}",
+	       run->seconds, U(run->delivered), U(st->written),
+	       U(iolat_run_dropped(run)), U(st->drop_full),
+	       U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
+	       U(run->decode_errors));
+	printf(", \"events\": {\"bio_merges\": %llu, \"rq_merges\": %llu, \"splits\": %llu, \"requeues\": %llu, \"errors\": %llu, \"partial\": %llu, \"plugs\": %llu, \"unplugs\": %llu}",
+	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
+	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
+	       U(st->unplugs));
+	printf(", \"missing_tracepoints\": [");
+	for (i = 0; i < run->nr_missing; i++)
+		printf("%s\"%s\"", i ? ", " : "", run->missing[i]);
+	printf("], \"incomplete\": %s}\n", run->incomplete ? "true" : "false");
 }
 
 static const struct iolat_output outputs[] = {
-	{ "text", text_begin, text_device, text_end },
-	{ "json", json_begin, json_device, json_end },
+	{ "text", text_begin, text_interval, text_device, text_procs, text_end },
+	{ "json", json_begin, json_interval, json_device, json_procs, json_end },
 };
 
 const struct iolat_output *iolat_output_find(const char *name)

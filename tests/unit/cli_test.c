@@ -181,7 +181,21 @@ FIXTURE_VARIANT_ADD(bad_input, bad_format) {
 FIXTURE_VARIANT_ADD(bad_input, bad_buffer) {
 	{ "record -d nullb0 -b 100", EXIT_USAGE, "power of two" } };
 FIXTURE_VARIANT_ADD(bad_input, bad_duration) {
-	{ "record -t abc", EXIT_USAGE, "abc: invalid numeric value" } };
+	{ "record -t abc", EXIT_USAGE, "-t takes a number, not 'abc'" } };
+FIXTURE_VARIANT_ADD(bad_input, trace_bad_format) {
+	{ "trace -d nullb0 -o xml", EXIT_USAGE, "unknown output format 'xml' (text, csv, json)" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_op) {
+	{ "trace -d nullb0 --op read,trim", EXIT_USAGE, "--op takes a list" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_pid) {
+	{ "trace -d nullb0 -p 0", EXIT_USAGE, "--pid takes a process or thread id, not '0'" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_tid) {
+	{ "record -d nullb0 --tid x1", EXIT_USAGE, "--tid takes a process or thread id" } };
+FIXTURE_VARIANT_ADD(bad_input, long_comm) {
+	{ "trace -d nullb0 -c abcdefghijklmnop", EXIT_USAGE, "-c takes a task name of 1 to 15 characters" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_min_latency) {
+	{ "trace -d nullb0 -m 5parsecs", EXIT_USAGE, "-m takes a latency such as 500us or 10ms, not '5parsecs'" } };
+FIXTURE_VARIANT_ADD(bad_input, bad_interval) {
+	{ "record -d nullb0 -i 0", EXIT_USAGE, "-i takes a number of seconds from 0.1 to 86400" } };
 FIXTURE_VARIANT_ADD(bad_input, duration_with_command) {
 	{ "record -d nullb0 -t 1 -- true", EXIT_USAGE, "not with a COMMAND" } };
 

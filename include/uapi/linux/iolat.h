@@ -18,7 +18,7 @@
 
 #define IOLAT_GENL_NAME		"iolat"
 #define IOLAT_GENL_VERSION	1
-#define IOLAT_ABI_VERSION	1
+#define IOLAT_ABI_VERSION	2
 
 /* Limits the module enforces; the CLI uses them to build valid requests. */
 #define IOLAT_MAX_DEVS		16	/* devices per session */
@@ -27,6 +27,7 @@
 #define IOLAT_RING_MIN		64	/* records per CPU buffer */
 #define IOLAT_RING_MAX		(1U << 20)
 #define IOLAT_RING_DEFAULT	8192
+#define IOLAT_COMM_LEN		16	/* TASK_COMM_LEN */
 
 enum iolat_cmd {
 	IOLAT_CMD_UNSPEC,
@@ -51,6 +52,12 @@ enum iolat_attr {
 	IOLAT_A_STATS,		/* nest of enum iolat_stat_attr */
 	IOLAT_A_CPU,		/* u32: CPU of the IOLAT_A_RECORDS buffer */
 	IOLAT_A_PAD,
+	IOLAT_A_MISSING_TP,	/* string: a tracepoint this kernel lacks; repeated */
+	IOLAT_A_FILTER_OPS,	/* u32: bit (1 << enum iolat_op) per op to keep */
+	IOLAT_A_FILTER_PID,	/* u32: keep requests submitted by this thread */
+	IOLAT_A_FILTER_TGID,	/* u32: ... by this process (thread group) */
+	IOLAT_A_FILTER_COMM,	/* string: ... by a task of this name */
+	IOLAT_A_FILTER_MIN_NS,	/* u64: keep requests whose latency is >= this */
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -76,13 +83,17 @@ enum iolat_dev_attr {
 /*
  * Session counters, all u64.  Every completion of a traced device is
  * counted in exactly one of: WRITTEN (a record in a buffer, delivered by
- * the drain) or a DROP_* reason:
+ * the drain), FILTERED (not wanted by the session's filters) or a DROP_*
+ * reason:
  *   DROP_FULL       the CPU's buffer was full
- *   DROP_UNMATCHED  completion without a seen issue (issued before the
- *                   session began)
+ *   DROP_UNMATCHED  the request was in flight when the session began
  *   DROP_RANGE      hardware queue or tag outside the geometry given at
  *                   start
- * PARTIAL counts partial completions, which are not requests.
+ * The others count events, not requests: PARTIAL completions (the request
+ * stays in flight), ERRORS (block_rq_error), REQUEUES, BIO_MERGES (bios
+ * merged into a request: back, front), RQ_MERGES (requests merged into
+ * another by the scheduler; they never complete themselves), SPLITS,
+ * PLUGS and UNPLUGS.
  */
 enum iolat_stat_attr {
 	IOLAT_STAT_A_UNSPEC,
@@ -92,6 +103,14 @@ enum iolat_stat_attr {
 	IOLAT_STAT_A_DROP_RANGE,
 	IOLAT_STAT_A_PARTIAL,
 	IOLAT_STAT_A_PAD,
+	IOLAT_STAT_A_FILTERED,
+	IOLAT_STAT_A_ERRORS,
+	IOLAT_STAT_A_REQUEUES,
+	IOLAT_STAT_A_BIO_MERGES,
+	IOLAT_STAT_A_RQ_MERGES,
+	IOLAT_STAT_A_SPLITS,
+	IOLAT_STAT_A_PLUGS,
+	IOLAT_STAT_A_UNPLUGS,
 
 	__IOLAT_STAT_A_MAX,
 	IOLAT_STAT_A_MAX = __IOLAT_STAT_A_MAX - 1
@@ -114,21 +133,44 @@ enum iolat_op {
 #define IOLAT_F_META		(1U << 1)
 #define IOLAT_F_FUA		(1U << 2)
 #define IOLAT_F_PREFLUSH	(1U << 3)
+#define IOLAT_F_SPLIT		(1U << 8)	/* made from a split bio */
+#define IOLAT_F_SUBMITTER	(1U << 9)	/* pid, tgid, comm are known */
 
 /*
- * One completed request.  Times are CLOCK_MONOTONIC nanoseconds, read
- * with ktime_get_ns() on the CPU that ran the stage.  48 bytes, no holes.
+ * One completed request.  Times are CLOCK_MONOTONIC nanoseconds from
+ * ktime_get_ns() on the CPU that ran the stage; a stage not seen is 0:
+ *   q_ns  block_bio_queue (Q) of the request's first bio
+ *   g_ns  block_getrq (G): the request was allocated
+ *   i_ns  block_rq_insert (I): into the scheduler or a software queue;
+ *         0 when the request went straight to the driver
+ *   d_ns  block_rq_issue (D): to the driver, the last time if requeued
+ *   c_ns  block_rq_complete (C)
+ * The submitter (pid, tgid, comm) is the task that queued the first bio,
+ * taken in its own context.  qd_insert and qd_issue are the requests of
+ * the same hardware queue already queued (inserted or issued, not yet
+ * completed) and already issued, when this one was queued and issued.
+ * 104 bytes, no holes.
  */
 struct iolat_record {
-	__u64 issue_ns;		/* block_rq_issue (D) */
-	__u64 complete_ns;	/* block_rq_complete (C) */
+	__u64 q_ns;
+	__u64 g_ns;
+	__u64 i_ns;
+	__u64 d_ns;
+	__u64 c_ns;
 	__u64 sector;		/* first 512-byte sector */
 	__u32 major;		/* device of the whole disk */
 	__u32 minor;
 	__u32 bytes;		/* request size */
 	__u32 flags;		/* IOLAT_F_* */
+	__u32 pid;
+	__u32 tgid;
+	char comm[IOLAT_COMM_LEN];
 	__u16 hwq;		/* hardware queue index */
-	__u16 tag;		/* driver tag */
+	__u16 tag;		/* driver tag at issue */
+	__u16 nr_bios;		/* bios in the request: 1 + merged */
+	__u16 requeues;
+	__u16 qd_insert;
+	__u16 qd_issue;
 	__u8 op;		/* enum iolat_op */
 	__u8 pad;
 	__s16 error;		/* 0 or a negative errno */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bio probes: the stages before a request can be seen.  They run in the
+ * submitter's context for every bio on the machine, return at once for
+ * untraced devices and otherwise write one entry of this CPU's stash
+ * (submit.h); no locks, no allocation.
+ */
+#include <linux/blk-mq.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/preempt.h>
+#include <trace/events/block.h>
+#include "submit.h"
+
+/* A new entry for @bio, its submitter the current task if it runs one. */
+static struct iolat_stash_entry *iolat_stash_new(struct iolat_session *s)
+{
+	struct iolat_stash_entry *e = iolat_stash_claim(this_cpu_ptr(s->stash));
+
+	if (in_task())
+		iolat_stash_submitter(e, current);
+	return e;
+}
+
+/* block_bio_queue (Q): a bio enters the block layer. */
+static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
+{
+	struct iolat_session *s = data;
+	struct iolat_stash_entry *e;
+
+	if (!iolat_session_dev(s, iolat_bio_devt(bio)))
+		return;
+	e = iolat_stash_new(s);
+	e->q_ns = iolat_now();
+	iolat_stash_publish(e, bio);
+}
+
+/*
+ * block_split (X): @split is the front of a bio too large for the queue,
+ * chained to the rest (split->bi_private, set by bio_chain() just before
+ * this tracepoint), which keeps the original bio's identity and is
+ * resubmitted.  Both carry the original's Q and submitter and are marked
+ * as split.
+ */
+static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
+{
+	struct iolat_session *s = data;
+	struct iolat_stash_entry *parent, *e;
+
+	if (!iolat_session_dev(s, iolat_bio_devt(split)))
+		return;
+	this_cpu_inc(s->rings->stats.splits);
+	parent = split->bi_private ?
+		iolat_stash_find(this_cpu_ptr(s->stash), split->bi_private) :
+		NULL;
+	e = iolat_stash_claim(this_cpu_ptr(s->stash));
+	if (parent) {
+		parent->flags |= IOLAT_F_SPLIT;
+		e->q_ns = parent->q_ns;
+		e->pid = parent->pid;
+		e->tgid = parent->tgid;
+		memcpy(e->comm, parent->comm, IOLAT_COMM_LEN);
+		e->flags = parent->flags;
+	} else if (in_task()) {
+		iolat_stash_submitter(e, current);
+	}
+	e->flags |= IOLAT_F_SPLIT;
+	iolat_stash_publish(e, split);
+}
+
+/*
+ * block_bio_backmerge, block_bio_frontmerge (M): the bio joined a request
+ * already built; its entry is done (the request counts its bios at issue).
+ */
+static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
+{
+	struct iolat_session *s = data;
+	struct iolat_stash_entry *e;
+	struct iolat_stash *st;
+
+	if (!iolat_session_dev(s, iolat_bio_devt(bio)))
+		return;
+	this_cpu_inc(s->rings->stats.bio_merges);
+	st = this_cpu_ptr(s->stash);
+	e = iolat_stash_find(st, bio);
+	if (e)
+		iolat_stash_release(st, e);
+}
+
+/* block_getrq (G): a request was allocated for the bio. */
+static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
+{
+	struct iolat_session *s = data;
+	struct iolat_stash_entry *e;
+	u64 now;
+
+	if (!iolat_session_dev(s, iolat_bio_devt(bio)))
+		return;
+	now = iolat_now();
+	e = iolat_stash_find(this_cpu_ptr(s->stash), bio);
+	if (e) {
+		e->g_ns = now;
+		return;
+	}
+	e = iolat_stash_new(s);
+	e->g_ns = now;
+	iolat_stash_publish(e, bio);
+}
+
+/* block_plug, block_unplug: counted per traced device. */
+static void iolat_probe_plug(void *data, struct request_queue *q)
+{
+	struct iolat_session *s = data;
+
+	if (iolat_session_dev(s, iolat_queue_devt(q)))
+		this_cpu_inc(s->rings->stats.plugs);
+}
+
+static void iolat_probe_unplug(void *data, struct request_queue *q,
+			       unsigned int depth, bool explicit)
+{
+	struct iolat_session *s = data;
+
+	if (iolat_session_dev(s, iolat_queue_devt(q)))
+		this_cpu_inc(s->rings->stats.unplugs);
+}
+
+/* Each probe against the kernel's declaration of its tracepoint. */
+static void __maybe_unused iolat_probe_bio_types(void)
+{
+	check_trace_callback_type_block_bio_queue(iolat_probe_bio_queue);
+	check_trace_callback_type_block_split(iolat_probe_split);
+	check_trace_callback_type_block_bio_backmerge(iolat_probe_bio_merge);
+	check_trace_callback_type_block_bio_frontmerge(iolat_probe_bio_merge);
+	check_trace_callback_type_block_getrq(iolat_probe_getrq);
+	check_trace_callback_type_block_plug(iolat_probe_plug);
+	check_trace_callback_type_block_unplug(iolat_probe_unplug);
+}
+
+/*
+ * Registered after the request probes (attach.c), so that every bio
+ * stage stashed has its request watched; unregistered before them.
+ */
+struct iolat_probe iolat_bio_probes[] = {
+	{ .tp_name = "block_getrq", .func = iolat_probe_getrq },
+	{ .tp_name = "block_bio_backmerge", .func = iolat_probe_bio_merge },
+	{ .tp_name = "block_bio_frontmerge", .func = iolat_probe_bio_merge },
+	{ .tp_name = "block_split", .func = iolat_probe_split },
+	{ .tp_name = "block_plug", .func = iolat_probe_plug },
+	{ .tp_name = "block_unplug", .func = iolat_probe_unplug },
+	{ .tp_name = "block_bio_queue", .func = iolat_probe_bio_queue },
+};
+
+const unsigned int iolat_nr_bio_probes = ARRAY_SIZE(iolat_bio_probes);

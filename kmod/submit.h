@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Submission stash: the bio stages of a request before the request can be
+ * seen.  block_bio_queue (Q), block_split (X) and block_getrq (G) run in
+ * the submitter's context but carry only the bio; the request appears at
+ * its first insert (I) or issue (D), where rq->bio is that bio.  Until
+ * then the stages and the submitter's pid, tgid and comm wait in a small
+ * per-CPU array, found by comparing bio pointers from the newest entry
+ * down: usually the newest, at worst a plug's worth of entries, with no
+ * hashing and no allocation.  An entry whose request is first seen on
+ * another CPU (the submitter migrated, or kblockd ran the queue) is not
+ * found there; that request's record has no Q and G, and no submitter
+ * unless the CPU that sees it runs the submitter.  Entries are reused in
+ * order, so a lost one is overwritten, never leaked; the entry of a bio
+ * merged into a request is given back at once, so the bios of a long
+ * merge do not push the entries of requests waiting in a plug out.
+ *
+ * Writers are probes on this CPU (preemption disabled); an interrupt can
+ * nest, so an entry is claimed with local_inc_return() and its bio, the
+ * key, is stored last.
+ */
+#ifndef _IOLAT_SUBMIT_H
+#define _IOLAT_SUBMIT_H
+
+#include <linux/sched.h>
+#include <asm/local.h>
+#include "iolat.h"
+
+#define IOLAT_STASH_ENTRIES	64	/* a power of two, >= a plug's requests */
+
+struct iolat_stash_entry {
+	const struct bio *bio;		/* the key; NULL when free */
+	u64 q_ns;
+	u64 g_ns;
+	u32 pid;
+	u32 tgid;
+	char comm[IOLAT_COMM_LEN];
+	u32 flags;			/* IOLAT_F_SPLIT */
+};
+
+struct iolat_stash {
+	local_t head;			/* entries claimed so far */
+	struct iolat_stash_entry e[IOLAT_STASH_ENTRIES];
+};
+
+/* This CPU's entry for @bio, or NULL. */
+static inline struct iolat_stash_entry *
+iolat_stash_find(struct iolat_stash *st, const struct bio *bio)
+{
+	unsigned long head = local_read(&st->head);
+	unsigned int i;
+
+	for (i = 0; i < IOLAT_STASH_ENTRIES; i++) {
+		struct iolat_stash_entry *e =
+			&st->e[(head - 1 - i) & (IOLAT_STASH_ENTRIES - 1)];
+
+		if (READ_ONCE(e->bio) == bio)
+			return e;
+	}
+	return NULL;
+}
+
+struct iolat_stash_entry *iolat_stash_claim(struct iolat_stash *st);
+void iolat_stash_publish(struct iolat_stash_entry *e, const struct bio *bio);
+void iolat_stash_release(struct iolat_stash *st, struct iolat_stash_entry *e);
+void iolat_stash_submitter(struct iolat_stash_entry *e,
+			   const struct task_struct *task);
+
+#endif /* _IOLAT_SUBMIT_H */

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A tracing session, shared by `iolat trace` and `iolat record`: the
+ * options that choose devices and filters, then start, drain every 10 ms
+ * until the time is up, Ctrl-C or the command ends, stop, drain the rest,
+ * and account for every request.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "iolat.h"
+
+#define DRAIN_INTERVAL_NS 10000000L	/* drain the buffers every 10 ms */
+
+/* Options every session command takes (popt table; 'd' is collected). */
+struct poptOption iolat_session_options[] = {
+	{ "device", 'd', POPT_ARG_STRING, NULL, 'd',
+	  "block device to trace (repeat for more)", "DEV" },
+	{ "duration", 't', POPT_ARG_STRING, NULL, 't',
+	  "trace for SECS seconds (default: until Ctrl-C, or while COMMAND runs)",
+	  "SECS" },
+	{ "buffer", 'b', POPT_ARG_STRING, NULL, 'b',
+	  "records per CPU buffer, a power of two (default 8192)", "RECORDS" },
+	{ "op", 0, POPT_ARG_STRING, NULL, 'O',
+	  "keep only these operations: read,write,flush,discard,write-zeroes,other",
+	  "OPS" },
+	{ "pid", 'p', POPT_ARG_STRING, NULL, 'p',
+	  "keep only requests submitted by process PID (any of its threads)",
+	  "PID" },
+	{ "tid", 0, POPT_ARG_STRING, NULL, 'T',
+	  "keep only requests submitted by thread TID", "TID" },
+	{ "comm", 'c', POPT_ARG_STRING, NULL, 'c',
+	  "keep only requests submitted by tasks named COMM", "COMM" },
+	{ "min-latency", 'm', POPT_ARG_STRING, NULL, 'm',
+	  "keep only requests slower than this (e.g. 500us, 10ms)", "TIME" },
+	POPT_TABLEEND
+};
+
+/**
+ * iolat_session_parse() - take one option of iolat_session_options
+ * @s: the session (unused until setup)
+ * @o: where the option's value goes
+ * @pc: the popt context
+ * @opt: poptGetNextOpt()'s value
+ *
+ * Return: 1 if @opt was a session option, 0 if not, -1 on a bad value
+ * (reported).
+ */
+int iolat_session_parse(struct iolat_session *s, struct iolat_session_opts *o,
+			poptContext pc, int opt)
+{
+	const char *arg = poptGetOptArg(pc);
+	char *end;
+	long v;
+
+	(void)s;
+	switch (opt) {
+	case 'd':
+		if (o->nr_devargs == IOLAT_MAX_DEVS) {
+			iolat_err("at most %d devices", IOLAT_MAX_DEVS);
+			free((void *)arg);
+			return -1;
+		}
+		o->devargs[o->nr_devargs++] = (char *)arg;
+		return 1;
+	case 't':
+		o->duration = strtod(arg, &end);
+		break;
+	case 'b':
+		o->ring = strtol(arg, &end, 10);
+		break;
+	case 'O':
+		free(o->ops);
+		o->ops = (char *)arg;
+		return 1;
+	case 'c':
+		free(o->comm);
+		o->comm = (char *)arg;
+		return 1;
+	case 'm':
+		free(o->min_lat);
+		o->min_lat = (char *)arg;
+		return 1;
+	case 'p':
+	case 'T':
+		v = strtol(arg, &end, 10);
+		if (*end || v <= 0 || v > 4194304) {
+			iolat_err("--%s takes a process or thread id, not '%s'",
+				  opt == 'p' ? "pid" : "tid", arg);
+			free((void *)arg);
+			return -1;
+		}
+		if (opt == 'p')
+			o->tgid = v;
+		else
+			o->pid = v;
+		free((void *)arg);
+		return 1;
+	default:
+		free((void *)arg);
+		return 0;
+	}
+	if (*end || end == arg) {
+		iolat_err("-%c takes a number, not '%s'", opt, arg);
+		free((void *)arg);
+		return -1;
+	}
+	free((void *)arg);
+	return 1;
+}
+
+static const char *const op_names[IOLAT_OP_NR] = {
+	"read", "write", "flush", "discard", "write-zeroes", "other",
+};
+
+/* "read,write" -> (1 << IOLAT_OP_READ) | (1 << IOLAT_OP_WRITE). */
+int iolat_parse_ops(const char *arg, uint32_t *mask)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	unsigned int op;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	*mask = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			if (!strcmp(tok, op_names[op]))
+				break;
+		if (op == IOLAT_OP_NR) {
+			err = -EINVAL;
+			break;
+		}
+		*mask |= 1U << op;
+	}
+	free(copy);
+	return err || !*mask ? -EINVAL : 0;
+}
+
+/* "250us", "10ms", "1.5s", "800ns" or a bare number of ns. */
+int iolat_parse_duration_ns(const char *arg, uint64_t *ns)
+{
+	static const struct { const char *unit; double mult; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char *end;
+	double v = strtod(arg, &end);
+	size_t i;
+
+	if (end == arg || v < 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].unit)) {
+			if (v * units[i].mult > 1.8e19)
+				return -ERANGE;
+			*ns = (uint64_t)(v * units[i].mult + 0.5);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void iolat_fmt_ns(char *buf, size_t len, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+}
+
+/* Resolve a -d argument; a device given twice is traced once. */
+static int add_device(struct iolat_session *s, const char *arg)
+{
+	struct iolat_dev_req *dev = &s->devs[s->nr_devs];
+	unsigned int d;
+	int err;
+
+	err = iolat_dev_resolve("/sys", arg, dev);
+	if (err == -ENOENT || err == -EINVAL) {
+		iolat_err("unknown block device '%s'", arg);
+		return err;
+	}
+	if (err) {
+		iolat_err("'%s' is not a blk-mq device; iolat traces blk-mq devices",
+			  arg);
+		return err;
+	}
+	for (d = 0; d < s->nr_devs; d++)
+		if (!strcmp(s->devs[d].name, dev->name))
+			return 0;
+	s->nr_devs++;
+	return 0;
+}
+
+/**
+ * iolat_session_setup() - check the options and resolve the devices
+ * @s: the session to fill in
+ * @o: the options parsed
+ *
+ * Return: EXIT_OK, or the exit status after one clear message.
+ */
+int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
+{
+	unsigned int i;
+
+	if (!o->nr_devargs) {
+		iolat_err("no device given (-d DEV)");
+		return EXIT_USAGE;
+	}
+	if (o->duration < 0 || (o->duration > 0 && s->cmd)) {
+		iolat_err("-t takes a positive number of seconds, and not with a COMMAND");
+		return EXIT_USAGE;
+	}
+	if (o->ring && (o->ring < IOLAT_RING_MIN || o->ring > (int)IOLAT_RING_MAX ||
+			(o->ring & (o->ring - 1)))) {
+		iolat_err("-b takes a power of two from %d to %u", IOLAT_RING_MIN,
+			  IOLAT_RING_MAX);
+		return EXIT_USAGE;
+	}
+	if (o->ops && iolat_parse_ops(o->ops, &s->filter.ops)) {
+		iolat_err("--op takes a list of read,write,flush,discard,write-zeroes,other, not '%s'",
+			  o->ops);
+		return EXIT_USAGE;
+	}
+	if (o->comm && (!*o->comm || strlen(o->comm) >= IOLAT_COMM_LEN)) {
+		iolat_err("-c takes a task name of 1 to %d characters",
+			  IOLAT_COMM_LEN - 1);
+		return EXIT_USAGE;
+	}
+	if (o->comm)
+		strcpy(s->filter.comm, o->comm);
+	if (o->min_lat && (iolat_parse_duration_ns(o->min_lat, &s->filter.min_ns) ||
+			   !s->filter.min_ns)) {
+		iolat_err("-m takes a latency such as 500us or 10ms, not '%s'",
+			  o->min_lat);
+		return EXIT_USAGE;
+	}
+	s->filter.pid = o->pid;
+	s->filter.tgid = o->tgid;
+	s->duration = o->duration;
+	s->ring = o->ring;
+	for (i = 0; i < o->nr_devargs; i++)
+		if (add_device(s, o->devargs[i]))
+			return EXIT_FAIL;
+	return EXIT_OK;
+}
+
+void iolat_session_opts_free(struct iolat_session_opts *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nr_devargs; i++)
+		free(o->devargs[i]);
+	free(o->ops);
+	free(o->comm);
+	free(o->min_lat);
+}
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static pid_t spawn(const char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "iolat: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/*
+ * Why the session ended early, in one line; marks the run incomplete.
+ * The module is gone if its family is, or if a dump was refused with
+ * EPROTONOSUPPORT: netlink's dump start cannot take a reference on a
+ * module that is already unloading, though its family is still listed.
+ */
+static void session_lost(struct iolat_nl *nl, const char *what, int err,
+			 struct iolat_run *run)
+{
+	struct iolat_nl *probe = err == -EPROTONOSUPPORT ? NULL : iolat_nl_open();
+
+	run->incomplete = true;
+	if (!probe)
+		iolat_err("the iolat module was unloaded during the session; results are incomplete");
+	else
+		iolat_err("%s failed: %s%s%s; results are incomplete", what,
+			  strerror(-err), iolat_nl_errmsg(nl)[0] ? ": " : "",
+			  iolat_nl_errmsg(nl));
+	iolat_nl_close(probe);
+}
+
+/* Records -> the session's record hook, with the device's index. */
+static void on_record(void *arg, const struct iolat_record *r)
+{
+	struct iolat_session *s = arg;
+	unsigned int d;
+
+	for (d = 0; d < s->nr_devs; d++)
+		if (s->devs[d].major == r->major && s->devs[d].minor == r->minor)
+			break;
+	if (d == s->nr_devs) {
+		s->run.foreign++;
+		return;
+	}
+	s->record(s->arg, d, r);
+}
+
+static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
+		       struct iolat_decoder *dec)
+{
+	const struct timespec tick = { 0, DRAIN_INTERVAL_NS };
+	struct iolat_run *run = &s->run;
+	double start = now_s(), next_tick = start + s->tick_s;
+	pid_t pid = -1;
+	int err = 0;
+
+	if (s->cmd) {
+		pid = spawn(s->cmd);
+		if (pid < 0)
+			iolat_err("cannot fork: %s", strerror(errno));
+	}
+	while (pid != -1 || !s->cmd) {
+		err = iolat_nl_read(nl, iolat_decode, dec);
+		if (err) {
+			session_lost(nl, "reading records", err, run);
+			break;
+		}
+		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
+			s->tick(s->arg, next_tick - start);
+			next_tick += s->tick_s;
+		}
+		if (stop_requested ||
+		    (s->duration > 0 && now_s() - start >= s->duration))
+			break;
+		if (pid > 0 && waitpid(pid, &s->cmd_status, WNOHANG) == pid) {
+			pid = -1;
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+	run->seconds = now_s() - start;
+	if (!err) {
+		err = iolat_nl_stop(nl, &run->stats);
+		if (err)
+			session_lost(nl, "stopping the session", err, run);
+	}
+	if (!err) {
+		err = iolat_nl_read(nl, iolat_decode, dec);
+		if (err)
+			session_lost(nl, "draining the last records", err, run);
+	}
+	if (pid > 0)
+		waitpid(pid, &s->cmd_status, 0);
+}
+
+/* On stderr, so that output stays clean: tracing has begun. */
+static void announce(const struct iolat_session *s)
+{
+	unsigned int d;
+
+	fprintf(stderr, "iolat: tracing");
+	for (d = 0; d < s->nr_devs; d++)
+		fprintf(stderr, " %s", s->devs[d].name);
+	if (s->cmd)
+		fprintf(stderr, " while %s runs\n", s->cmd[0]);
+	else if (s->duration > 0)
+		fprintf(stderr, " for %g s\n", s->duration);
+	else
+		fprintf(stderr, " until Ctrl-C\n");
+}
+
+/**
+ * iolat_session_run() - trace, handing every record to s->record
+ * @s: the session, set up
+ *
+ * Return: EXIT_OK if it ran to its end, else EXIT_FAIL (reported).
+ */
+int iolat_session_run(struct iolat_session *s)
+{
+	struct iolat_decoder dec = { .record = on_record, .arg = s };
+	struct iolat_info info;
+	struct iolat_nl *nl;
+	unsigned int i;
+	int err;
+
+	nl = iolat_nl_connect(&info);
+	if (!nl)
+		return EXIT_FAIL;
+	for (i = 0; i < info.nr_missing; i++)
+		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",
+			   info.missing[i]);
+	s->run.nr_missing = info.nr_missing;
+	memcpy(s->run.missing, info.missing, sizeof(info.missing));
+	dec.rec_size = info.record_size;
+	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter);
+	if (err) {
+		if (err == -EPERM)
+			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)");
+		else
+			iolat_err("cannot start tracing: %s%s%s", strerror(-err),
+				  iolat_nl_errmsg(nl)[0] ? ": " : "",
+				  iolat_nl_errmsg(nl));
+		iolat_nl_close(nl);
+		return EXIT_FAIL;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	announce(s);
+	drain_loop(s, nl, &dec);
+	iolat_nl_close(nl);
+	s->run.delivered = dec.decoded;
+	s->run.decode_errors = dec.bad;
+	return s->run.incomplete ? EXIT_FAIL : EXIT_OK;
+}
+
+uint64_t iolat_run_dropped(const struct iolat_run *run)
+{
+	const struct iolat_stats *st = &run->stats;
+
+	return st->drop_full + st->drop_unmatched + st->drop_range;
+}
+
+/**
+ * iolat_session_accounted() - was every record delivered, none dropped?
+ * @s: the session, run
+ *
+ * Warns on stderr about each way records were lost; a command that did
+ * not exit 0 counts as a failure too.
+ *
+ * Return: true if nothing needs the user's attention.
+ */
+bool iolat_session_accounted(const struct iolat_session *s)
+{
+	const struct iolat_run *run = &s->run;
+	const struct iolat_stats *st = &run->stats;
+	bool ok = !run->incomplete;
+
+	if (!run->incomplete && run->delivered != st->written) {
+		iolat_warn("the module wrote %llu records but %llu were delivered",
+			   (unsigned long long)st->written,
+			   (unsigned long long)run->delivered);
+		ok = false;
+	}
+	if (st->drop_full) {
+		iolat_warn("%llu records dropped because a buffer was full (try a larger -b)",
+			   (unsigned long long)st->drop_full);
+		ok = false;
+	}
+	if (run->decode_errors || run->foreign || run->nomem) {
+		iolat_warn("%llu malformed messages, %llu records of other devices, %s",
+			   (unsigned long long)run->decode_errors,
+			   (unsigned long long)run->foreign,
+			   run->nomem ? "out of memory" : "memory ok");
+		ok = false;
+	}
+	if (s->cmd && (!WIFEXITED(s->cmd_status) || WEXITSTATUS(s->cmd_status))) {
+		iolat_warn("the command %s did not exit with status 0", s->cmd[0]);
+		ok = false;
+	}
+	return ok;
+}
