@@ -46,6 +46,7 @@ struct iolat_slot {
 	u16 qd_issue;
 	u8 state;			/* enum iolat_slot_state */
 	u8 filtered;			/* not wanted: no record at completion */
+	u8 outside;			/* allocated before the session began */
 };
 
 /*
@@ -94,7 +95,8 @@ struct iolat_stash;
 struct iolat_session {
 	u32 portid;
 	bool running;
-	u64 start_ns;
+	u64 start_ns;		/* probes all attached; U64_MAX before */
+	u64 stop_ns;		/* stop began; U64_MAX until then */
 	struct iolat_filter filter;
 	unsigned int nr_devs;
 	struct iolat_dev devs[IOLAT_MAX_DEVS];
@@ -131,6 +133,18 @@ extern struct iolat_probe iolat_bio_probes[];
 extern const unsigned int iolat_nr_bio_probes;
 extern struct iolat_probe iolat_rq_probes[];
 extern const unsigned int iolat_nr_rq_probes;
+
+/*
+ * Between the attachment of the last probe and the start of the stop,
+ * the session takes in new requests; outside, only those already seen
+ * go on to their completion, so that a request is recorded whole or
+ * counted as not seen whole (DROP_UNMATCHED).
+ */
+static inline bool iolat_session_armed(const struct iolat_session *s)
+{
+	return READ_ONCE(s->start_ns) != U64_MAX &&
+	       READ_ONCE(s->stop_ns) == U64_MAX;
+}
 
 /* The traced device of a dev_t, or NULL: a few compares, no lookup. */
 static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,

@@ -28,7 +28,8 @@ static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
 
-	if (!iolat_session_dev(s, iolat_bio_devt(bio)))
+	if (!iolat_session_dev(s, iolat_bio_devt(bio)) ||
+	    !iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
 	e->q_ns = iolat_now();
@@ -50,6 +51,8 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	if (!iolat_session_dev(s, iolat_bio_devt(split)))
 		return;
 	this_cpu_inc(s->rings->stats.splits);
+	if (!iolat_session_armed(s))
+		return;
 	parent = split->bi_private ?
 		iolat_stash_find(this_cpu_ptr(s->stash), split->bi_private) :
 		NULL;
@@ -102,6 +105,8 @@ static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 		e->g_ns = now;
 		return;
 	}
+	if (!iolat_session_armed(s))
+		return;
 	e = iolat_stash_new(s);
 	e->g_ns = now;
 	iolat_stash_publish(e, bio);

@@ -75,16 +75,26 @@ static void iolat_slot_forget(struct iolat_hwq *h, struct iolat_slot *slot)
 	slot->rq = NULL;
 }
 
-/* First sight of @rq, at insert or issue: it owns @slot from now on. */
-static void iolat_slot_begin(struct iolat_session *s, struct iolat_hwq *h,
+/*
+ * First sight of @rq, at insert or issue: it owns @slot from now on.  A
+ * request the kernel allocated before the session began is followed too,
+ * for the queue depths, but counted as not seen whole at completion.
+ * Return: false if the session is not taking new requests.
+ */
+static bool iolat_slot_begin(struct iolat_session *s, struct iolat_hwq *h,
 			     struct iolat_slot *slot, const struct request *rq)
 {
+	if (!iolat_session_armed(s))
+		return false;
 	if (slot->rq)
 		iolat_slot_forget(h, slot);	/* freed without completion */
 	iolat_slot_fill(s, slot, rq);
+	slot->outside = rq->start_time_ns &&
+			rq->start_time_ns < READ_ONCE(s->start_ns);
 	slot->qd_insert = atomic_inc_return(&h->queued) - 1;
 	slot->state = IOLAT_SLOT_QUEUED;
 	slot->rq = rq;
+	return true;
 }
 
 /* The traced device, slot and queue of @rq; false if it is not traced. */
@@ -114,8 +124,8 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 		slot->state = IOLAT_SLOT_QUEUED;
 		return;
 	}
-	iolat_slot_begin(s, &d->hwqs[iolat_rq_hwq(rq)], slot, rq);
-	slot->i_ns = now;
+	if (iolat_slot_begin(s, &d->hwqs[iolat_rq_hwq(rq)], slot, rq))
+		slot->i_ns = now;
 }
 
 /* block_rq_issue (D): the driver is given the request. */
@@ -131,8 +141,10 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 		return;
 	now = iolat_now();
 	h = &d->hwqs[iolat_rq_hwq(rq)];
-	if (slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED)
-		iolat_slot_begin(s, h, slot, rq);	/* issued directly */
+	/* not seen yet: issued directly */
+	if ((slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED) &&
+	    !iolat_slot_begin(s, h, slot, rq))
+		return;
 	slot->d_ns = now;
 	slot->qd_issue = atomic_inc_return(&h->issued) - 1;
 	slot->state = IOLAT_SLOT_ISSUED;
@@ -171,14 +183,16 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 
 /*
  * A completion whose request was never seen inserted or issued: it was in
- * flight before the session began, unless the kernel's own allocation
- * time says otherwise (a request that completes without being issued,
- * like the one an empty flush waits on).  Return: whether to record it.
+ * flight before the session began or issued after it began to stop,
+ * unless the kernel's own allocation time says it is the session's (a
+ * request that completes without being issued, like the one an empty
+ * flush waits on).  Return: whether to record it.
  */
 static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_slot *slot,
 			    const struct request *rq)
 {
-	if (!rq->start_time_ns || rq->start_time_ns < s->start_ns) {
+	if (!rq->start_time_ns || rq->start_time_ns < READ_ONCE(s->start_ns) ||
+	    rq->start_time_ns >= READ_ONCE(s->stop_ns)) {
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
@@ -215,6 +229,10 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	if (slot->rq == rq) {
 		done = *slot;
 		iolat_slot_forget(&d->hwqs[iolat_rq_hwq(rq)], slot);
+		if (done.outside) {
+			this_cpu_inc(s->rings->stats.drop_unmatched);
+			return;
+		}
 	} else if (!iolat_rq_unseen(s, &done, rq)) {
 		return;
 	}

@@ -24,8 +24,10 @@ static void iolat_session_free(struct iolat_session *s)
 	unsigned int i;
 	int cpu;
 
-	if (s->running)
+	if (s->running) {
+		WRITE_ONCE(s->stop_ns, iolat_now());
 		iolat_detach(s);
+	}
 	for (i = 0; i < s->nr_devs; i++)
 		iolat_inflight_free(&s->devs[i]);
 	if (s->rings) {
@@ -52,6 +54,8 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
 	s->filter = *filter;
+	s->start_ns = U64_MAX;
+	s->stop_ns = U64_MAX;
 	s->stash = alloc_percpu(struct iolat_stash);
 	s->rings = alloc_percpu(struct iolat_ring);
 	if (!s->rings || !s->stash) {
@@ -112,13 +116,13 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		err = PTR_ERR(s);
 		goto out;
 	}
-	/* requests allocated from now on are this session's (iolat_rq_unseen) */
-	s->start_ns = iolat_now();
 	err = iolat_attach(s, extack);
 	if (err) {
 		iolat_session_free(s);
 		goto out;
 	}
+	/* requests allocated from now on are this session's */
+	WRITE_ONCE(s->start_ns, iolat_now());
 	s->running = true;
 	if (iolat_cur)
 		iolat_session_free(iolat_cur);
@@ -184,6 +188,8 @@ int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		goto out;
 	}
 	if (s->running) {
+		/* no new request from here; those seen run to completion */
+		WRITE_ONCE(s->stop_ns, iolat_now());
 		iolat_detach(s);
 		s->running = false;
 	}

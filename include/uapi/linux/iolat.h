@@ -86,7 +86,9 @@ enum iolat_dev_attr {
  * the drain), FILTERED (not wanted by the session's filters) or a DROP_*
  * reason:
  *   DROP_FULL       the CPU's buffer was full
- *   DROP_UNMATCHED  the request was in flight when the session began
+ *   DROP_UNMATCHED  the request was not seen whole: allocated before the
+ *                   session began (in flight at start), or issued after
+ *                   it began to stop
  *   DROP_RANGE      hardware queue or tag outside the geometry given at
  *                   start
  * The others count events, not requests: PARTIAL completions (the request
