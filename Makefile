@@ -77,7 +77,7 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 $(BUILD)/tests/kselftest/iolat_test: tests/kselftest/iolat_test.c tests/kernel-reports
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -DIOLAT_KERNEL_REPORTS='"$(CURDIR)/tests/kernel-reports"' \
-		-o $@ $< $(NL_LIBS)
+		-o $@ $< $(NL_LIBS) -lm
 
 # The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)

@@ -7,6 +7,7 @@
 # with CI=true, if any stage was skipped (a guest that could not run).
 #
 #   IOLAT_KERNELS="6.1 6.12 debug"   the guest kernels (default: all three)
+#   IOLAT_BUILD_KERNELS="5.10"       kernels the module is only built for
 #   IOLAT_CACHE=/var/cache/iolat     where kernels are cached
 
 set -uo pipefail
@@ -15,6 +16,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=$ROOT/build/check
 KERNELS=${IOLAT_KERNELS:-6.1 6.12 debug}
+BUILD_KERNELS=${IOLAT_BUILD_KERNELS-5.10}
 export IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 
 rm -rf "$OUT"
@@ -238,6 +240,15 @@ stage unit-tests unit_tests
 stage checkpatch checkpatch
 stage no-kdir no_kdir_message
 stage guest-tests make -s guest-tests KSFT_DIR="$KSFT" EXTRA_CFLAGS=-Werror
+
+# Kernels the module is built for (W=1, warning-free) without a guest.
+for k in $BUILD_KERNELS; do
+	if stage "kernel-$k" tests/guest/kernels.sh prepare "$k"; then
+		stage "module-$k" tests/build-module.sh "$k"
+	else
+		result "module-$k" SKIP "(kernel-$k failed)"
+	fi
+done
 
 ready=()
 for k in $KERNELS; do

@@ -14,8 +14,15 @@ run insmod build/kmod/6.1/iolat.ko
 run modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=50000
 run build/iolat info
 echo
-echo "# 4k random reads and writes at QD 8 on the emulated NVMe drive, and"
-echo "# 4k random reads at QD 1 on null_blk (50 us timer completions), at once:"
+echo "# one line per request: 8 direct 4k reads on null_blk"
+run build/iolat trace -d nullb0 -- fio --name=t --filename=/dev/nullb0 \
+	--rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 \
+	--number_ios=8 --size=64M --eta=never --output=/dev/null
+echo
+echo "# the NVMe drive behind mq-deadline; 4k random reads and writes at QD 8"
+echo "# on it, and 4k random reads at QD 1 on null_blk (50 us timer"
+echo "# completions), at once:"
+echo mq-deadline >/sys/block/nvme0n1/queue/scheduler
 run build/iolat record -d nvme0n1 -d nullb0 -- sh -c '
 	fio --name=nvme --filename=/dev/nvme0n1 --rw=randrw --bs=4k --direct=1 \
 	    --ioengine=libaio --iodepth=8 --runtime=5 --time_based \

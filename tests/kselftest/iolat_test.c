@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <netlink/netlink.h>
@@ -178,8 +179,9 @@ FIXTURE_SETUP(iolat)
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
 	ASSERT_EQ(0, module_load());
+	/* two poll queues for io_uring's polled, batched completions */
 	if (access("/sys/block/nullb0", F_OK))
-		ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1"));
+		ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1 poll_queues=2"));
 	ASSERT_EQ(0, access("/dev/nullb0", F_OK));
 	sh("dmesg -c >/dev/null");
 }
@@ -392,7 +394,396 @@ TEST_F_TIMEOUT(iolat, unload_while_streaming, 900)
 	}
 	kill(-fio, SIGKILL);
 	waitpid(fio, &st, 0);
+	/* fio's job process may outlive its parent: no I/O may be left */
+	sh("pkill -KILL -f -- --name=bg; while pgrep -f -- --name=bg >/dev/null; do sleep 0.1; done");
 	ASSERT_EQ(0, module_load());
+}
+
+/* One request of `iolat trace -o csv`. */
+struct row {
+	unsigned long long t[5];	/* q g i d c */
+	char dev[32];
+	char op[16];
+	char flags[64];
+	unsigned int nr_bios, pid, tgid;
+	char comm[IOLAT_COMM_LEN];
+};
+
+/* Parse the CSV trace at @path; @fn gets each row.  Rows, or -1. */
+static int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
+		    void *arg)
+{
+	char line[1024], *p, *f[32];
+	struct row r;
+	FILE *fp = fopen(path, "r");
+	int n = 0, k;
+
+	if (!fp)
+		return -1;
+	if (!fgets(line, sizeof(line), fp) || strncmp(line, "q_ns,", 5)) {
+		fclose(fp);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		p = line;
+		for (k = 0; k < 32 && p; k++)
+			f[k] = strsep(&p, ",");
+		if (k < 27) {
+			fclose(fp);
+			return -1;
+		}
+		memset(&r, 0, sizeof(r));
+		for (k = 0; k < 5; k++)
+			r.t[k] = strtoull(f[k], NULL, 10);
+		snprintf(r.dev, sizeof(r.dev), "%s", f[5]);
+		snprintf(r.op, sizeof(r.op), "%s", f[8]);
+		snprintf(r.flags, sizeof(r.flags), "%s", f[9]);
+		r.nr_bios = strtoul(f[14], NULL, 10);
+		r.pid = strtoul(f[19], NULL, 10);
+		r.tgid = strtoul(f[20], NULL, 10);
+		snprintf(r.comm, sizeof(r.comm), "%s", f[21]);
+		fn(arg, &r);
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+#define CSV "/tmp/iolat_test.csv"
+#define BT "/tmp/iolat_bt"
+
+/*
+ * Run @workload under `iolat trace -o csv -d @dev` into CSV, with
+ * blktrace capturing the same device into BT.bin (blkparse's binary
+ * dump, for btt) and BT.txt (its text).  The CLI's exit status.
+ */
+static int trace_with_blktrace(const char *dev, const char *workload)
+{
+	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	sh("rm -rf " BT "; mkdir -p " BT);
+	return sh("cd " BT " && blktrace -d /dev/%s -o bt >bt.log 2>&1 & bt=$!; sleep 2; "
+		  "%s trace -o csv -d %s -- sh -c '%s' >" CSV " 2>%s; st=$?; "
+		  "sleep 1; kill -INT $bt; wait $bt; "
+		  "cd " BT " && blkparse -q -i bt -d bt.bin -o bt.txt >/dev/null 2>&1; exit $st",
+		  dev, env("IOLAT_CLI"), dev, workload, ERR);
+}
+
+/* A number printed by a shell command, or -1. */
+static double sh_number(const char *fmt, const char *arg)
+{
+	char cmd[512];
+	double v = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), fmt, arg);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (fscanf(p, "%lf", &v) != 1)
+		v = -1;
+	pclose(p);
+	return v;
+}
+
+/* btt's mean of a stage over all devices, in ns; -1 if it has none. */
+static double btt_mean_ns(const char *stage)
+{
+	double s = sh_number("btt -i " BT "/bt.bin 2>/dev/null | awk '$1 == \"%s\" { print $3; exit }'",
+			     stage);
+
+	return s < 0 ? -1 : s * 1e9;
+}
+
+/* Count blkparse actions (its 6th column) among @actions, e.g. "MF". */
+static long long blkparse_count(const char *actions)
+{
+	return (long long)sh_number("awk -v a=%s 'length($6) == 1 && index(a, $6) && $6 != \"\" { n++ } END { print n + 0 }' " BT "/bt.txt",
+				    actions);
+}
+
+struct sched_check {
+	bool want_insert;
+	long rows, bad_order, no_q, no_g, no_i, no_d;
+	double d2c, q2c;
+};
+
+static void sched_row(void *arg, const struct row *r)
+{
+	struct sched_check *c = arg;
+	unsigned long long last = 0;
+	int k;
+
+	c->rows++;
+	for (k = 0; k < 5; k++) {
+		if (!r->t[k])
+			continue;
+		if (r->t[k] < last)
+			c->bad_order++;
+		last = r->t[k];
+	}
+	c->no_q += !r->t[0];
+	c->no_g += !r->t[1];
+	c->no_i += !r->t[2];
+	c->no_d += !r->t[3];
+	c->d2c += r->t[4] - r->t[3];
+	c->q2c += r->t[4] - r->t[0];
+}
+
+FIXTURE(sched) {
+	char saved[64];
+};
+
+FIXTURE_VARIANT(sched) {
+	const char *name;
+	const char *module;
+};
+
+FIXTURE_VARIANT_ADD(sched, none) { "none", NULL };
+FIXTURE_VARIANT_ADD(sched, mq_deadline) { "mq-deadline", "mq-deadline" };
+FIXTURE_VARIANT_ADD(sched, bfq) { "bfq", "bfq" };
+FIXTURE_VARIANT_ADD(sched, kyber) { "kyber", "kyber-iosched" };
+
+FIXTURE_SETUP(sched)
+{
+	if (access("/dev/nvme0n1", F_OK))
+		SKIP(return, "no NVMe drive in this guest");
+	ASSERT_EQ(0, module_load());
+	if (variant->module)
+		sh("modprobe %s 2>/dev/null", variant->module);
+	ASSERT_EQ(0, sh("echo %s >/sys/block/nvme0n1/queue/scheduler",
+			variant->name)) TH_LOG("scheduler %s unavailable",
+					       variant->name);
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	sh("echo none >/sys/block/nvme0n1/queue/scheduler");
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/*
+ * With each scheduler: every request has Q, G, D and C (and I when an
+ * elevator holds it), in order; the mean D2C and Q2C agree with btt's
+ * from a blktrace capture of the same run within 5%.
+ */
+TEST_F_TIMEOUT(sched, stages_match_btt, 300)
+{
+	struct sched_check c = { .want_insert = strcmp(variant->name, "none") };
+	double btt_d2c, btt_q2c, d2c, q2c;
+	long long completed_before = completed("nvme0n1"), done;
+
+	ASSERT_EQ(0, trace_with_blktrace("nvme0n1",
+		"fio --name=s --filename=/dev/nvme0n1 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=1500 --size=256M --eta=never --output=/dev/null"))
+		TH_LOG("%s", slurp(ERR));
+	done = completed("nvme0n1") - completed_before;
+	ASSERT_LT(0, csv_rows(CSV, sched_row, &c));
+	btt_d2c = btt_mean_ns("D2C");
+	btt_q2c = btt_mean_ns("Q2C");
+	d2c = c.d2c / c.rows;
+	q2c = c.q2c / c.rows;
+	TH_LOG("%s: %ld requests (device completed %lld); missing Q %ld G %ld I %ld D %ld; out of order %ld; mean D2C %.0f ns (btt %.0f), Q2C %.0f ns (btt %.0f)",
+	       variant->name, c.rows, done, c.no_q, c.no_g, c.no_i, c.no_d,
+	       c.bad_order, d2c, btt_d2c, q2c, btt_q2c);
+	EXPECT_EQ(done, c.rows);
+	EXPECT_EQ(0, c.bad_order);
+	EXPECT_EQ(0, c.no_q);
+	EXPECT_EQ(0, c.no_g);
+	EXPECT_EQ(0, c.no_d);
+	if (c.want_insert)
+		EXPECT_EQ(0, c.no_i);
+	ASSERT_LT(0, btt_d2c);
+	ASSERT_LT(0, btt_q2c);
+	EXPECT_TRUE(fabs(d2c - btt_d2c) / btt_d2c <= 0.05);
+	EXPECT_TRUE(fabs(q2c - btt_q2c) / btt_q2c <= 0.05);
+}
+
+struct merge_check {
+	long rows, bios, split_rows, writes;
+};
+
+static void merge_row(void *arg, const struct row *r)
+{
+	struct merge_check *c = arg;
+
+	c->rows++;
+	c->bios += r->nr_bios ? r->nr_bios - 1 : 0;
+	c->split_rows += strstr(r->flags, "split") != NULL;
+	c->writes += !strcmp(r->op, "write");
+}
+
+/*
+ * A sequential buffered write merges bios into few requests: the bios
+ * merged, counted per record, equal blktrace's M and F events.
+ */
+TEST_F_TIMEOUT(iolat, merges_match_blktrace, 300)
+{
+	struct merge_check c = { 0 };
+	long long before = completed("nullb0"), mf;
+
+	ASSERT_EQ(0, trace_with_blktrace("nullb0",
+		"dd if=/dev/zero of=/dev/nullb0 bs=64k count=256 conv=fsync status=none"))
+		TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(0, csv_rows(CSV, merge_row, &c));
+	mf = blkparse_count("MF");
+	TH_LOG("%ld requests (device completed %lld), %ld bios merged into them; blktrace M+F %lld",
+	       c.rows, completed("nullb0") - before, c.bios, mf);
+	EXPECT_EQ(completed("nullb0") - before, c.rows);
+	EXPECT_LT(0, c.bios);
+	EXPECT_EQ(mf, c.bios);
+}
+
+/*
+ * A large direct read split by a lowered max_sectors_kb: each piece is
+ * recorded once, marked split, and blktrace's X events match.
+ */
+TEST_F_TIMEOUT(iolat, splits_recorded_once, 300)
+{
+	struct merge_check c = { 0 };
+	long long before = completed("nullb0"), x;
+	char saved[32];
+
+	snprintf(saved, sizeof(saved), "%s", slurp("/sys/block/nullb0/queue/max_sectors_kb"));
+	ASSERT_EQ(0, sh("echo 64 >/sys/block/nullb0/queue/max_sectors_kb"));
+	ASSERT_EQ(0, trace_with_blktrace("nullb0",
+		"fio --name=x --filename=/dev/nullb0 --rw=read --bs=1M --direct=1 --ioengine=psync --number_ios=20 --size=64M --eta=never --output=/dev/null"))
+		TH_LOG("%s", slurp(ERR));
+	sh("echo %d >/sys/block/nullb0/queue/max_sectors_kb", atoi(saved));
+	ASSERT_LT(0, csv_rows(CSV, merge_row, &c));
+	x = blkparse_count("X");
+	TH_LOG("%ld requests (device completed %lld), %ld marked split; blktrace X %lld",
+	       c.rows, completed("nullb0") - before, c.split_rows, x);
+	EXPECT_EQ(20 * 16, c.rows);
+	EXPECT_EQ(completed("nullb0") - before, c.rows);
+	EXPECT_EQ(c.rows, c.split_rows);
+	EXPECT_EQ(20 * 15, x);
+}
+
+/* io_uring with polled completions (the batched path): none lost. */
+TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
+{
+	ASSERT_EQ(0, access("/sys/block/nullb0/mq/2", F_OK))
+		TH_LOG("nullb0 has no poll queues");
+	exact_records(_metadata, "nullb0", 20000, "io_uring --hipri=1");
+}
+
+struct proc_check {
+	unsigned int tgid[2];
+	const char *comm[2];
+	long mine[2], other;
+};
+
+static void proc_row(void *arg, const struct row *r)
+{
+	struct proc_check *c = arg;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (r->tgid == c->tgid[k] && !strcmp(r->comm, c->comm[k])) {
+			c->mine[k]++;
+			return;
+		}
+	}
+	c->other++;
+}
+
+/* Start fio as @comm (a symlink named so) with @args; its pid. */
+static pid_t fio_as(const char *comm, const char *args)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "ln -sf \"$(command -v fio)\" /tmp/%s && exec /tmp/%s %s",
+		 comm, comm, args);
+	return spawn_sh(cmd);
+}
+
+static long long fio_total_ios(const char *path)
+{
+	return json_sum(slurp(path), "total_ios");
+}
+
+/*
+ * Two fio processes with different names, direct I/O: every request is
+ * attributed to its own process (tgid and comm, from the submitter's
+ * context), none to a kworker; with a pid filter, exactly one process's
+ * requests are recorded and the other's are counted as filtered.
+ */
+static void two_processes(struct __test_metadata *_metadata, bool filter)
+{
+	const char *job = "--thread --startdelay=3 --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=3000 --size=256M --eta=never --output-format=json";
+	struct proc_check c = { .comm = { "fio-alpha", "fio-beta" } };
+	char args[512], pidopt[32] = "";
+	long long before = completed("nullb0"), ios[2];
+	const char *out;
+	pid_t pid[2];
+	int k, st;
+
+	for (k = 0; k < 2; k++) {
+		snprintf(args, sizeof(args), "--name=%s %s --output=/tmp/%s.json",
+			 c.comm[k], job, c.comm[k]);
+		pid[k] = fio_as(c.comm[k], args);
+		ASSERT_LT(0, pid[k]);
+		c.tgid[k] = pid[k];
+	}
+	if (filter)
+		snprintf(pidopt, sizeof(pidopt), "-p %d", pid[0]);
+	/* until both have exited: they stay zombies, our children, till reaped */
+	st = sh("%s trace -o csv -d nullb0 %s -- sh -c 'alive() { s=$(sed \"s/.*) //\" /proc/$1/stat 2>/dev/null | cut -c1); [ -n \"$s\" ] && [ \"$s\" != Z ]; }; while alive %d || alive %d; do sleep 0.1; done' >" CSV " 2>%s",
+		env("IOLAT_CLI"), pidopt, pid[0], pid[1], ERR);
+	for (k = 0; k < 2; k++)
+		waitpid(pid[k], NULL, 0);
+	out = slurp(ERR);
+	TH_LOG("%s", out);
+	ASSERT_EQ(0, st);
+	ASSERT_LE(0, csv_rows(CSV, proc_row, &c));
+	ios[0] = fio_total_ios("/tmp/fio-alpha.json");
+	ios[1] = fio_total_ios("/tmp/fio-beta.json");
+	TH_LOG("alpha %lld I/Os, %ld recorded; beta %lld, %ld recorded; others %ld; device completed %lld",
+	       ios[0], c.mine[0], ios[1], c.mine[1], c.other,
+	       completed("nullb0") - before);
+	EXPECT_EQ(3000, ios[0]);
+	EXPECT_EQ(3000, ios[1]);
+	EXPECT_EQ(ios[0], c.mine[0]);
+	EXPECT_EQ(filter ? 0 : ios[1], c.mine[1]);
+	EXPECT_EQ(0, c.other);
+	if (filter)
+		EXPECT_NE(NULL, strstr(out, "3000 filtered"));
+	EXPECT_EQ(ios[0] + ios[1], completed("nullb0") - before);
+}
+
+TEST_F_TIMEOUT(iolat, per_process_attribution, 300)
+{
+	two_processes(_metadata, false);
+}
+
+TEST_F_TIMEOUT(iolat, pid_filter_exact, 300)
+{
+	two_processes(_metadata, true);
+}
+
+/*
+ * I/O on null_blk and on the NVMe drive at once, tracing null_blk only:
+ * exactly its requests are recorded (the CLI fails on any other).
+ */
+TEST_F_TIMEOUT(iolat, device_filter_exact, 300)
+{
+	long long before, delivered;
+	const char *out;
+	int st;
+
+	if (access("/dev/nvme0n1", F_OK))
+		SKIP(return, "no NVMe drive in this guest");
+	before = completed("nullb0");
+	st = sh("%s record -o json -d nullb0 -- sh -c 'fio --name=n --filename=/dev/nvme0n1 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=2000 --size=64M --eta=never --output=/dev/null & fio --name=b --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=3000 --size=64M --eta=never --output=/dev/null; wait' >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	out = slurp(OUT);
+	TH_LOG("%s", slurp(ERR));
+	ASSERT_EQ(0, st);
+	delivered = json_sum(out, "delivered");
+	EXPECT_EQ(completed("nullb0") - before, delivered);
+	EXPECT_EQ(3000, delivered);
+	EXPECT_EQ(0, json_sum(out, "dropped"));
 }
 
 TEST_HARNESS_MAIN
