@@ -222,20 +222,12 @@ int cmd_record(int argc, const char **argv)
 	struct rec_state st = { .s = &s };
 	poptContext pc;
 	char *end;
-	int rc = EXIT_USAGE, opt;
+	int rc = EXIT_USAGE;
 
 	pc = poptGetContext("iolat record", argc, argv, opts,
 			    POPT_CONTEXT_POSIXMEHARDER);
-	poptSetOtherOptionHelp(pc, "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
-	while ((opt = poptGetNextOpt(pc)) > 0)
-		if (iolat_session_parse(&s, &o, pc, opt) < 0)
-			goto out;
-	if (opt < -1) {
-		iolat_err("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(opt));
+	if (iolat_session_getopt(&s, &o, pc))
 		goto out;
-	}
-	s.cmd = poptGetArgs(pc);
 	st.out = iolat_output_find(outname ? outname : "text");
 	if (!st.out) {
 		iolat_err("unknown output format '%s' (text, json)", outname);

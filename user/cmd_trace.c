@@ -69,22 +69,60 @@ static void text_stage(const struct iolat_record *r, unsigned int stage)
 	printf(" %9s", buf);
 }
 
-static void csv_stage(const struct iolat_record *r, unsigned int stage)
+/* The raw fields of a record, in the CSV header's order. */
+#define NR_RAW 22
+static const char *const raw_names[NR_RAW] = {
+	"q_ns", "g_ns", "i_ns", "d_ns", "c_ns", "device", "major", "minor",
+	"op", "flags", "sector", "bytes", "hwq", "tag", "nr_bios", "requeues",
+	"qd_insert", "qd_issue", "error", "pid", "tgid", "comm",
+};
+
+/* One CSV row, or one JSON object (strings quoted), with the stages. */
+static void raw_fields(const struct iolat_record *r, const char *name,
+		       const char *flags, const char *comm, bool json)
 {
+	char v[NR_RAW][40];
+	bool str[NR_RAW] = { [5] = true, [8] = true, [9] = true, [21] = true };
+	unsigned int i, stage;
 	__u64 ns;
 
-	if (iolat_record_stage(r, stage, &ns))
-		printf(",%llu", U(ns));
-	else
-		printf(",");
-}
-
-static void json_stage(const struct iolat_record *r, unsigned int stage)
-{
-	__u64 ns;
-
-	if (iolat_record_stage(r, stage, &ns))
-		printf(", \"%s_ns\": %llu", iolat_stage_name(stage), U(ns));
+	snprintf(v[0], sizeof(v[0]), "%llu", U(r->q_ns));
+	snprintf(v[1], sizeof(v[1]), "%llu", U(r->g_ns));
+	snprintf(v[2], sizeof(v[2]), "%llu", U(r->i_ns));
+	snprintf(v[3], sizeof(v[3]), "%llu", U(r->d_ns));
+	snprintf(v[4], sizeof(v[4]), "%llu", U(r->c_ns));
+	snprintf(v[5], sizeof(v[5]), "%s", name);
+	snprintf(v[6], sizeof(v[6]), "%u", r->major);
+	snprintf(v[7], sizeof(v[7]), "%u", r->minor);
+	snprintf(v[8], sizeof(v[8]), "%s", iolat_op_name(r->op));
+	snprintf(v[9], sizeof(v[9]), "%s", flags);
+	snprintf(v[10], sizeof(v[10]), "%llu", U(r->sector));
+	snprintf(v[11], sizeof(v[11]), "%u", r->bytes);
+	snprintf(v[12], sizeof(v[12]), "%u", r->hwq);
+	snprintf(v[13], sizeof(v[13]), "%u", r->tag);
+	snprintf(v[14], sizeof(v[14]), "%u", r->nr_bios);
+	snprintf(v[15], sizeof(v[15]), "%u", r->requeues);
+	snprintf(v[16], sizeof(v[16]), "%u", r->qd_insert);
+	snprintf(v[17], sizeof(v[17]), "%u", r->qd_issue);
+	snprintf(v[18], sizeof(v[18]), "%d", r->error);
+	snprintf(v[19], sizeof(v[19]), "%u", r->pid);
+	snprintf(v[20], sizeof(v[20]), "%u", r->tgid);
+	snprintf(v[21], sizeof(v[21]), "%s", comm);
+	for (i = 0; i < NR_RAW; i++) {
+		if (json)
+			printf("%s\"%s\": %s%s%s", i ? ", " : "{", raw_names[i],
+			       str[i] ? "\"" : "", v[i], str[i] ? "\"" : "");
+		else
+			printf("%s%s", i ? "," : "", v[i]);
+	}
+	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
+		if (iolat_record_stage(r, stage, &ns))
+			printf(json ? ", \"%s_ns\": %llu" : ",%.0s%llu",
+			       iolat_stage_name(stage), U(ns));
+		else if (!json)
+			printf(",");
+	}
+	printf(json ? "}\n" : "\n");
 }
 
 static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
@@ -109,33 +147,15 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 		       r->error ? " error" : "");
 		break;
 	case FMT_CSV:
-		printf("%llu,%llu,%llu,%llu,%llu,%s,%u,%u,%s,%s,%llu,%u,%u,%u,%u,%u,%u,%u,%d,%u,%u,%s",
-		       U(r->q_ns), U(r->g_ns), U(r->i_ns), U(r->d_ns),
-		       U(r->c_ns), name, r->major, r->minor,
-		       iolat_op_name(r->op), flags, U(r->sector), r->bytes,
-		       r->hwq, r->tag, r->nr_bios, r->requeues, r->qd_insert,
-		       r->qd_issue, r->error, r->pid, r->tgid, comm);
-		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
-			csv_stage(r, stage);
-		printf("\n");
-		break;
 	case FMT_JSON:
-		printf("{\"q_ns\": %llu, \"g_ns\": %llu, \"i_ns\": %llu, \"d_ns\": %llu, \"c_ns\": %llu, \"device\": \"%s\", \"major\": %u, \"minor\": %u, \"op\": \"%s\", \"flags\": \"%s\", \"sector\": %llu, \"bytes\": %u, \"hwq\": %u, \"tag\": %u, \"nr_bios\": %u, \"requeues\": %u, \"qd_insert\": %u, \"qd_issue\": %u, \"error\": %d, \"pid\": %u, \"tgid\": %u, \"comm\": \"%s\"",
-		       U(r->q_ns), U(r->g_ns), U(r->i_ns), U(r->d_ns),
-		       U(r->c_ns), name, r->major, r->minor,
-		       iolat_op_name(r->op), flags, U(r->sector), r->bytes,
-		       r->hwq, r->tag, r->nr_bios, r->requeues, r->qd_insert,
-		       r->qd_issue, r->error, r->pid, r->tgid, comm);
-		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
-			json_stage(r, stage);
-		printf("}\n");
+		raw_fields(r, name, flags, comm, t->fmt == FMT_JSON);
 		break;
 	}
 }
 
 static void header(enum trace_fmt fmt)
 {
-	unsigned int stage;
+	unsigned int stage, i;
 
 	if (fmt == FMT_TEXT) {
 		printf("%12s %-15s %7s %-9s %-12s %12s %8s", "time_s", "comm",
@@ -145,7 +165,8 @@ static void header(enum trace_fmt fmt)
 		printf(" %3s %4s %3s %3s %2s %s\n", "hwq", "tag", "qd", "bio",
 		       "rq", "flags");
 	} else if (fmt == FMT_CSV) {
-		printf("q_ns,g_ns,i_ns,d_ns,c_ns,device,major,minor,op,flags,sector,bytes,hwq,tag,nr_bios,requeues,qd_insert,qd_issue,error,pid,tgid,comm");
+		for (i = 0; i < NR_RAW; i++)
+			printf("%s%s", i ? "," : "", raw_names[i]);
 		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
 			printf(",%s_ns", iolat_stage_name(stage));
 		printf("\n");
@@ -180,20 +201,12 @@ int cmd_trace(int argc, const char **argv)
 	struct trace_state t = { .s = &s };
 	struct timespec ts;
 	poptContext pc;
-	int rc = EXIT_USAGE, opt;
+	int rc = EXIT_USAGE;
 
 	pc = poptGetContext("iolat trace", argc, argv, opts,
 			    POPT_CONTEXT_POSIXMEHARDER);
-	poptSetOtherOptionHelp(pc, "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
-	while ((opt = poptGetNextOpt(pc)) > 0)
-		if (iolat_session_parse(&s, &o, pc, opt) < 0)
-			goto out;
-	if (opt < -1) {
-		iolat_err("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(opt));
+	if (iolat_session_getopt(&s, &o, pc))
 		goto out;
-	}
-	s.cmd = poptGetArgs(pc);
 	if (!outname || !strcmp(outname, "text")) {
 		t.fmt = FMT_TEXT;
 	} else if (!strcmp(outname, "csv")) {

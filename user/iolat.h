@@ -141,6 +141,8 @@ struct iolat_session {
 extern struct poptOption iolat_session_options[];
 int iolat_session_parse(struct iolat_session *s, struct iolat_session_opts *o,
 			poptContext pc, int opt);
+int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
+			 poptContext pc);
 int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);
 void iolat_session_opts_free(struct iolat_session_opts *o);
 int iolat_session_run(struct iolat_session *s);

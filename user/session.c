@@ -115,6 +115,33 @@ int iolat_session_parse(struct iolat_session *s, struct iolat_session_opts *o,
 	return 1;
 }
 
+/**
+ * iolat_session_getopt() - parse a session command's options
+ * @s: the session; s->cmd is set to the COMMAND after "--", if any
+ * @o: where the session options go
+ * @pc: the command's popt context, whose table includes
+ *	iolat_session_options
+ *
+ * Return: 0, or -1 after one clear message.
+ */
+int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
+			 poptContext pc)
+{
+	int opt;
+
+	poptSetOtherOptionHelp(pc, "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
+	while ((opt = poptGetNextOpt(pc)) > 0)
+		if (iolat_session_parse(s, o, pc, opt) < 0)
+			return -1;
+	if (opt < -1) {
+		iolat_err("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(opt));
+		return -1;
+	}
+	s->cmd = poptGetArgs(pc);
+	return 0;
+}
+
 static const char *const op_names[IOLAT_OP_NR] = {
 	"read", "write", "flush", "discard", "write-zeroes", "other",
 };
