@@ -128,6 +128,24 @@ static long long completed(const char *dev)
 	return f[0] + f[4] + f[11] + f[15];
 }
 
+/* Writes the device completed (its stat file's fifth field). */
+static long long completed_writes(const char *dev)
+{
+	unsigned long long f[5] = { 0 };
+	char path[128];
+	FILE *fp;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	n = fscanf(fp, "%llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
+		   &f[4]);
+	fclose(fp);
+	return n == 5 ? (long long)f[4] : -1;
+}
+
 static bool module_loaded(void)
 {
 	return access("/sys/module/iolat", F_OK) == 0;
@@ -760,6 +778,61 @@ TEST_F_TIMEOUT(iolat, per_process_attribution, 300)
 TEST_F_TIMEOUT(iolat, pid_filter_exact, 300)
 {
 	two_processes(_metadata, true);
+}
+
+struct op_check {
+	long rows, writes, gamma;
+};
+
+static void op_row(void *arg, const struct row *r)
+{
+	struct op_check *c = arg;
+
+	c->rows++;
+	c->writes += !strcmp(r->op, "write");
+	c->gamma += !strcmp(r->comm, "fio-gamma");
+}
+
+/*
+ * The op and comm filters keep exactly the writes of fio-gamma; a
+ * minimum latency of 10 s keeps nothing.  What they drop is counted.
+ */
+TEST_F_TIMEOUT(iolat, op_comm_latency_filters, 300)
+{
+	const char *job = "--name=g --filename=/dev/nullb0 --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=2000 --size=64M --eta=never --output-format=json --output=/tmp/fio-gamma.json";
+	struct op_check c = { 0 };
+	long long w0 = completed_writes("nullb0"), writes, fio_ios;
+	char want[64];
+	const char *err;
+	int st, n;
+
+	st = sh("ln -sf \"$(command -v fio)\" /tmp/fio-gamma && %s trace -o csv -d nullb0 --op write -c fio-gamma -- /tmp/fio-gamma %s >" CSV " 2>%s",
+		env("IOLAT_CLI"), job, ERR);
+	err = slurp(ERR);
+	TH_LOG("%s", err);
+	ASSERT_EQ(0, st);
+	ASSERT_LE(0, csv_rows(CSV, op_row, &c));
+	writes = completed_writes("nullb0") - w0;
+	fio_ios = json_sum(slurp("/tmp/fio-gamma.json"), "total_ios");
+	TH_LOG("%ld records, %ld writes, %ld by fio-gamma; fio %lld I/Os, device %lld writes",
+	       c.rows, c.writes, c.gamma, fio_ios, writes);
+	EXPECT_EQ(2000, fio_ios);
+	EXPECT_LT(0, writes);
+	EXPECT_EQ(writes, c.rows);
+	EXPECT_EQ(c.rows, c.writes);
+	EXPECT_EQ(c.rows, c.gamma);
+	snprintf(want, sizeof(want), "%lld filtered", fio_ios - writes);
+	EXPECT_NE(NULL, strstr(err, want));
+
+	st = sh("%s trace -o csv -d nullb0 -m 10s -- fio %s >" CSV " 2>%s",
+		env("IOLAT_CLI"), job, ERR);
+	err = slurp(ERR);
+	TH_LOG("%s", err);
+	ASSERT_EQ(0, st);
+	n = csv_rows(CSV, op_row, &c);
+	EXPECT_EQ(0, n);
+	EXPECT_NE(NULL, strstr(err, " 0 requests traced"));
+	EXPECT_NE(NULL, strstr(err, "2000 filtered"));
 }
 
 /*
