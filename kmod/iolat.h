@@ -26,6 +26,13 @@
 #include "compat.h"
 #include "ring.h"
 
+/* The task that submitted a request, taken in its own context. */
+struct iolat_submitter {
+	u32 pid;
+	u32 tgid;
+	char comm[IOLAT_COMM_LEN];
+};
+
 /*
  * A request's stages while it is in flight: one per (hardware queue,
  * allocation tag) of a traced device, owned by @rq from the request's
@@ -37,9 +44,7 @@ struct iolat_slot {
 	u64 g_ns;
 	u64 i_ns;
 	u64 d_ns;
-	u32 pid;
-	u32 tgid;
-	char comm[IOLAT_COMM_LEN];
+	struct iolat_submitter who;
 	u32 flags;			/* IOLAT_F_SPLIT, IOLAT_F_SUBMITTER */
 	u16 requeues;
 	u16 qd_insert;

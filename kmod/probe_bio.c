@@ -18,7 +18,7 @@ static struct iolat_stash_entry *iolat_stash_new(struct iolat_session *s)
 	struct iolat_stash_entry *e = iolat_stash_claim(this_cpu_ptr(s->stash));
 
 	if (in_task())
-		iolat_stash_submitter(e, current);
+		e->flags |= iolat_submitter_set(&e->who, current);
 	return e;
 }
 
@@ -60,12 +60,10 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	if (parent) {
 		parent->flags |= IOLAT_F_SPLIT;
 		e->q_ns = parent->q_ns;
-		e->pid = parent->pid;
-		e->tgid = parent->tgid;
-		memcpy(e->comm, parent->comm, IOLAT_COMM_LEN);
+		e->who = parent->who;
 		e->flags = parent->flags;
 	} else if (in_task()) {
-		iolat_stash_submitter(e, current);
+		e->flags |= iolat_submitter_set(&e->who, current);
 	}
 	e->flags |= IOLAT_F_SPLIT;
 	iolat_stash_publish(e, split);

@@ -14,6 +14,7 @@
 #include <trace/events/block.h>
 #include "inflight.h"
 #include "submit.h"
+#include "../lib/record.h"
 
 static bool iolat_filter_pass(const struct iolat_filter *f,
 			      const struct iolat_slot *slot,
@@ -23,12 +24,12 @@ static bool iolat_filter_pass(const struct iolat_filter *f,
 
 	if (f->ops && !(f->ops & BIT(iolat_record_op(rq->cmd_flags))))
 		return false;
-	if (f->pid && (!known || slot->pid != f->pid))
+	if (f->pid && (!known || slot->who.pid != f->pid))
 		return false;
-	if (f->tgid && (!known || slot->tgid != f->tgid))
+	if (f->tgid && (!known || slot->who.tgid != f->tgid))
 		return false;
 	if (f->comm[0] &&
-	    (!known || strncmp(slot->comm, f->comm, IOLAT_COMM_LEN)))
+	    (!known || strncmp(slot->who.comm, f->comm, IOLAT_COMM_LEN)))
 		return false;
 	return true;
 }
@@ -49,18 +50,12 @@ static void iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 	if (e) {
 		slot->q_ns = e->q_ns;
 		slot->g_ns = e->g_ns;
-		slot->pid = e->pid;
-		slot->tgid = e->tgid;
-		memcpy(slot->comm, e->comm, IOLAT_COMM_LEN);
+		slot->who = e->who;
 		slot->flags = e->flags;
 		iolat_stash_release(st, e);
 	} else if (in_task() && !(current->flags & PF_KTHREAD)) {
-		slot->pid = current->pid;
-		slot->tgid = current->tgid;
-		memcpy(slot->comm, current->comm, IOLAT_COMM_LEN);
-		slot->flags = IOLAT_F_SUBMITTER;
+		slot->flags = iolat_submitter_set(&slot->who, current);
 	}
-	slot->comm[IOLAT_COMM_LEN - 1] = '\0';
 	slot->filtered = !iolat_filter_pass(&s->filter, slot, rq);
 }
 
@@ -118,12 +113,12 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	now = iolat_now();
 	if (slot->rq == rq && slot->state != IOLAT_SLOT_ISSUED) {
 		/* inserted again after a requeue; the first insert stands */
 		slot->state = IOLAT_SLOT_QUEUED;
 		return;
 	}
+	now = iolat_now();
 	if (iolat_slot_begin(s, &d->hwqs[iolat_rq_hwq(rq)], slot, rq))
 		slot->i_ns = now;
 }
@@ -211,7 +206,7 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	struct iolat_session *s = data;
 	struct iolat_slot *slot, done;
 	struct iolat_dev *d;
-	u64 now, first;
+	u64 now;
 
 	d = iolat_session_dev(s, iolat_rq_devt(rq));
 	if (!d)
@@ -236,9 +231,10 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	} else if (!iolat_rq_unseen(s, &done, rq)) {
 		return;
 	}
-	first = done.q_ns ?: done.g_ns ?: done.i_ns ?: done.d_ns;
 	if (done.filtered ||
-	    (s->filter.min_ns && (!first || now - first < s->filter.min_ns))) {
+	    (s->filter.min_ns &&
+	     iolat_latency_ns(done.q_ns, done.g_ns, done.i_ns, done.d_ns,
+			      now) < s->filter.min_ns)) {
 		this_cpu_inc(s->rings->stats.filtered);
 		return;
 	}

@@ -100,9 +100,9 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->minor = MINOR(d->devt);
 	rec->bytes = blk_rq_bytes(rq);
 	rec->flags = iolat_record_flags(rq->cmd_flags) | slot->flags;
-	rec->pid = slot->pid;
-	rec->tgid = slot->tgid;
-	memcpy(rec->comm, slot->comm, IOLAT_COMM_LEN);
+	rec->pid = slot->who.pid;
+	rec->tgid = slot->who.tgid;
+	memcpy(rec->comm, slot->who.comm, IOLAT_COMM_LEN);
 	rec->hwq = iolat_rq_hwq(rq);
 	rec->tag = rq->tag;
 	rec->nr_bios = iolat_record_bios(rq);

@@ -23,9 +23,7 @@ struct iolat_stash_entry *iolat_stash_claim(struct iolat_stash *st)
 	barrier();
 	e->q_ns = 0;
 	e->g_ns = 0;
-	e->pid = 0;
-	e->tgid = 0;
-	e->comm[0] = '\0';
+	memset(&e->who, 0, sizeof(e->who));
 	e->flags = 0;
 	return e;
 }
@@ -40,16 +38,24 @@ void iolat_stash_publish(struct iolat_stash_entry *e, const struct bio *bio)
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_stash_publish);
 
-/* Record @task as the submitter of @e. */
-void iolat_stash_submitter(struct iolat_stash_entry *e,
-			   const struct task_struct *task)
+/**
+ * iolat_submitter_set() - take @task as a request's submitter
+ * @who: where to put its pid, tgid and comm
+ * @task: the task
+ *
+ * Return: IOLAT_F_SUBMITTER, for the flags of whatever holds @who.
+ */
+u32 iolat_submitter_set(struct iolat_submitter *who,
+			const struct task_struct *task)
 {
-	e->pid = task->pid;
-	e->tgid = task->tgid;
-	memcpy(e->comm, task->comm, IOLAT_COMM_LEN);
-	e->flags |= IOLAT_F_SUBMITTER;
+	who->pid = task->pid;
+	who->tgid = task->tgid;
+	memcpy(who->comm, task->comm, IOLAT_COMM_LEN);
+	/* comm may be renamed under us; keep it terminated */
+	who->comm[IOLAT_COMM_LEN - 1] = '\0';
+	return IOLAT_F_SUBMITTER;
 }
-EXPORT_SYMBOL_IF_KUNIT(iolat_stash_submitter);
+EXPORT_SYMBOL_IF_KUNIT(iolat_submitter_set);
 
 /**
  * iolat_stash_release() - free an entry whose bio is done with

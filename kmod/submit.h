@@ -32,10 +32,8 @@ struct iolat_stash_entry {
 	const struct bio *bio;		/* the key; NULL when free */
 	u64 q_ns;
 	u64 g_ns;
-	u32 pid;
-	u32 tgid;
-	char comm[IOLAT_COMM_LEN];
-	u32 flags;			/* IOLAT_F_SPLIT */
+	struct iolat_submitter who;
+	u32 flags;			/* IOLAT_F_SPLIT, IOLAT_F_SUBMITTER */
 };
 
 struct iolat_stash {
@@ -63,7 +61,7 @@ iolat_stash_find(struct iolat_stash *st, const struct bio *bio)
 struct iolat_stash_entry *iolat_stash_claim(struct iolat_stash *st);
 void iolat_stash_publish(struct iolat_stash_entry *e, const struct bio *bio);
 void iolat_stash_release(struct iolat_stash *st, struct iolat_stash_entry *e);
-void iolat_stash_submitter(struct iolat_stash_entry *e,
-			   const struct task_struct *task);
+u32 iolat_submitter_set(struct iolat_submitter *who,
+			const struct task_struct *task);
 
 #endif /* _IOLAT_SUBMIT_H */

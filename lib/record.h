@@ -24,6 +24,8 @@ const char *iolat_op_name(unsigned int op);
 const char *iolat_stage_name(unsigned int stage);
 int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
 		       __u64 *ns);
+__u64 iolat_latency_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns, __u64 d_ns,
+		       __u64 c_ns);
 __u64 iolat_record_latency(const struct iolat_record *r);
 int iolat_record_monotonic(const struct iolat_record *r);
 int iolat_record_decode(const void *buf, __u32 len, __u32 rec_size,
