@@ -106,7 +106,6 @@ void iolat_decode(void *dec, const void *buf, uint32_t len);
 struct iolat_session_opts {
 	char *devargs[IOLAT_MAX_DEVS];
 	unsigned int nr_devargs;
-	char *devarg;		/* popt's last -d */
 	double duration;
 	int ring;
 	char *ops, *comm, *min_lat;
@@ -139,8 +138,6 @@ struct iolat_session {
 	int cmd_status;
 };
 extern struct poptOption iolat_session_options[];
-int iolat_session_parse(struct iolat_session *s, struct iolat_session_opts *o,
-			poptContext pc, int opt);
 int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 			 poptContext pc);
 int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);

@@ -29,6 +29,7 @@ struct iolat_nl {
 struct iolat_req {
 	struct iolat_nl *nl;
 	int (*reply)(struct iolat_req *req, struct nlattr **tb);
+	const struct nlmsghdr *nlh;	/* the reply being handled */
 	void *arg;
 	bool done;
 	int err;		/* negative errno from the kernel, or 0 */
@@ -99,8 +100,6 @@ static int cb_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-static int info_missing(struct nl_msg *msg, void *arg);
-
 static int cb_valid(struct nl_msg *msg, void *arg)
 {
 	struct iolat_req *req = arg;
@@ -108,10 +107,9 @@ static int cb_valid(struct nl_msg *msg, void *arg)
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, IOLAT_A_MAX, NULL) < 0)
 		return NL_SKIP;
+	req->nlh = nlmsg_hdr(msg);
 	if (req->reply && req->reply(req, tb) < 0)
 		return NL_STOP;
-	if (tb[IOLAT_A_MISSING_TP])
-		info_missing(msg, req->arg);
 	return NL_OK;
 }
 
@@ -210,9 +208,13 @@ void iolat_nl_close(struct iolat_nl *nl)
 	free(nl);
 }
 
+/* GET_INFO's reply; IOLAT_A_MISSING_TP repeats, so walk them all. */
 static int info_reply(struct iolat_req *req, struct nlattr **tb)
 {
 	struct iolat_info *info = req->arg;
+	struct genlmsghdr *gnlh = nlmsg_data(req->nlh);
+	struct nlattr *nla;
+	int rem;
 
 	if (tb[IOLAT_A_ABI_VERSION])
 		info->abi_version = nla_get_u32(tb[IOLAT_A_ABI_VERSION]);
@@ -223,19 +225,8 @@ static int info_reply(struct iolat_req *req, struct nlattr **tb)
 	if (tb[IOLAT_A_MODULE_VERSION])
 		snprintf(info->module_version, sizeof(info->module_version),
 			 "%s", nla_get_string(tb[IOLAT_A_MODULE_VERSION]));
-	return 0;
-}
-
-/* The repeated IOLAT_A_MISSING_TP of a GET_INFO reply. */
-static int info_missing(struct nl_msg *msg, void *arg)
-{
-	struct iolat_info *info = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *nla;
-	int rem;
-
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
 		if (nla_type(nla) != IOLAT_A_MISSING_TP ||
 		    info->nr_missing == IOLAT_MAX_MISSING)
 			continue;

@@ -44,7 +44,6 @@ struct poptOption iolat_session_options[] = {
 
 /**
  * iolat_session_parse() - take one option of iolat_session_options
- * @s: the session (unused until setup)
  * @o: where the option's value goes
  * @pc: the popt context
  * @opt: poptGetNextOpt()'s value
@@ -52,14 +51,13 @@ struct poptOption iolat_session_options[] = {
  * Return: 1 if @opt was a session option, 0 if not, -1 on a bad value
  * (reported).
  */
-int iolat_session_parse(struct iolat_session *s, struct iolat_session_opts *o,
-			poptContext pc, int opt)
+static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
+			       int opt)
 {
 	const char *arg = poptGetOptArg(pc);
 	char *end;
 	long v;
 
-	(void)s;
 	switch (opt) {
 	case 'd':
 		if (o->nr_devargs == IOLAT_MAX_DEVS) {
@@ -131,7 +129,7 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 
 	poptSetOtherOptionHelp(pc, "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
 	while ((opt = poptGetNextOpt(pc)) > 0)
-		if (iolat_session_parse(s, o, pc, opt) < 0)
+		if (iolat_session_parse(o, pc, opt) < 0)
 			return -1;
 	if (opt < -1) {
 		iolat_err("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),

@@ -106,14 +106,14 @@ static long long json_sum(const char *text, const char *key)
 	return found ? sum : -1;
 }
 
-/* Requests the device completed: reads + writes + discards + flushes. */
-static long long completed(const char *dev)
+/* The fields of /sys/block/DEV/stat into @f; how many were read, or -1. */
+static int dev_stat(const char *dev, unsigned long long f[17])
 {
-	unsigned long long f[17] = { 0 };
 	char path[128];
 	FILE *fp;
 	int n;
 
+	memset(f, 0, 17 * sizeof(f[0]));
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
 	fp = fopen(path, "r");
 	if (!fp)
@@ -123,7 +123,15 @@ static long long completed(const char *dev)
 		   &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14],
 		   &f[15], &f[16]);
 	fclose(fp);
-	if (n < 11)
+	return n;
+}
+
+/* Requests the device completed: reads + writes + discards + flushes. */
+static long long completed(const char *dev)
+{
+	unsigned long long f[17];
+
+	if (dev_stat(dev, f) < 11)
 		return -1;
 	return f[0] + f[4] + f[11] + f[15];
 }
@@ -131,19 +139,9 @@ static long long completed(const char *dev)
 /* Writes the device completed (its stat file's fifth field). */
 static long long completed_writes(const char *dev)
 {
-	unsigned long long f[5] = { 0 };
-	char path[128];
-	FILE *fp;
-	int n;
+	unsigned long long f[17];
 
-	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
-	fp = fopen(path, "r");
-	if (!fp)
-		return -1;
-	n = fscanf(fp, "%llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
-		   &f[4]);
-	fclose(fp);
-	return n == 5 ? (long long)f[4] : -1;
+	return dev_stat(dev, f) < 5 ? -1 : (long long)f[4];
 }
 
 static bool module_loaded(void)
