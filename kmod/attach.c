@@ -7,10 +7,17 @@
  * (block_bio_queue the very last), so that every stage a probe starts has
  * the probes of its later stages already in place; removal is the exact
  * reverse.
+ *
+ * nvme-core's tracepoints live in a module that comes and goes: they are
+ * found through the tracepoint module notifier, registered after the
+ * block probes of a session that wants them, and taken off when their
+ * module goes (session.c tells the session's client).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/tracepoint.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/string.h>
 #include "iolat.h"
 
@@ -33,20 +40,171 @@ static void iolat_attach_lookup(struct tracepoint *tp, void *priv)
 			p->tp = tp;
 }
 
+static int iolat_attach_module_notify(struct notifier_block *nb,
+				      unsigned long val, void *data)
+{
+	struct tp_module *tp_mod = data;
+
+	if (val == MODULE_STATE_COMING || val == MODULE_STATE_GOING)
+		iolat_session_module(tp_mod->mod, val == MODULE_STATE_COMING);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block iolat_attach_module_nb = {
+	.notifier_call = iolat_attach_module_notify,
+};
+
+/**
+ * iolat_attach_module_coming() - a module with tracepoints is loading
+ * @mod: the module
+ *
+ * Called by the session with its mutex held, which also guards the NVMe
+ * probes' tracepoints.
+ *
+ * Return: whether it has tracepoints of the NVMe probes.
+ */
+bool iolat_attach_module_coming(struct module *mod)
+{
+	bool found = false;
+#ifdef CONFIG_TRACEPOINTS
+	unsigned int i, j;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp =
+			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		for (j = 0; j < iolat_nr_nvme_probes; j++) {
+			struct iolat_probe *p = &iolat_nvme_probes[j];
+
+			if (strcmp(tp->name, p->tp_name))
+				continue;
+			p->tp = tp;
+			p->owner = mod;
+			found = true;
+		}
+	}
+#endif
+	return found;
+}
+
+/**
+ * iolat_attach_module_going() - a module with tracepoints is going
+ * @mod: the module
+ *
+ * Its tracepoints are forgotten; the caller has taken the session's
+ * probes off them first (iolat_attach_module_owns()).
+ */
+void iolat_attach_module_going(struct module *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < iolat_nr_nvme_probes; i++) {
+		struct iolat_probe *p = &iolat_nvme_probes[i];
+
+		if (p->owner != mod)
+			continue;
+		p->tp = NULL;
+		p->owner = NULL;
+	}
+}
+
+/* Does @mod hold the NVMe probes' tracepoints?  Under the session mutex. */
+bool iolat_attach_module_owns(struct module *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < iolat_nr_nvme_probes; i++)
+		if (iolat_nvme_probes[i].owner == mod)
+			return true;
+	return false;
+}
+
+/* Are nvme-core's tracepoints there?  Under the session mutex. */
+bool iolat_attach_nvme_available(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < iolat_nr_nvme_probes; i++)
+		if (!iolat_nvme_probes[i].tp)
+			return false;
+	return true;
+}
+
+/**
+ * iolat_attach_nvme() - register the session's NVMe probes
+ * @s: the session
+ *
+ * Under the session mutex, with nvme-core's tracepoints there.
+ *
+ * Return: 0, or a negative errno with none of them registered.
+ */
+int iolat_attach_nvme(struct iolat_session *s)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < iolat_nr_nvme_probes; i++) {
+		struct iolat_probe *p = &iolat_nvme_probes[i];
+
+		err = p->tp ? tracepoint_probe_register(p->tp, p->func, s) :
+			      -ENOENT;
+		if (err) {
+			pr_err("registering on %s failed: %d\n", p->tp_name,
+			       err);
+			break;
+		}
+	}
+	if (!err) {
+		s->nvme_attached = true;
+		return 0;
+	}
+	while (i--) {
+		struct iolat_probe *p = &iolat_nvme_probes[i];
+
+		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, s));
+	}
+	tracepoint_synchronize_unregister();
+	return err;
+}
+
+/**
+ * iolat_detach_nvme() - unregister the session's NVMe probes, in reverse
+ * @s: the session, with them registered
+ *
+ * On return no NVMe probe is running with @s as its data.
+ */
+void iolat_detach_nvme(struct iolat_session *s)
+{
+	unsigned int i = iolat_nr_nvme_probes;
+
+	while (i--) {
+		struct iolat_probe *p = &iolat_nvme_probes[i];
+
+		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, s));
+	}
+	tracepoint_synchronize_unregister();
+	s->nvme_attached = false;
+}
+
 /**
  * iolat_attach_init() - find the tracepoints the probes need
  *
  * Each missing tracepoint is reported here, and to every client in
  * IOLAT_CMD_GET_INFO (iolat_attach_missing()); the module still loads.
+ * Modules' tracepoints (nvme-core's) are followed from here on.
  *
- * Return: the number of required tracepoints not found.
+ * Return: the number of required tracepoints not found, or a negative
+ * errno.
  */
 int iolat_attach_init(void)
 {
 	struct iolat_probe *p;
 	unsigned int i;
-	int missing = 0;
+	int missing = 0, err;
 
+	err = register_tracepoint_module_notifier(&iolat_attach_module_nb);
+	if (err)
+		return err;
 	for_each_kernel_tracepoint(iolat_attach_lookup, NULL);
 	for (i = 0; (p = iolat_probe_nth(i)); i++) {
 		if (p->tp)
@@ -61,6 +219,12 @@ int iolat_attach_init(void)
 		}
 	}
 	return missing;
+}
+
+/* Module unload, with no session left: stop following modules. */
+void iolat_attach_exit(void)
+{
+	unregister_tracepoint_module_notifier(&iolat_attach_module_nb);
 }
 
 /**
@@ -121,6 +285,18 @@ int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 			goto fail;
 		}
 	}
+	if (s->nvme) {
+		if (!iolat_attach_nvme_available()) {
+			NL_SET_ERR_MSG(extack, "nvme-core's tracepoints are not there: is the nvme driver loaded?");
+			err = -ENOENT;
+			goto fail;
+		}
+		err = iolat_attach_nvme(s);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "cannot register the NVMe probes");
+			goto fail;
+		}
+	}
 	return 0;
 fail:
 	iolat_unregister(s, i);
@@ -136,6 +312,8 @@ fail:
  */
 void iolat_detach(struct iolat_session *s)
 {
+	if (s->nvme_attached)
+		iolat_detach_nvme(s);
 	iolat_unregister(s, iolat_nr_rq_probes + iolat_nr_bio_probes);
 	tracepoint_synchronize_unregister();
 }

@@ -11,6 +11,8 @@
 #include <linux/version.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
+#include <linux/err.h>
+#include <linux/fs.h>
 
 /*
  * Prototypes of the block tracepoints iolat probes.  Every probe is
@@ -144,5 +146,87 @@ typedef unsigned int blk_opf_t;
 #else
 #define EXPORT_SYMBOL_IF_KUNIT(symbol)
 #endif
+
+/*
+ * NVMe: nvme-core's tracepoints are declared in its private trace header
+ * (drivers/nvme/host/trace.h), not installed with the kernel headers.
+ * Their prototypes, the same in Debian's 5.10.262, 6.1.192 and 6.12.117
+ * sources (verified), are spelled out here; a kernel build with the
+ * source tree (the KUnit debug kernel) checks them against the real
+ * declarations (probe_nvme.c).
+ */
+struct nvme_command;
+#define IOLAT_TP_NVME_SETUP_PROTO(data, rq_, cmd_) \
+	void *data, struct request *rq_, struct nvme_command *cmd_
+#define IOLAT_TP_NVME_COMPLETE_PROTO(data, rq_) \
+	void *data, struct request *rq_
+
+/*
+ * The head of nvme-core's private struct nvme_request, the start of every
+ * NVMe request's driver data (nvme_req()): the completion's status,
+ * result and retries are only there.  Its genctr came with v5.13 ("nvme:
+ * code command_id with a genctr for use-after-free validation") and is in
+ * Debian's 5.10.262 by backport; the head is the same in 5.10.262,
+ * 6.1.192 and 6.12.117 (verified against their sources, and at build time
+ * against the real one where the source tree is there).  The completion
+ * probe reads it only for a request whose command the setup probe saw,
+ * where nvme_req(req)->cmd is that command (checked).
+ */
+struct iolat_nvme_request_head {
+	struct nvme_command *cmd;
+	union {
+		__le16 u16;
+		__le32 u32;
+		__le64 u64;
+	} result;
+	u8 genctr;
+	u8 retries;
+	u8 flags;
+	u16 status;
+};
+
+/*
+ * NVMe's per-controller key: the driver data of a namespace's tag set,
+ * which the admin queue's tag set shares (the controller in nvme-core's
+ * nvme_alloc_{admin,io}_tag_set() since v6.2, struct nvme_dev in 5.10's
+ * and 6.1's pci driver), found by opening the block device briefly.
+ * Opening moved: blkdev_get_by_dev() took a blk_mode_t and holder ops in
+ * v6.5 ("block: use the holder as indication for exclusive opens"), and
+ * gave way to bdev_file_open_by_dev() in v6.9 ("block: Provide
+ * bdev_open_* functions", "bdev: open block device as files").  Verified
+ * builds: 5.10, 6.1, 6.12; the v6.5..v6.8 branch is not build-tested.
+ * Return: the key, NULL for a disk without a blk-mq tag set (an NVMe
+ * multipath head), or an ERR_PTR.
+ */
+static inline const void *iolat_devt_tagset_key(dev_t devt)
+{
+	struct block_device *bdev;
+	const void *key;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	bdev = blkdev_get_by_dev(devt, FMODE_READ, NULL);
+	if (IS_ERR(bdev))
+		return ERR_CAST(bdev);
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+	bdev = blkdev_get_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
+	if (IS_ERR(bdev))
+		return ERR_CAST(bdev);
+#else
+	struct file *f = bdev_file_open_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
+
+	if (IS_ERR(f))
+		return ERR_CAST(f);
+	bdev = file_bdev(f);
+#endif
+	key = bdev_get_queue(bdev)->tag_set ?
+	      bdev_get_queue(bdev)->tag_set->driver_data : NULL;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	blkdev_put(bdev, FMODE_READ);
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+	blkdev_put(bdev, NULL);
+#else
+	fput(f);
+#endif
+	return key;
+}
 
 #endif /* _IOLAT_COMPAT_H */

@@ -7,10 +7,13 @@
  *                its submitter, until its request is first seen
  *   probe_bio.c  bio probes: queue, split, merges, getrq, plug, unplug
  *   probe_rq.c   request probes: insert, issue, requeue, merge, complete
+ *   probe_nvme.c NVMe probes: command setup and completion, per controller
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
+ *   account.h/c  busy time, in-flight integrals, I/O counts, queue depth
  *   record.c     build one struct iolat_record per completed request
  *   ring.h/c     per-CPU lock-free record buffers
  *   session.c    session life: start, stop, drain, counters
+ *   clocktest.c  is the clock monotonic across CPUs, and what it costs
  *   netlink.c    the generic netlink family "iolat"
  *   main.c       module init/exit
  */
@@ -22,6 +25,8 @@
 #include <linux/timekeeping.h>
 #include <linux/cache.h>
 #include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/string.h>
 #include <linux/iolat.h>
 #include "compat.h"
 #include "ring.h"
@@ -44,6 +49,7 @@ struct iolat_slot {
 	u64 g_ns;
 	u64 i_ns;
 	u64 d_ns;
+	u64 acct_ns;			/* start of its in-queue interval */
 	struct iolat_submitter who;
 	u32 flags;			/* IOLAT_F_SPLIT, IOLAT_F_SUBMITTER */
 	u16 requeues;
@@ -55,22 +61,44 @@ struct iolat_slot {
 };
 
 /*
- * Queue depth of one hardware queue: requests queued (first seen at
- * insert or issue, not completed) and issued (at the driver).  Written
- * by the CPUs submitting to this queue and the one completing it.
+ * Requests in a span (a hardware queue, or a whole device) and its busy
+ * time: @n counts them, @word holds the busy time (lib/account.h), @start
+ * is the open period's start and @last the end of the period before.  A
+ * period opens when @n leaves 0 and closes when it returns to 0.
+ */
+struct iolat_busy {
+	atomic_t n;
+	atomic64_t word;
+	atomic64_t start;
+	atomic64_t last;
+};
+
+/*
+ * One hardware queue, or the device as a whole: requests queued (first
+ * seen at insert or issue, not completed) and issued (at the driver).  A
+ * hardware queue's line is written by the CPUs submitting to it and the
+ * one completing it; the device's only when one of its queues goes
+ * busy or idle (account.h).
  */
 struct iolat_hwq {
-	atomic_t queued;
-	atomic_t issued;
+	struct iolat_busy queue;
+	struct iolat_busy dev;
 } ____cacheline_aligned_in_smp;
 
-/* A traced device, its in-flight table and its queue depths. */
+struct iolat_acct_cpu;
+struct iolat_nvme_ctrl;
+struct module;
+
+/* A traced device, its in-flight table, queue depths and counters. */
 struct iolat_dev {
 	dev_t devt;
 	u32 nr_hwq;
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
 	struct iolat_slot *slots;	/* [nr_hwq * (depth + 1)] */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
+	struct iolat_hwq all;		/* busy hardware queues */
+	struct iolat_acct_cpu __percpu *acct;
+	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 };
 
 /* What START asks for, validated by netlink.c. */
@@ -79,6 +107,7 @@ struct iolat_dev_spec {
 	u32 minor;
 	u32 nr_hwq;
 	u32 depth;
+	s32 nvme_ctrl;		/* nvme<N> of an NVMe namespace, else -1 */
 };
 
 /* Which requests a session keeps; a zero field keeps everything. */
@@ -90,7 +119,35 @@ struct iolat_filter {
 	u64 min_ns;
 };
 
+/*
+ * Does the session keep a request or command of operation @op (enum
+ * iolat_op) from @who (@known: the submitter was seen)?  A process filter
+ * does not pass an unknown submitter.
+ */
+static inline bool iolat_filter_wanted(const struct iolat_filter *f, u8 op,
+				       const struct iolat_submitter *who,
+				       bool known)
+{
+	if (f->ops && !(f->ops & BIT(op)))
+		return false;
+	if (f->pid && (!known || who->pid != f->pid))
+		return false;
+	if (f->tgid && (!known || who->tgid != f->tgid))
+		return false;
+	if (f->comm[0] &&
+	    (!known || strncmp(who->comm, f->comm, IOLAT_COMM_LEN)))
+		return false;
+	return true;
+}
+
 struct iolat_stash;
+
+/* Something that happened to the session, until the next READ. */
+struct iolat_event {
+	u64 ns;
+	u32 kind;		/* enum iolat_event_kind */
+	char module[56];	/* MODULE_NAME_LEN */
+};
 
 /*
  * A session belongs to the netlink socket that started it (init_net,
@@ -100,6 +157,8 @@ struct iolat_stash;
 struct iolat_session {
 	u32 portid;
 	bool running;
+	bool counters_only;	/* no records, only the counters */
+	u64 base_ns;		/* origin of the busy words' times */
 	u64 start_ns;		/* probes all attached; U64_MAX before */
 	u64 stop_ns;		/* stop began; U64_MAX until then */
 	struct iolat_filter filter;
@@ -107,6 +166,12 @@ struct iolat_session {
 	struct iolat_dev devs[IOLAT_MAX_DEVS];
 	struct iolat_ring __percpu *rings;
 	struct iolat_stash __percpu *stash;
+	bool nvme;		/* NVMe commands too (IOLAT_A_NVME) */
+	bool nvme_attached;	/* the NVMe probes are registered */
+	unsigned int nr_ctrls;
+	struct iolat_nvme_ctrl *ctrls;	/* [IOLAT_MAX_DEVS] */
+	unsigned int nr_events;	/* under the session mutex */
+	struct iolat_event events[IOLAT_MAX_EVENTS];
 };
 
 /* The one clock of every stage: CLOCK_MONOTONIC, valid across CPUs. */
@@ -125,19 +190,29 @@ struct iolat_probe {
 	void *func;
 	bool required;
 	struct tracepoint *tp;
+	struct module *owner;	/* of a module's tracepoint */
 };
 
 /* attach.c */
 int iolat_attach_init(void);
+void iolat_attach_exit(void);
 int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack);
 void iolat_detach(struct iolat_session *s);
 const char *iolat_attach_missing(unsigned int i);
+bool iolat_attach_nvme_available(void);
+int iolat_attach_nvme(struct iolat_session *s);
+void iolat_detach_nvme(struct iolat_session *s);
+bool iolat_attach_module_coming(struct module *mod);
+bool iolat_attach_module_owns(struct module *mod);
+void iolat_attach_module_going(struct module *mod);
 
 /* probe_bio.c and probe_rq.c */
 extern struct iolat_probe iolat_bio_probes[];
 extern const unsigned int iolat_nr_bio_probes;
 extern struct iolat_probe iolat_rq_probes[];
 extern const unsigned int iolat_nr_rq_probes;
+extern struct iolat_probe iolat_nvme_probes[];
+extern const unsigned int iolat_nr_nvme_probes;
 
 /*
  * Between the attachment of the last probe and the start of the stop,
@@ -166,15 +241,20 @@ static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 /* record.c */
 u8 iolat_record_op(blk_opf_t opf);
 u32 iolat_record_flags(blk_opf_t opf);
+struct iolat_nvme_slot;
 void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		       const struct request *rq, const struct iolat_slot *slot,
-		       u64 c_ns, int error);
+		       u64 c_ns, int error, const struct iolat_nvme_slot *nvme);
+void iolat_record_emit_admin(struct iolat_session *s,
+			     const struct iolat_nvme_ctrl *c,
+			     const struct request *rq,
+			     const struct iolat_nvme_slot *slot);
 
 /* session.c */
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
-			const struct iolat_filter *filter,
-			struct netlink_ext_ack *extack);
+			const struct iolat_filter *filter, bool counters_only,
+			bool nvme, struct netlink_ext_ack *extack);
 int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack);
 struct iolat_session *iolat_session_lock(u32 portid,
@@ -182,6 +262,7 @@ struct iolat_session *iolat_session_lock(u32 portid,
 void iolat_session_unlock(void);
 void iolat_session_release(u32 portid);
 void iolat_session_exit(void);
+void iolat_session_module(struct module *mod, bool coming);
 
 /* netlink.c */
 int iolat_netlink_init(void);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "iolat": the per-CPU ring and record encoding as built into
+ * KUnit suite "iolat": the per-CPU ring, record encoding and accounting
+ * helpers as built into
  * iolat.ko (reached through EXPORT_SYMBOL_IF_KUNIT), and the pure logic of
  * lib/, compiled in here from the same sources the CLI uses.  Loaded on
  * the debug kernel by `make check` (tests/check.sh).
@@ -12,8 +13,11 @@
 #include <linux/vmalloc.h>
 #include "iolat.h"
 #include "submit.h"
+#include "account.h"
 #include "../lib/hist.c"
 #include "../lib/record.c"
+#include "../lib/account.c"
+#include "../lib/nvme.c"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -176,8 +180,8 @@ static void iolat_ring_order_test(struct kunit *test)
 			ring_put(test, r, id++);
 		KUNIT_EXPECT_NULL(test, iolat_ring_reserve(r, &pos));
 		KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 1000), 64U);
-		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 40), 40U);
-		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out + 40, 64), 24U);
+		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 40, sizeof(*out)), 40U);
+		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out + 40, 64, sizeof(*out)), 24U);
 		for (i = 0; i < 64; i++)
 			KUNIT_EXPECT_EQ(test, out[i].sector, want++);
 		KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 1000), 0U);
@@ -191,10 +195,13 @@ static void iolat_ring_order_test(struct kunit *test)
  */
 static void iolat_ring_nested_test(struct kunit *test)
 {
-	struct iolat_record out[4];
 	struct iolat_ring *r = ring_new(test, 64);
 	struct iolat_ring_slot *outer, *inner;
+	struct iolat_record *out;
 	unsigned long opos, ipos;
+
+	out = kunit_kcalloc(test, 4, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
 
 	outer = iolat_ring_reserve(r, &opos);
 	inner = iolat_ring_reserve(r, &ipos);
@@ -203,13 +210,76 @@ static void iolat_ring_nested_test(struct kunit *test)
 	inner->rec.sector = 2;
 	iolat_ring_publish(inner, ipos);
 	KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 4), 0U);
-	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4), 0U);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4, sizeof(*out)), 0U);
 	outer->rec.sector = 1;
 	iolat_ring_publish(outer, opos);
-	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4), 2U);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4, sizeof(*out)), 2U);
 	KUNIT_EXPECT_EQ(test, out[0].sector, 1ULL);
 	KUNIT_EXPECT_EQ(test, out[1].sector, 2ULL);
 	iolat_ring_free(r);
+}
+
+/*
+ * A session without NVMe reads the block part of each record: the CLI
+ * decodes it with the NVMe part zero, the block part whole.
+ */
+static void iolat_ring_block_size_test(struct kunit *test)
+{
+	struct iolat_ring *r = ring_new(test, 64);
+	struct iolat_record *want, out;
+	struct iolat_ring_slot *slot;
+	unsigned long pos;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, 2 * IOLAT_RECORD_BLOCK_SIZE, GFP_KERNEL);
+	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, buf && want);
+	slot = iolat_ring_reserve(r, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	memset(&slot->rec, 0x5a, sizeof(slot->rec));
+	slot->rec.sector = 42;
+	slot->rec.error = -5;
+	memcpy(want, &slot->rec, IOLAT_RECORD_BLOCK_SIZE);
+	iolat_ring_publish(slot, pos);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, buf, 2, IOLAT_RECORD_BLOCK_SIZE),
+			1U);
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(buf, IOLAT_RECORD_BLOCK_SIZE,
+						  IOLAT_RECORD_BLOCK_SIZE, 0,
+						  &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&out, want, sizeof(out)), 0);
+	KUNIT_EXPECT_EQ(test, out.sector, 42ULL);
+	KUNIT_EXPECT_EQ(test, out.nvme_done_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, out.status, 0);
+	iolat_ring_free(r);
+}
+
+/* NVMe opcodes and statuses, named from the specification's values. */
+static void iolat_nvme_names_test(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_opcode_name(0, 0x02), "read");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_opcode_name(0, 0x09), "dsm");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_opcode_name(0, 0x08),
+			   "write_zeroes");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_opcode_name(1, 0x06), "identify");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_opcode_name(1, 0x02),
+			   "get_log_page");
+	KUNIT_EXPECT_NULL(test, iolat_nvme_opcode_name(0, 0x99));
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_status_name(0), "success");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_status_name(0x080), "lba_range");
+	/* do-not-retry and more bits are not part of the name */
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_status_name(0x4000 | 0x6000 | 0x002),
+			   "invalid_field");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_status_name(0x281), "read_error");
+	KUNIT_EXPECT_STREQ(test, iolat_nvme_status_name(0x371),
+			   "host_aborted_cmd");
+	KUNIT_EXPECT_STREQ(test,
+			   iolat_nvme_status_name(IOLAT_NVME_STATUS_UNKNOWN),
+			   "unknown");
+	KUNIT_EXPECT_NULL(test, iolat_nvme_status_name(0x0ff));
+	KUNIT_EXPECT_TRUE(test, iolat_nvme_io_has_lba(0x02));
+	KUNIT_EXPECT_TRUE(test, iolat_nvme_io_has_lba(0x08));
+	KUNIT_EXPECT_FALSE(test, iolat_nvme_io_has_lba(0x09));
+	KUNIT_EXPECT_FALSE(test, iolat_nvme_io_has_lba(0x00));
 }
 
 /* iolat_record_op() and iolat_record_flags(): kernel op -> ABI values. */
@@ -252,12 +322,15 @@ static void iolat_record_op_test(struct kunit *test)
 /* Records of another size decode up to the fields both sides know. */
 static void iolat_record_decode_test(struct kunit *test)
 {
-	struct iolat_record in[2] = {
+	static const struct iolat_record in[2] = {
 		{ .d_ns = 10, .c_ns = 25, .sector = 7, .error = -5 },
 		{ .d_ns = 30, .c_ns = 20, .sector = 9 },
 	};
-	u8 big[2][sizeof(struct iolat_record) + 16];
+	u8 (*big)[sizeof(struct iolat_record) + 16];
 	struct iolat_record out;
+
+	big = kunit_kzalloc(test, 2 * sizeof(*big), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, big);
 
 	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), sizeof(in[0]),
 						  1, &out), 0);
@@ -269,9 +342,9 @@ static void iolat_record_decode_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iolat_record_decode(in, sizeof(in), 0, 0, &out),
 			-1);
 
-	memset(big, 0xff, sizeof(big));
+	memset(big, 0xff, 2 * sizeof(*big));
 	memcpy(big[1], &in[0], sizeof(in[0]));
-	KUNIT_EXPECT_EQ(test, iolat_record_decode(big, sizeof(big),
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(big, 2 * sizeof(*big),
 						  sizeof(big[0]), 1, &out), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(&out, &in[0], sizeof(out)), 0);
 
@@ -412,6 +485,218 @@ static void iolat_stash_release_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(st, &stash_bios[2]));
 }
 
+/* A small deterministic generator for the accounting tests. */
+static u32 acct_rand(u32 *state)
+{
+	*state = *state * 1103515245 + 12345;
+	return *state >> 8;
+}
+
+/* Exact measure of the union of [start[i], end[i]), by a sweep. */
+static u64 acct_union(const u64 *start, const u64 *end, unsigned int n)
+{
+	u64 total = 0, cur_s = 0, cur_e = 0, t;
+	unsigned int i, j, next;
+	bool *used = kcalloc(n, sizeof(*used), GFP_KERNEL);
+
+	if (!used)
+		return 0;
+	for (i = 0; i < n; i++) {		/* by start, O(n^2) is fine */
+		next = n;
+		for (j = 0; j < n; j++)
+			if (!used[j] && (next == n || start[j] < start[next]))
+				next = j;
+		used[next] = true;
+		if (i && start[next] <= cur_e) {
+			cur_e = max(cur_e, end[next]);
+			continue;
+		}
+		total += cur_e - cur_s;
+		cur_s = start[next];
+		cur_e = end[next];
+	}
+	t = total + cur_e - cur_s;
+	kfree(used);
+	return t;
+}
+
+/*
+ * iolat_busy_up()/down() replayed over random overlapping intervals, the
+ * events in time order across two hardware queues: each queue's busy
+ * time and the device's are the exact union of their intervals, and a
+ * reading in the middle of an open period counts it up to then.
+ */
+static void iolat_busy_union_test(struct kunit *test)
+{
+	enum { N = 200 };
+	u64 *start = kunit_kcalloc(test, 2 * N, sizeof(u64), GFP_KERNEL);
+	u64 *end = start + N;
+	struct iolat_busy hwq[2] = {}, all = {};
+	u64 t, next_t, q_busy[2];
+	unsigned int i, k, done = 0;
+	u32 seed = 42;
+	int q;
+
+	KUNIT_ASSERT_NOT_NULL(test, start);
+	for (i = 0, t = 1000; i < N; i++) {
+		t += acct_rand(&seed) % 3000;	/* gaps and overlaps */
+		start[i] = t;
+		end[i] = t + 1 + acct_rand(&seed) % 5000;
+	}
+	/* replay: every start and end in time order (ends first on a tie) */
+	for (t = 0; done < 2 * N; t = next_t) {
+		next_t = U64_MAX;
+		for (i = 0; i < N; i++) {
+			q = i & 1;
+			if (end[i] == t) {
+				iolat_busy_down(&hwq[q], &all, t);
+				done++;
+			}
+			if (end[i] > t)
+				next_t = min(next_t, end[i]);
+		}
+		for (i = 0; i < N; i++) {
+			if (start[i] == t) {
+				iolat_busy_up(&hwq[i & 1], &all, t);
+				done++;
+			}
+			if (start[i] > t)
+				next_t = min(next_t, start[i]);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&all.n), 0);
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&all.word), t),
+			acct_union(start, end, N));
+	for (q = 0; q < 2; q++) {
+		u64 *s2 = kunit_kcalloc(test, N, sizeof(u64), GFP_KERNEL);
+		u64 *e2 = s2 + N / 2;
+
+		KUNIT_ASSERT_NOT_NULL(test, s2);
+		for (i = q, k = 0; i < N; i += 2, k++) {
+			s2[k] = start[i];
+			e2[k] = end[i];
+		}
+		q_busy[q] = iolat_busy_read(atomic64_read(&hwq[q].word), t);
+		KUNIT_EXPECT_EQ(test, q_busy[q], acct_union(s2, e2, N / 2));
+	}
+	/* open a period at 10^6 and read it at 10^6 + 500 */
+	t = iolat_busy_read(atomic64_read(&all.word), 1000000);
+	iolat_busy_up(&hwq[0], &all, 1000000);
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&all.word), 1000500),
+			t + 500);
+}
+
+/*
+ * A request counts from its first stage, which may be before it is seen:
+ * an idle span opens at that stage, but not before the end of its last
+ * period (which already covers the overlap); a busy span's period moves
+ * back to it, on the queue and on the device.
+ */
+static void iolat_busy_backdate_test(struct kunit *test)
+{
+	struct iolat_busy q = {}, all = {};
+
+	iolat_busy_up(&q, &all, 100);
+	iolat_busy_down(&q, &all, 200);			/* [100, 200] */
+	iolat_busy_up(&q, &all, 150);			/* seen at 300 */
+	iolat_busy_down(&q, &all, 400);			/* [100, 400] */
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&q.word), 1000),
+			300ULL);
+	iolat_busy_up(&q, &all, 500);
+	iolat_busy_up(&q, &all, 450);			/* moves back */
+	iolat_busy_up(&q, &all, 300);			/* not past 400 */
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&q.word), 550),
+			300ULL + 150);
+	iolat_busy_down(&q, &all, 560);
+	iolat_busy_down(&q, &all, 570);
+	iolat_busy_down(&q, &all, 600);			/* [400, 600] */
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&q.word), 1000),
+			500ULL);
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&all.word), 1000),
+			500ULL);
+}
+
+/*
+ * The instant in which one CPU's close and another's open are applied out
+ * of order (two periods open, or minus one) reads within the gap between
+ * the two events, and the word is exact again once both are applied.
+ */
+static void iolat_busy_transient_test(struct kunit *test)
+{
+	s64 word = 0, closed;
+
+	word += iolat_busy_open_delta(100);
+	word += iolat_busy_close_delta(300);
+	closed = word;				/* 200 ns busy */
+	KUNIT_EXPECT_EQ(test, iolat_busy_open_periods(word), 0LL);
+	word += iolat_busy_open_delta(400);
+	KUNIT_EXPECT_EQ(test, iolat_busy_open_periods(word), 1LL);
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(word, 450), 250ULL);
+	/* the next open (at 1001) lands before the close (at 1000) */
+	word += iolat_busy_open_delta(1001);
+	KUNIT_EXPECT_EQ(test, iolat_busy_open_periods(word), 2LL);
+	KUNIT_EXPECT_LE(test, iolat_busy_read(word, 1002) - (200 + 600 + 1),
+			2ULL);
+	word += iolat_busy_close_delta(1000);
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(word, 1002), 200ULL + 600 + 1);
+	/* a close applied before its open: minus one period */
+	word = closed + iolat_busy_close_delta(500);
+	KUNIT_EXPECT_EQ(test, iolat_busy_open_periods(word), -1LL);
+	word += iolat_busy_open_delta(499);
+	KUNIT_EXPECT_EQ(test, iolat_busy_read(word, 600), 201ULL);
+}
+
+/*
+ * In-flight integral from modular per-CPU sums: starts subtracted on one
+ * CPU, ends added on another, open intervals counted up to now, and
+ * clock values near 2^64 wrap harmlessly.
+ */
+static void iolat_integral_test(struct kunit *test)
+{
+	u64 base = U64_MAX - 1000, cpu0_sum = 0, cpu0_n = 0, cpu1_sum = 0,
+	    cpu1_n = 0;
+
+	cpu0_sum -= base + 10;			/* [10, 110) */
+	cpu0_n++;
+	cpu0_sum -= base + 50;			/* [50, 250) */
+	cpu0_n++;
+	cpu1_sum += base + 110;
+	cpu1_n--;
+	KUNIT_EXPECT_EQ(test, iolat_integral_read(cpu0_sum + cpu1_sum,
+						  cpu0_n + cpu1_n, base + 200),
+			100ULL + 150);
+	cpu1_sum += base + 250;
+	cpu1_n--;
+	KUNIT_EXPECT_EQ(test, iolat_integral_read(cpu0_sum + cpu1_sum,
+						  cpu0_n + cpu1_n, base + 900),
+			100ULL + 200);
+}
+
+/*
+ * Queue-depth buckets: exact below 16, then 2 wide from 16 (20 and 21
+ * share one); each bucket's low edge maps back; BLK_MQ_MAX_DEPTH fits.
+ */
+static void iolat_qd_bucket_test(struct kunit *test)
+{
+	unsigned int b;
+
+	for (b = 0; b < IOLAT_QD_EXACT; b++)
+		KUNIT_EXPECT_EQ(test, iolat_qd_bucket(b), b);
+	for (b = 0; b < IOLAT_QD_BUCKETS; b++) {
+		KUNIT_EXPECT_EQ(test, iolat_qd_bucket(iolat_qd_bucket_low(b)), b);
+		if (b)
+			KUNIT_EXPECT_GT(test, iolat_qd_bucket_low(b),
+					iolat_qd_bucket_low(b - 1));
+		if (b + 1 < IOLAT_QD_BUCKETS)
+			KUNIT_EXPECT_EQ(test,
+					iolat_qd_bucket(iolat_qd_bucket_low(b + 1) - 1),
+					b);
+	}
+	KUNIT_EXPECT_EQ(test, iolat_qd_bucket(20), IOLAT_QD_EXACT + 2U);
+	KUNIT_EXPECT_LT(test, iolat_qd_bucket(10240), IOLAT_QD_BUCKETS - 1U);
+	KUNIT_EXPECT_EQ(test, iolat_qd_bucket(U32_MAX), IOLAT_QD_BUCKETS - 1U);
+}
+
 static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE_PARAM(iolat_hist_bin_test, hist_bin_gen_params),
 	KUNIT_CASE(iolat_hist_bounds_test),
@@ -419,11 +704,18 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE(iolat_hist_merge_test),
 	KUNIT_CASE(iolat_ring_order_test),
 	KUNIT_CASE(iolat_ring_nested_test),
+	KUNIT_CASE(iolat_ring_block_size_test),
+	KUNIT_CASE(iolat_nvme_names_test),
 	KUNIT_CASE_PARAM(iolat_record_op_test, op_gen_params),
 	KUNIT_CASE(iolat_record_decode_test),
 	KUNIT_CASE_PARAM(iolat_record_stage_test, stage_gen_params),
 	KUNIT_CASE(iolat_stash_test),
 	KUNIT_CASE(iolat_stash_release_test),
+	KUNIT_CASE(iolat_busy_union_test),
+	KUNIT_CASE(iolat_busy_backdate_test),
+	KUNIT_CASE(iolat_busy_transient_test),
+	KUNIT_CASE(iolat_integral_test),
+	KUNIT_CASE(iolat_qd_bucket_test),
 	{}
 };
 

@@ -7,15 +7,24 @@
 
 #include <linux/module.h>
 #include "iolat.h"
+#include "clocktest.h"
 
 static int __init iolat_init(void)
 {
 	int missing, err;
 
 	missing = iolat_attach_init();
+	if (missing < 0) {
+		pr_err("cannot follow modules' tracepoints: %d\n", missing);
+		return missing;
+	}
+	err = iolat_clocktest_init();
+	if (err)
+		pr_warn("cannot test the clock across CPUs: %d\n", err);
 	err = iolat_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
+		iolat_attach_exit();
 		return err;
 	}
 	pr_info("version %s loaded (ABI %d)%s\n", IOLAT_VERSION,
@@ -29,6 +38,7 @@ static void __exit iolat_exit(void)
 {
 	iolat_netlink_exit();
 	iolat_session_exit();
+	iolat_attach_exit();
 }
 
 module_init(iolat_init);

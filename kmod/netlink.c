@@ -12,11 +12,18 @@
 #include <linux/cpumask.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
-#include "iolat.h"
+#include <linux/slab.h>
+#include <linux/kdev_t.h>
+#include "account.h"
+#include "clocktest.h"
 
 /* Ranges beyond the s16 of NLA_POLICY_RANGE. */
 static struct netlink_range_validation iolat_minor_range = {
 	.max = MINORMASK,
+};
+
+static struct netlink_range_validation iolat_nvme_ctrl_range = {
+	.max = U16_MAX,
 };
 
 static struct netlink_range_validation iolat_ring_range = {
@@ -29,6 +36,8 @@ static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
 	[IOLAT_DEV_A_MINOR] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_minor_range),
 	[IOLAT_DEV_A_NR_HWQ] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_HWQ),
 	[IOLAT_DEV_A_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_DEPTH),
+	[IOLAT_DEV_A_NVME_CTRL] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						&iolat_nvme_ctrl_range),
 };
 
 static struct netlink_range_validation iolat_ops_range = {
@@ -39,6 +48,11 @@ static struct netlink_range_validation iolat_ops_range = {
 static struct netlink_range_validation iolat_pid_range = {
 	.min = 1,
 	.max = PID_MAX_LIMIT,
+};
+
+static struct netlink_range_validation iolat_clock_loops_range = {
+	.min = IOLAT_CLOCK_LOOPS_MIN,
+	.max = IOLAT_CLOCK_LOOPS_MAX,
 };
 
 /* Attributes absent here are replies only; strict validation rejects them. */
@@ -52,6 +66,10 @@ static const struct nla_policy iolat_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
 				  .len = IOLAT_COMM_LEN - 1 },
 	[IOLAT_A_FILTER_MIN_NS] = { .type = NLA_U64 },
+	[IOLAT_A_COUNTERS_ONLY] = { .type = NLA_FLAG },
+	[IOLAT_A_NVME] = { .type = NLA_FLAG },
+	[IOLAT_A_CLOCK_LOOPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &iolat_clock_loops_range),
 };
 
 static struct genl_family iolat_family;
@@ -82,7 +100,11 @@ static int iolat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, IOLAT_A_ABI_VERSION, IOLAT_ABI_VERSION) ||
 	    nla_put_string(msg, IOLAT_A_MODULE_VERSION, IOLAT_VERSION) ||
 	    nla_put_u32(msg, IOLAT_A_RECORD_SIZE, sizeof(struct iolat_record)) ||
-	    nla_put_u32(msg, IOLAT_A_NR_CPUS, num_possible_cpus())) {
+	    nla_put_u32(msg, IOLAT_A_NR_CPUS, num_possible_cpus()) ||
+	    nla_put_u64_64bit(msg, IOLAT_A_CLOCK_INVERSIONS,
+			      iolat_clock_inversions(), IOLAT_A_PAD) ||
+	    nla_put_u32(msg, IOLAT_A_NVME_AVAILABLE,
+			iolat_attach_nvme_available())) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -117,6 +139,8 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	spec->minor = nla_get_u32(tb[IOLAT_DEV_A_MINOR]);
 	spec->nr_hwq = nla_get_u32(tb[IOLAT_DEV_A_NR_HWQ]);
 	spec->depth = nla_get_u32(tb[IOLAT_DEV_A_DEPTH]);
+	spec->nvme_ctrl = tb[IOLAT_DEV_A_NVME_CTRL] ?
+			  nla_get_u32(tb[IOLAT_DEV_A_NVME_CTRL]) : -1;
 	return 0;
 }
 
@@ -190,6 +214,8 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 	}
 	iolat_nl_parse_filter(info->attrs, &filter);
 	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
+				   nla_get_flag(info->attrs[IOLAT_A_COUNTERS_ONLY]),
+				   nla_get_flag(info->attrs[IOLAT_A_NVME]),
 				   info->extack);
 }
 
@@ -212,6 +238,11 @@ static const struct {
 	IOLAT_STAT(splits, IOLAT_STAT_A_SPLITS),
 	IOLAT_STAT(plugs, IOLAT_STAT_A_PLUGS),
 	IOLAT_STAT(unplugs, IOLAT_STAT_A_UNPLUGS),
+	IOLAT_STAT(nvme_completed, IOLAT_STAT_A_NVME_COMPLETED),
+	IOLAT_STAT(nvme_unmatched, IOLAT_STAT_A_NVME_UNMATCHED),
+	IOLAT_STAT(nvme_retried, IOLAT_STAT_A_NVME_RETRIED),
+	IOLAT_STAT(nvme_other_ns, IOLAT_STAT_A_NVME_OTHER_NS),
+	IOLAT_STAT(events_lost, IOLAT_STAT_A_EVENTS_LOST),
 };
 
 static int iolat_nl_put_stats(struct sk_buff *msg,
@@ -278,9 +309,8 @@ static int iolat_nl_read_start(struct netlink_callback *cb)
  * Return: true if records are left that did not fit.
  */
 static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
-			      struct iolat_ring *r, int cpu)
+			      struct iolat_ring *r, int cpu, unsigned int size)
 {
-	const unsigned int size = sizeof(struct iolat_record);
 	unsigned int avail, room, n;
 	struct nlattr *nla;
 	void *hdr;
@@ -292,7 +322,8 @@ static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			  &iolat_family, NLM_F_MULTI, IOLAT_CMD_READ);
 	if (!hdr)
 		return true;
-	if (nla_put_u32(skb, IOLAT_A_CPU, cpu))
+	if (nla_put_u32(skb, IOLAT_A_CPU, cpu) ||
+	    nla_put_u32(skb, IOLAT_A_RECORD_SIZE, size))
 		goto full;
 	room = skb_tailroom(skb);
 	n = room > NLA_HDRLEN ? min(avail, (room - NLA_HDRLEN) / size) : 0;
@@ -302,7 +333,7 @@ static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!nla)
 		goto full;
 	/* published records stay published: all n are there */
-	WARN_ON_ONCE(iolat_ring_read(r, nla_data(nla), n) != n);
+	WARN_ON_ONCE(iolat_ring_read(r, nla_data(nla), n, size) != n);
 	genlmsg_end(skb, hdr);
 	return n < avail || iolat_ring_readable(r, 1);
 full:
@@ -310,23 +341,223 @@ full:
 	return true;
 }
 
+/*
+ * The session's events since the last READ, in a message of their own;
+ * the session is locked.
+ */
+static void iolat_nl_read_events(struct sk_buff *skb,
+				 struct netlink_callback *cb,
+				 struct iolat_session *s)
+{
+	const struct iolat_event *ev = s->events;
+	unsigned int n = s->nr_events, i;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!n)
+		return;
+	s->nr_events = 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &iolat_family, NLM_F_MULTI, IOLAT_CMD_READ);
+	if (!hdr)
+		goto lost;
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(skb, IOLAT_A_EVENT);
+		if (!nest ||
+		    nla_put_u64_64bit(skb, IOLAT_EVENT_A_TIME_NS, ev[i].ns,
+				      IOLAT_EVENT_A_PAD) ||
+		    nla_put_u32(skb, IOLAT_EVENT_A_KIND, ev[i].kind) ||
+		    nla_put_string(skb, IOLAT_EVENT_A_MODULE, ev[i].module)) {
+			genlmsg_cancel(skb, hdr);
+			goto lost;
+		}
+		nla_nest_end(skb, nest);
+	}
+	genlmsg_end(skb, hdr);
+	return;
+lost:
+	this_cpu_add(s->rings->stats.events_lost, n);
+}
+
 static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct iolat_session *s;
+	unsigned int size;
 	int cpu;
 
 	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	if (!cb->args[0])
+		iolat_nl_read_events(skb, cb, s);
+	/* a session without NVMe sends the block part of its records */
+	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
+		     IOLAT_RECORD_BLOCK_SIZE);
+	size = s->nvme ? sizeof(struct iolat_record) : IOLAT_RECORD_BLOCK_SIZE;
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_possible(cpu))
 			continue;
-		if (iolat_nl_read_cpu(skb, cb, per_cpu_ptr(s->rings, cpu), cpu))
+		if (iolat_nl_read_cpu(skb, cb, per_cpu_ptr(s->rings, cpu), cpu,
+				      size))
 			break;
 	}
 	cb->args[0] = cpu;
 	iolat_session_unlock();
 	return skb->len;
+}
+
+static int iolat_nl_put_hwqs(struct sk_buff *skb, struct iolat_session *s,
+			     struct iolat_dev *d, u64 now, u32 *next)
+{
+	struct iolat_hwq *h;
+	struct nlattr *nest;
+
+	for (; *next < d->nr_hwq; (*next)++) {
+		h = &d->hwqs[*next];
+		nest = nla_nest_start(skb, IOLAT_CNT_A_HWQ);
+		if (!nest ||
+		    nla_put_u32(skb, IOLAT_HWQ_A_INDEX, *next) ||
+		    nla_put_u64_64bit(skb, IOLAT_HWQ_A_BUSY_NS,
+				      iolat_acct_hwq_busy(s, &h->dev, now),
+				      IOLAT_HWQ_A_PAD) ||
+		    nla_put_u64_64bit(skb, IOLAT_HWQ_A_QBUSY_NS,
+				      iolat_acct_hwq_busy(s, &h->queue, now),
+				      IOLAT_HWQ_A_PAD) ||
+		    nla_put_u32(skb, IOLAT_HWQ_A_QUEUED,
+				max(atomic_read(&h->queue.n), 0)) ||
+		    nla_put_u32(skb, IOLAT_HWQ_A_ISSUED,
+				max(atomic_read(&h->dev.n), 0))) {
+			if (nest)
+				nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+static int iolat_nl_put_snap(struct sk_buff *skb, const struct iolat_session *s,
+			     const struct iolat_acct_snap *a)
+{
+	const struct {
+		int attr;
+		u64 v;
+	} u64s[] = {
+		{ IOLAT_CNT_A_START_NS, s->start_ns },
+		{ IOLAT_CNT_A_NOW_NS, a->now_ns },
+		{ IOLAT_CNT_A_BUSY_NS, a->busy_ns },
+		{ IOLAT_CNT_A_QBUSY_NS, a->qbusy_ns },
+		{ IOLAT_CNT_A_INFLIGHT_NS, a->inflight_ns },
+		{ IOLAT_CNT_A_QINFLIGHT_NS, a->qinflight_ns },
+		{ IOLAT_CNT_A_ISSUES, a->issues },
+		{ IOLAT_CNT_A_QD_SUM, a->qd_sum },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
+		if (nla_put_u64_64bit(skb, u64s[i].attr, u64s[i].v,
+				      IOLAT_CNT_A_PAD))
+			return -EMSGSIZE;
+	if (nla_put_u32(skb, IOLAT_CNT_A_QUEUED, a->queued) ||
+	    nla_put_u32(skb, IOLAT_CNT_A_ISSUED, a->issued) ||
+	    nla_put(skb, IOLAT_CNT_A_IOS, sizeof(a->ios), a->ios) ||
+	    nla_put(skb, IOLAT_CNT_A_BYTES, sizeof(a->bytes), a->bytes) ||
+	    nla_put(skb, IOLAT_CNT_A_WAIT_NS, sizeof(a->wait_ns), a->wait_ns) ||
+	    nla_put(skb, IOLAT_CNT_A_QD_HIST, sizeof(a->qd_hist), a->qd_hist))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * One message of device @d's counters: the totals and queues from 0 if
+ * *@next is 0, else the queues from *@next on.
+ * Return: 0 when the device is done, -EMSGSIZE if more is to come.
+ */
+static int iolat_nl_counters_dev(struct sk_buff *skb,
+				 struct netlink_callback *cb,
+				 struct iolat_session *s, struct iolat_dev *d,
+				 u32 *next)
+{
+	struct {
+		struct iolat_acct_snap snap;
+		struct iolat_acct_cpu cpu;
+	} *buf;
+	struct iolat_acct_snap *snap;
+	struct nlattr *nest;
+	u32 first = *next;
+	void *hdr;
+	int err;
+
+	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	snap = &buf->snap;
+	iolat_acct_snapshot(s, d, snap, &buf->cpu);
+	err = -EMSGSIZE;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &iolat_family, NLM_F_MULTI, IOLAT_CMD_COUNTERS);
+	if (!hdr)
+		goto out;
+	nest = nla_nest_start(skb, IOLAT_A_DEV_COUNTERS);
+	if (!nest ||
+	    nla_put_u32(skb, IOLAT_CNT_A_MAJOR, MAJOR(d->devt)) ||
+	    nla_put_u32(skb, IOLAT_CNT_A_MINOR, MINOR(d->devt)) ||
+	    (!first && iolat_nl_put_snap(skb, s, snap))) {
+		genlmsg_cancel(skb, hdr);
+		goto out;
+	}
+	err = iolat_nl_put_hwqs(skb, s, d, snap->now_ns, next);
+	if (err && *next == first) {	/* not one queue fitted */
+		genlmsg_cancel(skb, hdr);
+		goto out;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+out:
+	kfree(buf);
+	return err;
+}
+
+static int iolat_nl_counters_start(struct netlink_callback *cb)
+{
+	cb->args[0] = 0;	/* device */
+	cb->args[1] = 0;	/* its next hardware queue */
+	return iolat_nl_read_start(cb);
+}
+
+static int iolat_nl_counters_dump(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct iolat_session *s;
+	u32 next;
+	int err = 0;
+
+	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
+		next = cb->args[1];
+		err = iolat_nl_counters_dev(skb, cb, s, &s->devs[cb->args[0]],
+					    &next);
+		cb->args[1] = next;
+		if (err)
+			break;
+	}
+	iolat_session_unlock();
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;	/* more in the next message */
+	return err ?: skb->len;
+}
+
+static int iolat_nl_clocktest(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 loops = IOLAT_CLOCK_LOOPS_DEFAULT;
+
+	if (!iolat_nl_capable(skb, info->extack))
+		return -EPERM;
+	if (info->attrs[IOLAT_A_CLOCK_LOOPS])
+		loops = nla_get_u32(info->attrs[IOLAT_A_CLOCK_LOOPS]);
+	return iolat_clocktest_reply(info, &iolat_family, loops);
 }
 
 static const struct genl_ops iolat_ops[] = {
@@ -346,6 +577,15 @@ static const struct genl_ops iolat_ops[] = {
 		.cmd = IOLAT_CMD_READ,
 		.start = iolat_nl_read_start,
 		.dumpit = iolat_nl_read_dump,
+	},
+	{
+		.cmd = IOLAT_CMD_COUNTERS,
+		.start = iolat_nl_counters_start,
+		.dumpit = iolat_nl_counters_dump,
+	},
+	{
+		.cmd = IOLAT_CMD_CLOCKTEST,
+		.doit = iolat_nl_clocktest,
 	},
 };
 

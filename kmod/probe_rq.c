@@ -3,8 +3,9 @@
  * Request probes: insert (I), issue (D), requeue (R), merge (M) and
  * complete (C).  They run for every request on the machine, return at
  * once for untraced devices and otherwise do one clock read and work on
- * the request's own slot (inflight.h) and its hardware queue's depth
- * counters; no locks, no allocation, no lookup beyond the device compare.
+ * the request's own slot (inflight.h), its hardware queue's depth and
+ * busy counters and this CPU's counters (account.h); no locks, no
+ * allocation, no lookup beyond the device compare.
  */
 #include <linux/blk-mq.h>
 #include <linux/percpu.h>
@@ -13,26 +14,10 @@
 #include <linux/string.h>
 #include <trace/events/block.h>
 #include "inflight.h"
+#include "account.h"
 #include "submit.h"
+#include "probe_nvme.h"
 #include "../lib/record.h"
-
-static bool iolat_filter_pass(const struct iolat_filter *f,
-			      const struct iolat_slot *slot,
-			      const struct request *rq)
-{
-	bool known = slot->flags & IOLAT_F_SUBMITTER;
-
-	if (f->ops && !(f->ops & BIT(iolat_record_op(rq->cmd_flags))))
-		return false;
-	if (f->pid && (!known || slot->who.pid != f->pid))
-		return false;
-	if (f->tgid && (!known || slot->who.tgid != f->tgid))
-		return false;
-	if (f->comm[0] &&
-	    (!known || strncmp(slot->who.comm, f->comm, IOLAT_COMM_LEN)))
-		return false;
-	return true;
-}
 
 /*
  * Fill @slot for @rq from this CPU's stash, or, if its bio stages are not
@@ -56,40 +41,95 @@ static void iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 	} else if (in_task() && !(current->flags & PF_KTHREAD)) {
 		slot->flags = iolat_submitter_set(&slot->who, current);
 	}
-	slot->filtered = !iolat_filter_pass(&s->filter, slot, rq);
-}
-
-/* The slot's request left without completing: undo its queue depth. */
-static void iolat_slot_forget(struct iolat_hwq *h, struct iolat_slot *slot)
-{
-	if (slot->state == IOLAT_SLOT_ISSUED)
-		atomic_dec(&h->issued);
-	if (slot->state != IOLAT_SLOT_FREE)
-		atomic_dec(&h->queued);
-	slot->state = IOLAT_SLOT_FREE;
-	slot->rq = NULL;
+	slot->filtered = !iolat_filter_wanted(&s->filter,
+					      iolat_record_op(rq->cmd_flags),
+					      &slot->who,
+					      slot->flags & IOLAT_F_SUBMITTER);
 }
 
 /*
- * First sight of @rq, at insert or issue: it owns @slot from now on.  A
- * request the kernel allocated before the session began is followed too,
- * for the queue depths, but counted as not seen whole at completion.
+ * The slot's request leaves its queue: completed, or gone without
+ * completing (merged into another, or its slot found reused).  The
+ * clock is read with interrupts off right before the counts change, so
+ * that the busy time's order of events is the order of their times.
+ * Return: the time it left.
+ */
+static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
+			  struct iolat_slot *slot, const struct request *rq,
+			  bool completed)
+{
+	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
+	bool issued = slot->state == IOLAT_SLOT_ISSUED;
+	bool queued = slot->state != IOLAT_SLOT_FREE;
+	struct iolat_acct_cpu *c;
+	unsigned long flags;
+	u64 now, t;
+	u8 op;
+
+	c = iolat_acct_begin(d, &flags);
+	now = iolat_now();
+	/* the counters stop with the session */
+	t = min(now, READ_ONCE(s->stop_ns));
+	if (issued) {
+		iolat_busy_down(&h->dev, &d->all.dev, t - s->base_ns);
+		c->dev_sum += t;
+		c->dev_n--;
+	}
+	if (queued) {
+		iolat_busy_down(&h->queue, &d->all.queue, t - s->base_ns);
+		c->queue_sum += t;
+		c->queue_n--;
+	}
+	if (queued && completed) {
+		op = iolat_record_op(rq->cmd_flags);
+		c->ios[op]++;
+		c->bytes[op] += blk_rq_bytes(rq);
+		c->wait_ns[op] += t - slot->acct_ns;
+	}
+	iolat_acct_end(c, flags);
+	slot->state = IOLAT_SLOT_FREE;
+	slot->rq = NULL;
+	return now;
+}
+
+/*
+ * First sight of @rq, at insert or issue: it will own @slot.  A request
+ * the kernel allocated before the session began is followed too, for
+ * the queue depths and busy time, but counted as not seen whole at
+ * completion.
  * Return: false if the session is not taking new requests.
  */
-static bool iolat_slot_begin(struct iolat_session *s, struct iolat_hwq *h,
-			     struct iolat_slot *slot, const struct request *rq)
+static bool iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
+			       struct iolat_slot *slot, const struct request *rq)
 {
 	if (!iolat_session_armed(s))
 		return false;
-	if (slot->rq)
-		iolat_slot_forget(h, slot);	/* freed without completion */
+	if (slot->rq)	/* freed without completion */
+		iolat_slot_end(s, d, slot, rq, false);
 	iolat_slot_fill(s, slot, rq);
 	slot->outside = rq->start_time_ns &&
 			rq->start_time_ns < READ_ONCE(s->start_ns);
-	slot->qd_insert = atomic_inc_return(&h->queued) - 1;
+	return true;
+}
+
+/*
+ * The prepared request is in its queue at @now, since its first stage but
+ * not before the session.  Called with @c begun (iolat_acct_begin()).
+ */
+static void iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
+			     struct iolat_slot *slot, const struct request *rq,
+			     struct iolat_acct_cpu *c, u64 now)
+{
+	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
+
+	slot->acct_ns = max(min(slot->q_ns ?: slot->g_ns ?: now, now),
+			    READ_ONCE(s->start_ns));
+	slot->qd_insert = iolat_busy_up(&h->queue, &d->all.queue,
+					slot->acct_ns - s->base_ns);
+	c->queue_sum -= slot->acct_ns;
+	c->queue_n++;
 	slot->state = IOLAT_SLOT_QUEUED;
 	slot->rq = rq;
-	return true;
 }
 
 /* The traced device, slot and queue of @rq; false if it is not traced. */
@@ -107,9 +147,10 @@ static bool iolat_rq_find(struct iolat_session *s, const struct request *rq,
 static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
+	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
-	u64 now;
+	unsigned long flags;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
@@ -118,46 +159,70 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 		slot->state = IOLAT_SLOT_QUEUED;
 		return;
 	}
-	now = iolat_now();
-	if (iolat_slot_begin(s, &d->hwqs[iolat_rq_hwq(rq)], slot, rq))
-		slot->i_ns = now;
+	if (!iolat_slot_prepare(s, d, slot, rq))
+		return;
+	c = iolat_acct_begin(d, &flags);
+	slot->i_ns = iolat_now();
+	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns);
+	iolat_acct_end(c, flags);
 }
 
 /* block_rq_issue (D): the driver is given the request. */
 static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
+	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	struct iolat_hwq *h;
+	unsigned long flags;
+	bool fresh;
 	u64 now;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	now = iolat_now();
 	h = &d->hwqs[iolat_rq_hwq(rq)];
 	/* not seen yet: issued directly */
-	if ((slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED) &&
-	    !iolat_slot_begin(s, h, slot, rq))
+	fresh = slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED;
+	if (fresh && !iolat_slot_prepare(s, d, slot, rq))
 		return;
+	c = iolat_acct_begin(d, &flags);
+	now = iolat_now();
+	if (fresh)
+		iolat_slot_queue(s, d, slot, rq, c, now);
 	slot->d_ns = now;
-	slot->qd_issue = atomic_inc_return(&h->issued) - 1;
+	slot->qd_issue = iolat_busy_up(&h->dev, &d->all.dev, now - s->base_ns);
 	slot->state = IOLAT_SLOT_ISSUED;
+	c->dev_sum -= now;
+	c->dev_n++;
+	c->issues++;
+	c->qd_sum += slot->qd_issue;
+	c->qd_hist[iolat_qd_bucket(slot->qd_issue)]++;
+	iolat_acct_end(c, flags);
 }
 
 /* block_rq_requeue (R): the driver gave the request back. */
 static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
+	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
+	unsigned long flags;
+	u64 now;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
 	this_cpu_inc(s->rings->stats.requeues);
 	if (slot->rq != rq || slot->state != IOLAT_SLOT_ISSUED)
 		return;
-	atomic_dec(&d->hwqs[iolat_rq_hwq(rq)].issued);
+	c = iolat_acct_begin(d, &flags);
+	now = iolat_now();
+	iolat_busy_down(&d->hwqs[iolat_rq_hwq(rq)].dev, &d->all.dev,
+			now - s->base_ns);
+	c->dev_sum += now;
+	c->dev_n--;
+	iolat_acct_end(c, flags);
 	slot->state = IOLAT_SLOT_REQUEUED;
 	slot->requeues++;
 }
@@ -173,7 +238,34 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 		return;
 	this_cpu_inc(s->rings->stats.rq_merges);
 	if (slot->rq == rq)
-		iolat_slot_forget(&d->hwqs[iolat_rq_hwq(rq)], slot);
+		iolat_slot_end(s, d, slot, rq, false);
+}
+
+/*
+ * A request in flight when the session began completes: it kept its
+ * queue and the device busy from the session's start, so it counts as
+ * issued there (its record is DROP_UNMATCHED, being not seen whole).
+ * Return: the time it completed.
+ */
+static u64 iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
+			       const struct request *rq)
+{
+	struct iolat_slot held = { .state = IOLAT_SLOT_ISSUED };
+	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
+	u64 start = READ_ONCE(s->start_ns);
+	struct iolat_acct_cpu *c;
+	unsigned long flags;
+
+	held.acct_ns = start;
+	c = iolat_acct_begin(d, &flags);
+	iolat_busy_up(&h->queue, &d->all.queue, start - s->base_ns);
+	iolat_busy_up(&h->dev, &d->all.dev, start - s->base_ns);
+	c->queue_sum -= start;
+	c->queue_n++;
+	c->dev_sum -= start;
+	c->dev_n++;
+	iolat_acct_end(c, flags);
+	return iolat_slot_end(s, d, &held, rq, true);
 }
 
 /*
@@ -181,13 +273,29 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
  * flight before the session began or issued after it began to stop,
  * unless the kernel's own allocation time says it is the session's (a
  * request that completes without being issued, like the one an empty
- * flush waits on).  Return: whether to record it.
+ * flush waits on).  One that completes while the probes are still being
+ * attached is before the session's start: counted, not accounted.  @now
+ * is set to the time of the completion.
+ * Return: whether to record it.
  */
-static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_slot *slot,
-			    const struct request *rq)
+static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
+			    struct iolat_slot *slot, const struct request *rq,
+			    u64 *now)
 {
-	if (!rq->start_time_ns || rq->start_time_ns < READ_ONCE(s->start_ns) ||
-	    rq->start_time_ns >= READ_ONCE(s->stop_ns)) {
+	u64 start = READ_ONCE(s->start_ns);
+
+	if (start == U64_MAX) {
+		*now = iolat_now();
+		this_cpu_inc(s->rings->stats.drop_unmatched);
+		return false;
+	}
+	if (rq->start_time_ns && rq->start_time_ns < start) {
+		*now = iolat_acct_at_start(s, d, rq);
+		this_cpu_inc(s->rings->stats.drop_unmatched);
+		return false;
+	}
+	*now = iolat_now();
+	if (!rq->start_time_ns || rq->start_time_ns >= READ_ONCE(s->stop_ns)) {
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
@@ -204,18 +312,21 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							       nr_bytes))
 {
 	struct iolat_session *s = data;
+	struct iolat_nvme_slot cmd;
 	struct iolat_slot *slot, done;
 	struct iolat_dev *d;
+	bool nvme;
 	u64 now;
 
 	d = iolat_session_dev(s, iolat_rq_devt(rq));
 	if (!d)
 		return;
-	now = iolat_now();
 	if (nr_bytes < blk_rq_bytes(rq)) {
 		this_cpu_inc(s->rings->stats.partial);
 		return;
 	}
+	/* the command that carried it, whatever becomes of the record */
+	nvme = d->nvme && iolat_nvme_take(d, rq, &cmd);
 	slot = iolat_inflight_slot(d, rq);
 	if (!slot) {
 		this_cpu_inc(s->rings->stats.drop_range);
@@ -223,12 +334,12 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	}
 	if (slot->rq == rq) {
 		done = *slot;
-		iolat_slot_forget(&d->hwqs[iolat_rq_hwq(rq)], slot);
+		now = iolat_slot_end(s, d, slot, rq, true);
 		if (done.outside) {
 			this_cpu_inc(s->rings->stats.drop_unmatched);
 			return;
 		}
-	} else if (!iolat_rq_unseen(s, &done, rq)) {
+	} else if (!iolat_rq_unseen(s, d, &done, rq, &now)) {
 		return;
 	}
 	if (done.filtered ||
@@ -238,7 +349,10 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 		this_cpu_inc(s->rings->stats.filtered);
 		return;
 	}
-	iolat_record_emit(s, d, rq, &done, now, iolat_rq_errno(err));
+	if (s->counters_only)
+		return;
+	iolat_record_emit(s, d, rq, &done, now, iolat_rq_errno(err),
+			  nvme ? &cmd : NULL);
 }
 
 #if IOLAT_HAVE_TP_RQ_ERROR

@@ -7,6 +7,7 @@
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include "inflight.h"
+#include "probe_nvme.h"
 
 /**
  * iolat_record_op() - the ABI's operation for a request's op and flags
@@ -62,6 +63,57 @@ static u16 iolat_record_bios(const struct request *rq)
 	return n;
 }
 
+/* No NVMe command: the NVMe part of a record of an NVMe session. */
+static const struct iolat_nvme_slot iolat_record_no_nvme;
+
+/*
+ * The NVMe part of a record, from its command's slot (its flags are the
+ * caller's); field by field, for the compiler's bounds checks.
+ */
+static void iolat_record_nvme(struct iolat_record *rec,
+			      const struct iolat_nvme_ctrl *c,
+			      const struct iolat_nvme_slot *n, u16 qid)
+{
+	rec->nvme_setup_ns = n->setup_ns;
+	rec->nvme_done_ns = n->done_ns;
+	rec->slba = n->slba;
+	rec->dsm_slba = n->dsm_slba;
+	rec->dsm_lbas = n->dsm_lbas;
+	rec->nsid = n->nsid;
+	rec->nlb = n->nlb;
+	rec->dsm_nlb = n->dsm_nlb;
+	rec->result = n->result;
+	rec->ctrl = c ? c->instance : 0;
+	rec->qid = qid;
+	rec->cid = n->cid;
+	rec->status = n->status;
+	rec->qd_setup = n->qd;
+	rec->dsm_nr = n->dsm_nr;
+	rec->opcode = n->opcode;
+	rec->lba_shift = n->lba_shift;
+	rec->retries = n->retries;
+	rec->nvme_pad = 0;
+}
+
+/* This CPU's next record, or NULL (counted) if its ring is full. */
+static struct iolat_ring_slot *iolat_record_reserve(struct iolat_session *s,
+						    unsigned long *pos)
+{
+	struct iolat_ring_slot *rs = iolat_ring_reserve(this_cpu_ptr(s->rings),
+							 pos);
+
+	if (!rs)
+		this_cpu_inc(s->rings->stats.drop_full);
+	return rs;
+}
+
+static void iolat_record_publish(struct iolat_session *s,
+				 struct iolat_ring_slot *rs, unsigned long pos)
+{
+	iolat_ring_publish(rs, pos);
+	this_cpu_inc(s->rings->stats.written);
+}
+
 /**
  * iolat_record_emit() - write a completed request's record
  * @s: the session
@@ -70,6 +122,7 @@ static u16 iolat_record_bios(const struct request *rq)
  * @slot: its stages, taken out of the in-flight table
  * @c_ns: when it completed
  * @error: 0 or a negative errno
+ * @nvme: the NVMe command that carried it, or NULL
  *
  * Runs in the completion probe (preemption disabled), before the request's
  * bios are ended.  Counts the record as written, or as dropped if this
@@ -77,18 +130,15 @@ static u16 iolat_record_bios(const struct request *rq)
  */
 void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		       const struct request *rq, const struct iolat_slot *slot,
-		       u64 c_ns, int error)
+		       u64 c_ns, int error, const struct iolat_nvme_slot *nvme)
 {
-	struct iolat_ring *r = this_cpu_ptr(s->rings);
 	struct iolat_ring_slot *rs;
 	struct iolat_record *rec;
 	unsigned long pos;
 
-	rs = iolat_ring_reserve(r, &pos);
-	if (!rs) {
-		this_cpu_inc(s->rings->stats.drop_full);
+	rs = iolat_record_reserve(s, &pos);
+	if (!rs)
 		return;
-	}
 	rec = &rs->rec;
 	rec->q_ns = slot->q_ns;
 	rec->g_ns = slot->g_ns;
@@ -112,6 +162,50 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->op = iolat_record_op(rq->cmd_flags);
 	rec->pad = 0;
 	rec->error = error;
-	iolat_ring_publish(rs, pos);
-	this_cpu_inc(s->rings->stats.written);
+	if (nvme) {
+		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
+		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
+	} else if (s->nvme) {
+		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
+	}
+	iolat_record_publish(s, rs, pos);
+}
+
+/**
+ * iolat_record_emit_admin() - write a completed admin command's record
+ * @s: the session
+ * @c: its controller
+ * @rq: the command's request, on the admin queue
+ * @slot: the command's fields, completed
+ *
+ * An admin command has no block stages: its issue and completion are the
+ * command's setup and completion.
+ */
+void iolat_record_emit_admin(struct iolat_session *s,
+			     const struct iolat_nvme_ctrl *c,
+			     const struct request *rq,
+			     const struct iolat_nvme_slot *slot)
+{
+	struct iolat_ring_slot *rs;
+	struct iolat_record *rec;
+	unsigned long pos;
+
+	rs = iolat_record_reserve(s, &pos);
+	if (!rs)
+		return;
+	rec = &rs->rec;
+	memset(rec, 0, sizeof(*rec));
+	rec->d_ns = slot->setup_ns;
+	rec->c_ns = slot->done_ns;
+	rec->bytes = blk_rq_bytes(rq);
+	rec->flags = IOLAT_F_NVME | IOLAT_F_NVME_ADMIN |
+		     (slot->who.pid ? IOLAT_F_SUBMITTER : 0);
+	rec->pid = slot->who.pid;
+	rec->tgid = slot->who.tgid;
+	memcpy(rec->comm, slot->who.comm, IOLAT_COMM_LEN);
+	rec->tag = rq->tag;
+	rec->nr_bios = iolat_record_bios(rq);
+	rec->op = IOLAT_OP_OTHER;
+	iolat_record_nvme(rec, c, slot, 0);
+	iolat_record_publish(s, rs, pos);
 }

@@ -68,13 +68,15 @@ EXPORT_SYMBOL_IF_KUNIT(iolat_ring_readable);
  * @r: the ring (any CPU's); callers serialise readers
  * @dst: where to copy the records, with no alignment needed
  * @max: room in @dst, in records
+ * @size: bytes of each record to copy, from its start
  *
  * Copies records in order while they are published, stopping at the
  * first slot still being written, and gives their slots back.
  *
  * Return: the number of records copied.
  */
-unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max)
+unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
+			     unsigned int size)
 {
 	unsigned long pos = r->tail;
 	unsigned int n;
@@ -85,8 +87,7 @@ unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max)
 		/* pairs with iolat_ring_publish(): the record is complete */
 		if (smp_load_acquire(&slot->seq) != pos + 1)
 			break;
-		memcpy(dst + n * sizeof(slot->rec), &slot->rec,
-		       sizeof(slot->rec));
+		memcpy(dst + n * size, &slot->rec, size);
 	}
 	/* the copies are done before writers may reuse the slots */
 	smp_store_release(&r->tail, pos);

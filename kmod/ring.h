@@ -44,6 +44,11 @@ struct iolat_cpu_stats {
 	u64 splits;
 	u64 plugs;
 	u64 unplugs;
+	u64 nvme_completed;
+	u64 nvme_unmatched;
+	u64 nvme_retried;
+	u64 nvme_other_ns;
+	u64 events_lost;
 };
 
 /*
@@ -91,6 +96,7 @@ static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
 int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node);
 void iolat_ring_free(struct iolat_ring *r);
 unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max);
-unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max);
+unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
+			     unsigned int size);
 
 #endif /* _IOLAT_RING_H */

@@ -13,8 +13,11 @@
 #include <linux/err.h>
 #include <linux/cpumask.h>
 #include <linux/topology.h>
+#include <linux/module.h>
 #include "inflight.h"
+#include "account.h"
 #include "submit.h"
+#include "probe_nvme.h"
 
 static DEFINE_MUTEX(iolat_mutex);
 static struct iolat_session *iolat_cur;	/* under iolat_mutex */
@@ -28,8 +31,13 @@ static void iolat_session_free(struct iolat_session *s)
 		WRITE_ONCE(s->stop_ns, iolat_now());
 		iolat_detach(s);
 	}
-	for (i = 0; i < s->nr_devs; i++)
+	for (i = 0; i < s->nr_devs; i++) {
 		iolat_inflight_free(&s->devs[i]);
+		iolat_acct_free(&s->devs[i]);
+	}
+	for (i = 0; s->ctrls && i < s->nr_ctrls; i++)
+		iolat_nvme_ctrl_free(&s->ctrls[i]);
+	kfree(s->ctrls);
 	if (s->rings) {
 		for_each_possible_cpu(cpu)
 			iolat_ring_free(per_cpu_ptr(s->rings, cpu));
@@ -39,11 +47,58 @@ static void iolat_session_free(struct iolat_session *s)
 	kfree(s);
 }
 
+/*
+ * The controllers of the session's NVMe namespaces, each with its key,
+ * found by opening one of its namespaces.
+ */
+static int iolat_session_nvme(struct iolat_session *s,
+			      const struct iolat_dev_spec *specs,
+			      struct netlink_ext_ack *extack)
+{
+	struct iolat_nvme_ctrl *c;
+	unsigned int i, j;
+	int err;
+
+	s->ctrls = kcalloc(IOLAT_MAX_DEVS, sizeof(*s->ctrls), GFP_KERNEL);
+	if (!s->ctrls)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_devs; i++) {
+		if (specs[i].nvme_ctrl < 0)
+			continue;
+		for (j = 0; j < s->nr_ctrls; j++)
+			if (s->ctrls[j].instance == specs[i].nvme_ctrl)
+				break;
+		c = &s->ctrls[j];
+		if (j == s->nr_ctrls) {
+			s->nr_ctrls++;
+			err = iolat_nvme_ctrl_init(c, specs[i].nvme_ctrl,
+						   &specs[i]);
+			if (err)
+				return err;
+		} else if (c->nr_hwq != specs[i].nr_hwq ||
+			   c->depth != specs[i].depth) {
+			NL_SET_ERR_MSG(extack, "NVMe namespaces of one controller with different tag sets");
+			return -EINVAL;
+		}
+		err = iolat_nvme_ctrl_key(c, s->devs[i].devt, extack);
+		if (err)
+			return err;
+		s->devs[i].nvme = c;
+	}
+	if (!s->nr_ctrls) {
+		NL_SET_ERR_MSG(extack, "NVMe tracing asked for, but no device is an NVMe namespace");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static struct iolat_session *iolat_session_alloc(u32 portid,
 						 const struct iolat_dev_spec *specs,
 						 unsigned int nr_specs,
 						 unsigned int ring_slots,
-						 const struct iolat_filter *filter)
+						 const struct iolat_filter *filter,
+						 bool counters_only, bool nvme,
+						 struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
 	unsigned int i;
@@ -54,6 +109,9 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
 	s->filter = *filter;
+	s->counters_only = counters_only;
+	s->nvme = nvme;
+	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
 	s->stash = alloc_percpu(struct iolat_stash);
@@ -71,6 +129,13 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	for (i = 0; i < nr_specs; i++) {
 		err = iolat_inflight_init(&s->devs[i], &specs[i]);
 		s->nr_devs = i + 1;
+		if (!err)
+			err = iolat_acct_init(&s->devs[i]);
+		if (err)
+			goto fail;
+	}
+	if (nvme) {
+		err = iolat_session_nvme(s, specs, extack);
 		if (err)
 			goto fail;
 	}
@@ -80,6 +145,69 @@ fail:
 	return ERR_PTR(err);
 }
 
+/* Note @kind for the client, or count it lost.  Under the mutex. */
+static void iolat_session_event(struct iolat_session *s, u32 kind,
+				const char *module)
+{
+	struct iolat_event *ev;
+
+	lockdep_assert_held(&iolat_mutex);
+	if (s->nr_events == IOLAT_MAX_EVENTS) {
+		this_cpu_inc(s->rings->stats.events_lost);
+		return;
+	}
+	ev = &s->events[s->nr_events++];
+	ev->ns = iolat_now();
+	ev->kind = kind;
+	strscpy(ev->module, module, sizeof(ev->module));
+}
+
+/**
+ * iolat_session_module() - a module with tracepoints comes or goes
+ * @mod: the module
+ * @coming: loading, else unloading
+ *
+ * Called from the tracepoint module notifier (attach.c).  When nvme-core
+ * goes, a session tracing NVMe commands loses its NVMe probes, its
+ * controllers' commands are forgotten and its client is told; when it
+ * comes back, the probes go on again, the controllers are known anew by
+ * their namespaces' next commands, and the client is told.
+ */
+void iolat_session_module(struct module *mod, bool coming)
+{
+	struct iolat_session *s;
+	unsigned int i;
+
+	mutex_lock(&iolat_mutex);
+	s = iolat_cur && iolat_cur->running && iolat_cur->nvme ? iolat_cur :
+								 NULL;
+	if (coming) {
+		if (!iolat_attach_module_coming(mod) || !s ||
+		    s->nvme_attached || !iolat_attach_nvme_available())
+			goto out;
+		if (iolat_attach_nvme(s)) {
+			pr_warn("%s is back, but NVMe commands cannot be traced again\n",
+				mod->name);
+			goto out;
+		}
+		pr_info("%s loaded: tracing NVMe commands again\n", mod->name);
+		iolat_session_event(s, IOLAT_EVENT_NVME_ATTACHED, mod->name);
+	} else {
+		if (s && s->nvme_attached && iolat_attach_module_owns(mod)) {
+			iolat_detach_nvme(s);
+			for (i = 0; i < s->nr_ctrls; i++)
+				iolat_nvme_ctrl_reset(&s->ctrls[i]);
+			pr_info("%s unloading: NVMe commands no longer traced\n",
+				mod->name);
+			iolat_session_event(s, IOLAT_EVENT_NVME_DETACHED,
+					    mod->name);
+		}
+		iolat_attach_module_going(mod);
+	}
+out:
+	mutex_unlock(&iolat_mutex);
+}
+
 /**
  * iolat_session_start() - start tracing for a netlink socket
  * @portid: the socket
@@ -87,14 +215,16 @@ fail:
  * @nr_specs: how many, 1..IOLAT_MAX_DEVS
  * @ring_slots: records per CPU buffer, a power of two
  * @filter: which requests to record
+ * @counters_only: keep the counters (account.h) but write no record
+ * @nvme: trace the NVMe commands of the devices that are NVMe namespaces
  * @extack: for the reason of a failure
  *
  * Return: 0 or a negative errno.
  */
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
-			const struct iolat_filter *filter,
-			struct netlink_ext_ack *extack)
+			const struct iolat_filter *filter, bool counters_only,
+			bool nvme, struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
 	int err = 0;
@@ -110,9 +240,11 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		err = -EBUSY;
 		goto out;
 	}
-	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter);
+	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter,
+				counters_only, nvme, extack);
 	if (IS_ERR(s)) {
-		NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
+		if (PTR_ERR(s) == -ENOMEM)
+			NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
 		err = PTR_ERR(s);
 		goto out;
 	}

@@ -3,11 +3,7 @@
  * Log-linear latency histogram; see hist.h.
  */
 #include "hist.h"
-
-static unsigned int iolat_fls64(__u64 v)
-{
-	return v ? 64 - __builtin_clzll(v) : 0;
-}
+#include "loglin.h"
 
 /**
  * iolat_hist_bin() - bin index of a value
@@ -17,16 +13,9 @@ static unsigned int iolat_fls64(__u64 v)
  */
 unsigned int iolat_hist_bin(__u64 v)
 {
-	unsigned int msb, group;
-
-	if (v < IOLAT_HIST_SUB)
-		return v;
-	msb = iolat_fls64(v) - 1;
-	if (msb >= IOLAT_HIST_MAX_SHIFT)
+	if (v >= 1ULL << IOLAT_HIST_MAX_SHIFT)
 		return IOLAT_HIST_NR_BINS;
-	group = msb - IOLAT_HIST_SUB_BITS + 1;
-	return group * IOLAT_HIST_SUB +
-	       ((v >> (msb - IOLAT_HIST_SUB_BITS)) & (IOLAT_HIST_SUB - 1));
+	return iolat_loglin_bin(v, IOLAT_HIST_SUB_BITS);
 }
 
 /**
@@ -35,12 +24,7 @@ unsigned int iolat_hist_bin(__u64 v)
  */
 __u64 iolat_hist_bin_lo(unsigned int bin)
 {
-	unsigned int group = bin / IOLAT_HIST_SUB;
-	__u64 sub = bin % IOLAT_HIST_SUB;
-
-	if (!group)
-		return sub;
-	return (IOLAT_HIST_SUB + sub) << (group - 1);
+	return iolat_loglin_lo(bin, IOLAT_HIST_SUB_BITS);
 }
 
 /**
@@ -63,8 +47,28 @@ void iolat_hist_init(struct iolat_hist *h)
 	h->min = ~0ULL;
 	h->max = 0;
 	h->overflow = 0;
+	h->sumsq_lo = 0;
+	h->sumsq_hi = 0;
 	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
 		h->bins[i] = 0;
+}
+
+/* (*hi, *lo) += (ahi, alo), 128 bits */
+static void add128(__u64 *hi, __u64 *lo, __u64 ahi, __u64 alo)
+{
+	*lo += alo;
+	*hi += ahi + (*lo < alo);
+}
+
+/* (*hi, *lo) += v * v */
+static void add_square(__u64 *hi, __u64 *lo, __u64 v)
+{
+	__u64 a = v >> 32, b = v & 0xffffffffULL;
+	__u64 ab = a * b, bb = b * b, aa = a * a;
+
+	/* v^2 = aa << 64 + 2ab << 32 + bb */
+	add128(hi, lo, aa, bb);
+	add128(hi, lo, ab >> 31, ab << 33);
 }
 
 void iolat_hist_add(struct iolat_hist *h, __u64 v)
@@ -73,6 +77,7 @@ void iolat_hist_add(struct iolat_hist *h, __u64 v)
 
 	h->count++;
 	h->sum += v;
+	add_square(&h->sumsq_hi, &h->sumsq_lo, v);
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -94,6 +99,7 @@ void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src)
 	if (src->max > dst->max)
 		dst->max = src->max;
 	dst->overflow += src->overflow;
+	add128(&dst->sumsq_hi, &dst->sumsq_lo, src->sumsq_hi, src->sumsq_lo);
 	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
 		dst->bins[i] += src->bins[i];
 }
@@ -138,3 +144,25 @@ __u64 iolat_hist_percentile(const struct iolat_hist *h, __u32 ppm)
 		v = h->max;
 	return v;
 }
+
+#ifndef __KERNEL__
+#include <math.h>
+
+double iolat_hist_mean(const struct iolat_hist *h)
+{
+	return h->count ? (double)h->sum / h->count : 0;
+}
+
+/* Population standard deviation, from the exact sums. */
+double iolat_hist_stddev(const struct iolat_hist *h)
+{
+	long double n = h->count, sq, mean, var;
+
+	if (!h->count)
+		return 0;
+	sq = ldexpl(h->sumsq_hi, 64) + h->sumsq_lo;
+	mean = h->sum / n;
+	var = sq / n - mean * mean;
+	return var > 0 ? sqrtl(var) : 0;
+}
+#endif

@@ -8,7 +8,9 @@
  * bins, so a bin is at most 1/128 of its lower bound wide and its midpoint
  * is within 0.39% of any value in it.  Values of 2^IOLAT_HIST_MAX_SHIFT ns
  * (68.7 s) and above are counted in 'overflow', never clamped into a bin.
- * Histograms merge exactly by adding bins.
+ * Histograms merge exactly by adding bins.  The sum of the squares is
+ * kept exactly in 128 bits for the standard deviation.  One histogram
+ * is 56 + 8 * IOLAT_HIST_NR_BINS = 30 776 bytes.
  */
 #ifndef _IOLAT_LIB_HIST_H
 #define _IOLAT_LIB_HIST_H
@@ -27,6 +29,8 @@ struct iolat_hist {
 	__u64 min;
 	__u64 max;
 	__u64 overflow;		/* values >= 2^IOLAT_HIST_MAX_SHIFT */
+	__u64 sumsq_lo;		/* sum of the squares, 128 bits */
+	__u64 sumsq_hi;
 	__u64 bins[IOLAT_HIST_NR_BINS];
 };
 
@@ -38,5 +42,10 @@ void iolat_hist_init(struct iolat_hist *h);
 void iolat_hist_add(struct iolat_hist *h, __u64 v);
 void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src);
 __u64 iolat_hist_percentile(const struct iolat_hist *h, __u32 ppm);
+#ifndef __KERNEL__
+/* floating point: user space only */
+double iolat_hist_mean(const struct iolat_hist *h);
+double iolat_hist_stddev(const struct iolat_hist *h);
+#endif
 
 #endif /* _IOLAT_LIB_HIST_H */

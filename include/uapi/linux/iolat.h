@@ -18,7 +18,7 @@
 
 #define IOLAT_GENL_NAME		"iolat"
 #define IOLAT_GENL_VERSION	1
-#define IOLAT_ABI_VERSION	2
+#define IOLAT_ABI_VERSION	4
 
 /* Limits the module enforces; the CLI uses them to build valid requests. */
 #define IOLAT_MAX_DEVS		16	/* devices per session */
@@ -28,6 +28,8 @@
 #define IOLAT_RING_MAX		(1U << 20)
 #define IOLAT_RING_DEFAULT	8192
 #define IOLAT_COMM_LEN		16	/* TASK_COMM_LEN */
+#define IOLAT_NVME_ADMIN_TAGS	64	/* admin commands in flight per controller */
+#define IOLAT_MAX_EVENTS	16	/* session events kept until read */
 
 enum iolat_cmd {
 	IOLAT_CMD_UNSPEC,
@@ -35,6 +37,8 @@ enum iolat_cmd {
 	IOLAT_CMD_START,	/* start this socket's session */
 	IOLAT_CMD_STOP,		/* stop it; the reply carries IOLAT_A_STATS */
 	IOLAT_CMD_READ,		/* dump: drain the per-CPU record buffers */
+	IOLAT_CMD_COUNTERS,	/* dump: the session's counters, per device */
+	IOLAT_CMD_CLOCKTEST,	/* test the clocks across CPUs (IOLAT_A_CLOCK) */
 
 	__IOLAT_CMD_MAX,
 	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
@@ -58,6 +62,22 @@ enum iolat_attr {
 	IOLAT_A_FILTER_TGID,	/* u32: ... by this process (thread group) */
 	IOLAT_A_FILTER_COMM,	/* string: ... by a task of this name */
 	IOLAT_A_FILTER_MIN_NS,	/* u64: keep requests whose latency is >= this */
+	IOLAT_A_COUNTERS_ONLY,	/* flag: keep the counters, write no record */
+	IOLAT_A_DEV_COUNTERS,	/* nest of enum iolat_cnt_attr */
+	IOLAT_A_CLOCK,		/* nest of enum iolat_clock_attr; repeated */
+	IOLAT_A_CLOCK_LOOPS,	/* u32: clock reads per CPU for CLOCKTEST */
+	/* u64: times the module's clock went back across CPUs in the test
+	 * run at load (GET_INFO)
+	 */
+	IOLAT_A_CLOCK_INVERSIONS,
+	/* flag (START): also trace the NVMe commands of the session's NVMe
+	 * namespaces (IOLAT_DEV_A_NVME_CTRL) and of their controllers'
+	 * admin queues
+	 */
+	IOLAT_A_NVME,
+	/* u32 (GET_INFO): 1 if nvme-core's tracepoints are there to attach */
+	IOLAT_A_NVME_AVAILABLE,
+	IOLAT_A_EVENT,		/* nest of enum iolat_event_attr; repeated (READ) */
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -75,6 +95,10 @@ enum iolat_dev_attr {
 	IOLAT_DEV_A_MINOR,	/* u32 */
 	IOLAT_DEV_A_NR_HWQ,	/* u32, 1..IOLAT_MAX_HWQ */
 	IOLAT_DEV_A_DEPTH,	/* u32, 1..IOLAT_MAX_DEPTH */
+	/* u32: the device is a namespace of controller nvme<N>; with
+	 * IOLAT_A_NVME its commands are traced (the CLI reads N from sysfs)
+	 */
+	IOLAT_DEV_A_NVME_CTRL,
 
 	__IOLAT_DEV_A_MAX,
 	IOLAT_DEV_A_MAX = __IOLAT_DEV_A_MAX - 1
@@ -96,6 +120,14 @@ enum iolat_dev_attr {
  * merged into a request: back, front), RQ_MERGES (requests merged into
  * another by the scheduler; they never complete themselves), SPLITS,
  * PLUGS and UNPLUGS.
+ * NVME_COMPLETED counts the NVMe command completions (nvme_complete_rq)
+ * of the session's controllers: each goes into the record of its request
+ * (an admin command's own record), or is NVME_UNMATCHED (its setup was
+ * not seen: set up before the session or while nvme-core's probes were
+ * away), NVME_RETRIED (the driver set it up again: the record carries
+ * the last try and the retry count) or NVME_OTHER_NS (a namespace of
+ * the controller that the session does not trace).  EVENTS_LOST counts
+ * session events (IOLAT_A_EVENT) that did not fit until the next READ.
  */
 enum iolat_stat_attr {
 	IOLAT_STAT_A_UNSPEC,
@@ -113,9 +145,120 @@ enum iolat_stat_attr {
 	IOLAT_STAT_A_SPLITS,
 	IOLAT_STAT_A_PLUGS,
 	IOLAT_STAT_A_UNPLUGS,
+	IOLAT_STAT_A_NVME_COMPLETED,
+	IOLAT_STAT_A_NVME_UNMATCHED,
+	IOLAT_STAT_A_NVME_RETRIED,
+	IOLAT_STAT_A_NVME_OTHER_NS,
+	IOLAT_STAT_A_EVENTS_LOST,
 
 	__IOLAT_STAT_A_MAX,
 	IOLAT_STAT_A_MAX = __IOLAT_STAT_A_MAX - 1
+};
+
+/*
+ * A device's counters (IOLAT_CMD_COUNTERS), from the session's start to
+ * NOW_NS, all u64 unless said.  Busy times are the measure of the union
+ * of the requests' intervals, in-flight times the sum of their lengths
+ * (divided by the elapsed time: the average queue depth); requests in
+ * flight count up to NOW_NS.  A request's device interval is [issue,
+ * complete]; its queue interval is [first stage seen (queue, else
+ * get-request, insert, issue), complete], and not before the session.
+ * IOS, BYTES and WAIT_NS are per enum iolat_op, u64 arrays; QD_HIST counts
+ * the queue depth at issue (the requests of the hardware queue already
+ * issued) in the buckets of lib/account.h, a u64 array.  A device whose
+ * queues do not fit in one message continues in the next, which repeats
+ * MAJOR and MINOR and carries only more HWQ nests.
+ */
+enum iolat_cnt_attr {
+	IOLAT_CNT_A_UNSPEC,
+	IOLAT_CNT_A_PAD,
+	IOLAT_CNT_A_MAJOR,	/* u32 */
+	IOLAT_CNT_A_MINOR,	/* u32 */
+	IOLAT_CNT_A_START_NS,	/* the session began (CLOCK_MONOTONIC) */
+	IOLAT_CNT_A_NOW_NS,	/* time of these values */
+	IOLAT_CNT_A_BUSY_NS,
+	IOLAT_CNT_A_QBUSY_NS,
+	IOLAT_CNT_A_INFLIGHT_NS,
+	IOLAT_CNT_A_QINFLIGHT_NS,
+	IOLAT_CNT_A_QUEUED,	/* u32: requests in the queue now */
+	IOLAT_CNT_A_ISSUED,	/* u32: ... of which at the driver */
+	IOLAT_CNT_A_IOS,	/* binary: __u64[IOLAT_OP_NR] */
+	IOLAT_CNT_A_BYTES,	/* binary: __u64[IOLAT_OP_NR] */
+	IOLAT_CNT_A_WAIT_NS,	/* binary: __u64[IOLAT_OP_NR] */
+	IOLAT_CNT_A_ISSUES,
+	IOLAT_CNT_A_QD_SUM,	/* sum of the queue depths at issue */
+	IOLAT_CNT_A_QD_HIST,	/* binary: __u64[buckets] */
+	IOLAT_CNT_A_HWQ,	/* nest of enum iolat_hwq_attr; repeated */
+
+	__IOLAT_CNT_A_MAX,
+	IOLAT_CNT_A_MAX = __IOLAT_CNT_A_MAX - 1
+};
+
+/* One hardware queue's share of a device's counters. */
+enum iolat_hwq_attr {
+	IOLAT_HWQ_A_UNSPEC,
+	IOLAT_HWQ_A_PAD,
+	IOLAT_HWQ_A_INDEX,	/* u32 */
+	IOLAT_HWQ_A_BUSY_NS,	/* u64 */
+	IOLAT_HWQ_A_QBUSY_NS,	/* u64 */
+	IOLAT_HWQ_A_QUEUED,	/* u32 */
+	IOLAT_HWQ_A_ISSUED,	/* u32 */
+
+	__IOLAT_HWQ_A_MAX,
+	IOLAT_HWQ_A_MAX = __IOLAT_HWQ_A_MAX - 1
+};
+
+/*
+ * One clock in the clock test: a thread per CPU reads it and takes the
+ * next number of a shared sequence with compare-and-swap, so the reads
+ * are in sequence order; an inversion is a read lower than the one
+ * before it in that order, counted per (CPU before, CPU after) pair.
+ */
+enum iolat_clock_attr {
+	IOLAT_CLOCK_A_UNSPEC,
+	IOLAT_CLOCK_A_PAD,
+	IOLAT_CLOCK_A_NAME,	/* string */
+	IOLAT_CLOCK_A_IN_USE,	/* flag: the clock of every stage */
+	IOLAT_CLOCK_A_READ_PS,	/* u64: cost of one read, picoseconds */
+	IOLAT_CLOCK_A_SAMPLES,	/* u64: reads in sequence */
+	IOLAT_CLOCK_A_INVERSIONS, /* u64 */
+	IOLAT_CLOCK_A_MAX_BACK,	/* u64: largest step back, in clock units */
+	IOLAT_CLOCK_A_UNITS,	/* string: "ns" or "cycles" */
+	IOLAT_CLOCK_A_PAIR,	/* nest of enum iolat_pair_attr; repeated */
+
+	__IOLAT_CLOCK_A_MAX,
+	IOLAT_CLOCK_A_MAX = __IOLAT_CLOCK_A_MAX - 1
+};
+
+enum iolat_pair_attr {
+	IOLAT_PAIR_A_UNSPEC,
+	IOLAT_PAIR_A_PAD,
+	IOLAT_PAIR_A_FROM,	/* u32: CPU of the earlier read */
+	IOLAT_PAIR_A_TO,	/* u32: CPU of the later, lower read */
+	IOLAT_PAIR_A_COUNT,	/* u64 */
+
+	__IOLAT_PAIR_A_MAX,
+	IOLAT_PAIR_A_MAX = __IOLAT_PAIR_A_MAX - 1
+};
+
+/*
+ * Something that happened to a session (READ): the first message of each
+ * READ dump carries the events since the previous one, oldest first.
+ */
+enum iolat_event_attr {
+	IOLAT_EVENT_A_UNSPEC,
+	IOLAT_EVENT_A_PAD,
+	IOLAT_EVENT_A_TIME_NS,	/* u64, CLOCK_MONOTONIC */
+	IOLAT_EVENT_A_KIND,	/* u32: enum iolat_event_kind */
+	IOLAT_EVENT_A_MODULE,	/* string: the kernel module concerned */
+
+	__IOLAT_EVENT_A_MAX,
+	IOLAT_EVENT_A_MAX = __IOLAT_EVENT_A_MAX - 1
+};
+
+enum iolat_event_kind {
+	IOLAT_EVENT_NVME_DETACHED,	/* nvme-core went away: no NVMe fields */
+	IOLAT_EVENT_NVME_ATTACHED,	/* nvme-core is back: traced again */
 };
 
 /* Request operation, independent of the kernel's REQ_OP_* numbering. */
@@ -137,6 +280,9 @@ enum iolat_op {
 #define IOLAT_F_PREFLUSH	(1U << 3)
 #define IOLAT_F_SPLIT		(1U << 8)	/* made from a split bio */
 #define IOLAT_F_SUBMITTER	(1U << 9)	/* pid, tgid, comm are known */
+#define IOLAT_F_NVME		(1U << 10)	/* the nvme_* fields are set */
+#define IOLAT_F_NVME_ADMIN	(1U << 11)	/* an admin command (qid 0) */
+#define IOLAT_F_NVME_DSM	(1U << 12)	/* the dsm_* fields are set */
 
 /*
  * One completed request.  Times are CLOCK_MONOTONIC nanoseconds from
@@ -151,7 +297,26 @@ enum iolat_op {
  * taken in its own context.  qd_insert and qd_issue are the requests of
  * the same hardware queue already queued (inserted or issued, not yet
  * completed) and already issued, when this one was queued and issued.
- * 104 bytes, no holes.
+ *
+ * With IOLAT_F_NVME, the NVMe command that carried the request (the last
+ * one, if the driver retried it), from nvme-core's tracepoints:
+ *   nvme_setup_ns  nvme_setup_cmd: the driver built the command
+ *   nvme_done_ns   nvme_complete_rq, also on the batched path
+ * and its fields: controller (nvme<ctrl>), qid (0 = admin), cid, opcode,
+ * nsid, slba and nlb (blocks, 1-based, for commands that address LBAs),
+ * lba_shift (log2 of the namespace's block size), status (the completion
+ * queue entry's status field without the phase bit: SC | SCT << 8 | CRD
+ * << 11 | M << 13 | DNR << 14), result (dword 0), retries, and qd_setup,
+ * the commands of the same qid of the controller set up and not yet
+ * completed when this one was.  A Dataset Management command
+ * (IOLAT_F_NVME_DSM) has its ranges summed: dsm_nr ranges, dsm_lbas
+ * blocks in all, the first at dsm_slba for dsm_nlb blocks.
+ * An admin command (IOLAT_F_NVME_ADMIN) has no block stages: major and
+ * minor are 0, d_ns and c_ns are its setup and completion.
+ *
+ * A session without IOLAT_A_NVME sends only the first
+ * IOLAT_RECORD_BLOCK_SIZE bytes of each record (IOLAT_A_RECORD_SIZE in
+ * every READ message says which).  176 bytes, no holes.
  */
 struct iolat_record {
 	__u64 q_ns;
@@ -176,6 +341,29 @@ struct iolat_record {
 	__u8 op;		/* enum iolat_op */
 	__u8 pad;
 	__s16 error;		/* 0 or a negative errno */
+	/* NVMe (IOLAT_F_NVME) */
+	__u64 nvme_setup_ns;
+	__u64 nvme_done_ns;
+	__u64 slba;
+	__u64 dsm_slba;
+	__u64 dsm_lbas;
+	__u32 nsid;
+	__u32 nlb;
+	__u32 dsm_nlb;
+	__u32 result;
+	__u16 ctrl;
+	__u16 qid;
+	__u16 cid;
+	__u16 status;
+	__u16 qd_setup;
+	__u16 dsm_nr;
+	__u8 opcode;
+	__u8 lba_shift;
+	__u8 retries;
+	__u8 nvme_pad;
 };
+
+/* The block part of struct iolat_record: a session without NVMe sends that. */
+#define IOLAT_RECORD_BLOCK_SIZE	104
 
 #endif /* _UAPI_LINUX_IOLAT_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Accounting: the read side and the per-CPU counters' allocation; the
+ * hot path is in account.h.
+ */
+#include <linux/percpu.h>
+#include <linux/cpumask.h>
+#include <linux/string.h>
+#include "account.h"
+
+int iolat_acct_init(struct iolat_dev *d)
+{
+	d->acct = alloc_percpu(struct iolat_acct_cpu);
+	return d->acct ? 0 : -ENOMEM;
+}
+
+void iolat_acct_free(struct iolat_dev *d)
+{
+	free_percpu(d->acct);
+	d->acct = NULL;
+}
+
+/*
+ * The time of a reading: now while the session runs, its stop once the
+ * probes are gone, so that the counters of a stopped session stay put.
+ */
+u64 iolat_acct_now(const struct iolat_session *s)
+{
+	u64 now = iolat_now(), stop = READ_ONCE(s->stop_ns);
+
+	return min(now, stop);
+}
+
+/* Busy time of a span at @now. */
+u64 iolat_acct_hwq_busy(const struct iolat_session *s,
+			const struct iolat_busy *b, u64 now)
+{
+	return iolat_busy_read(atomic64_read(&b->word), now - s->base_ns);
+}
+
+/* A stable copy of one CPU's counters. */
+static void iolat_acct_copy(const struct iolat_acct_cpu *c,
+			    struct iolat_acct_cpu *copy)
+{
+	u32 seq;
+
+	do {
+		seq = READ_ONCE(c->seq);
+		smp_rmb();	/* pairs with the first in iolat_acct_begin() */
+		memcpy(copy, c, sizeof(*copy));
+		smp_rmb();	/* pairs with the one in iolat_acct_end() */
+	} while ((seq & 1) || seq != READ_ONCE(c->seq));
+}
+
+/**
+ * iolat_acct_snapshot() - a device's counters, summed over its CPUs
+ * @s: the session
+ * @d: the device
+ * @snap: filled in
+ * @c: room for a copy of one CPU's counters (too big for the stack)
+ *
+ * Every CPU's counters are read stable; a request that moves between two
+ * CPUs while they are read is counted at one of its ends, so that the
+ * integrals are off by at most the time the reading takes.
+ */
+void iolat_acct_snapshot(const struct iolat_session *s,
+			 const struct iolat_dev *d, struct iolat_acct_snap *snap,
+			 struct iolat_acct_cpu *c)
+{
+	u64 dev_sum = 0, dev_n = 0, queue_sum = 0, queue_n = 0;
+	unsigned int i;
+	int cpu;
+
+	memset(snap, 0, sizeof(*snap));
+	snap->now_ns = iolat_acct_now(s);
+	for_each_possible_cpu(cpu) {
+		iolat_acct_copy(per_cpu_ptr(d->acct, cpu), c);
+		dev_sum += c->dev_sum;
+		dev_n += c->dev_n;
+		queue_sum += c->queue_sum;
+		queue_n += c->queue_n;
+		for (i = 0; i < IOLAT_OP_NR; i++) {
+			snap->ios[i] += c->ios[i];
+			snap->bytes[i] += c->bytes[i];
+			snap->wait_ns[i] += c->wait_ns[i];
+		}
+		snap->issues += c->issues;
+		snap->qd_sum += c->qd_sum;
+		for (i = 0; i < IOLAT_QD_BUCKETS; i++)
+			snap->qd_hist[i] += c->qd_hist[i];
+	}
+	snap->inflight_ns = iolat_integral_read(dev_sum, dev_n, snap->now_ns);
+	snap->qinflight_ns = iolat_integral_read(queue_sum, queue_n,
+						 snap->now_ns);
+	snap->busy_ns = iolat_acct_hwq_busy(s, &d->all.dev, snap->now_ns);
+	snap->qbusy_ns = iolat_acct_hwq_busy(s, &d->all.queue, snap->now_ns);
+	for (i = 0; i < d->nr_hwq; i++) {
+		snap->queued += max(atomic_read(&d->hwqs[i].queue.n), 0);
+		snap->issued += max(atomic_read(&d->hwqs[i].dev.n), 0);
+	}
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVMe probes: nvme_setup_cmd, when the driver has built a command, and
+ * nvme_complete_rq, when it completes it (on the batched completion path
+ * too).  nvme-core is a module with private tracepoints: attach.c finds
+ * them through the tracepoint module notifier.  A command's fields come
+ * from the command itself (include/linux/nvme.h); a discard's ranges from
+ * its request's special payload, which nvme_setup_discard() has filled
+ * when the tracepoint fires; the completion's status, result and retries
+ * from the head of nvme-core's request data (compat.h).
+ */
+#include <linux/blk-mq.h>
+#include <linux/nvme.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/preempt.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/kdev_t.h>
+#include "probe_nvme.h"
+#include "submit.h"
+#include "../lib/nvme.h"
+
+#ifdef IOLAT_NVME_PRIVATE
+/* The source tree is there: check compat.h against nvme-core's own. */
+#include "nvme.h"		/* drivers/nvme/host/nvme.h */
+#endif
+
+/* The command's slot and qid, or NULL outside the tables. */
+static struct iolat_nvme_slot *iolat_nvme_slot(const struct iolat_nvme_ctrl *c,
+					       const struct request *rq,
+					       u16 *qid)
+{
+	u32 hwq;
+
+	if (rq->tag < 0)
+		return NULL;
+	if (!rq->q->queuedata) {	/* the admin queue (nvme_req_qid()) */
+		*qid = 0;
+		return rq->tag < IOLAT_NVME_ADMIN_TAGS ? &c->admin[rq->tag] : NULL;
+	}
+	hwq = rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
+	if (hwq >= c->nr_hwq || rq->tag >= c->depth)
+		return NULL;
+	*qid = hwq + 1;
+	return &c->io[hwq * c->depth + rq->tag];
+}
+
+/*
+ * A traced namespace whose controller's key is not known (nvme-core came
+ * back since): it is learnt from the namespace's first command.
+ */
+static struct iolat_nvme_ctrl *iolat_nvme_relearn(struct iolat_session *s,
+						  const struct request *rq)
+{
+	const void *key = rq->q->tag_set ? rq->q->tag_set->driver_data : NULL;
+	struct iolat_dev *d;
+
+	if (!key || !rq->q->queuedata)
+		return NULL;
+	d = iolat_session_dev(s, iolat_rq_devt(rq));
+	if (!d || !d->nvme)
+		return NULL;
+	if (cmpxchg((void **)&d->nvme->key, NULL, (void *)key) &&
+	    READ_ONCE(d->nvme->key) != key)
+		return NULL;
+	return d->nvme;
+}
+
+/* A Dataset Management command's ranges, from its special payload. */
+static void iolat_nvme_dsm(struct iolat_nvme_slot *slot,
+			   const struct request *rq,
+			   const struct nvme_command *cmd)
+{
+	const struct nvme_dsm_range *r;
+	u32 nr = le32_to_cpu(cmd->dsm.nr) + 1, i;
+
+	slot->dsm = true;
+	slot->dsm_nr = min_t(u32, nr, U16_MAX);
+	if (!(rq->rq_flags & RQF_SPECIAL_PAYLOAD) || !rq->special_vec.bv_page)
+		return;
+	r = page_address(rq->special_vec.bv_page) + rq->special_vec.bv_offset;
+	nr = min_t(u32, nr, rq->special_vec.bv_len / sizeof(*r));
+	for (i = 0; i < nr; i++)
+		slot->dsm_lbas += le32_to_cpu(r[i].nlb);
+	if (nr) {
+		slot->dsm_slba = le64_to_cpu(r[0].slba);
+		slot->dsm_nlb = le32_to_cpu(r[0].nlb);
+	}
+}
+
+/* nvme_setup_cmd: the command is built, about to go to the controller. */
+static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
+{
+	struct iolat_session *s = data;
+	struct iolat_nvme_slot *slot;
+	struct iolat_nvme_ctrl *c;
+	u16 qid;
+	int qd;
+
+	c = iolat_nvme_ctrl_of(s, rq) ?: iolat_nvme_relearn(s, rq);
+	if (!c)
+		return;
+	slot = iolat_nvme_slot(c, rq, &qid);
+	if (!slot) {
+		this_cpu_inc(s->rings->stats.drop_range);
+		return;
+	}
+	if (!iolat_session_armed(s))
+		return;
+	if (slot->state == IOLAT_NVME_DONE && slot->rq == rq)
+		this_cpu_inc(s->rings->stats.nvme_retried);
+	else if (slot->state == IOLAT_NVME_SETUP)
+		/* its completion went unseen: it no longer counts */
+		atomic_dec(&c->qids[qid].n);
+	memset(slot, 0, sizeof(*slot));
+	slot->cmd = cmd;
+	slot->cid = le16_to_cpu(cmd->common.command_id);
+	slot->opcode = cmd->common.opcode;
+	slot->nsid = le32_to_cpu(cmd->common.nsid);
+	if (qid) {
+		slot->lba_shift = ilog2(queue_logical_block_size(rq->q));
+		if (iolat_nvme_io_has_lba(slot->opcode)) {
+			slot->slba = le64_to_cpu(cmd->rw.slba);
+			slot->nlb = le16_to_cpu(cmd->rw.length) + 1;
+		} else if (slot->opcode == nvme_cmd_dsm) {
+			iolat_nvme_dsm(slot, rq, cmd);
+		}
+	} else {
+		bool known = false;
+
+		if (in_task() && !(current->flags & PF_KTHREAD))
+			known = iolat_submitter_set(&slot->who, current);
+		slot->filtered = !iolat_filter_wanted(&s->filter,
+						      IOLAT_OP_OTHER,
+						      &slot->who, known);
+	}
+	qd = atomic_inc_return(&c->qids[qid].n) - 1;
+	slot->qd = min_t(int, max(qd, 0), U16_MAX);
+	slot->setup_ns = iolat_now();
+	slot->state = IOLAT_NVME_SETUP;
+	slot->rq = rq;
+}
+
+/*
+ * nvme_complete_rq: the controller completed the command; nvme-core
+ * decides next whether it ends the request or retries it.  An I/O
+ * command's fields wait in its slot for the request's completion
+ * (block_rq_complete follows on the same CPU, or, batched, after the
+ * batch's commands); an admin command's record is written here.
+ */
+static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
+{
+	const struct iolat_nvme_request_head *head = blk_mq_rq_to_pdu(rq);
+	struct iolat_session *s = data;
+	struct iolat_nvme_slot *slot;
+	struct iolat_nvme_ctrl *c;
+	u16 qid;
+
+	c = iolat_nvme_ctrl_of(s, rq);
+	if (!c)
+		return;
+	slot = iolat_nvme_slot(c, rq, &qid);
+	if (!slot)
+		return;		/* counted at its setup */
+	this_cpu_inc(s->rings->stats.nvme_completed);
+	if (slot->rq != rq || slot->state != IOLAT_NVME_SETUP) {
+		this_cpu_inc(s->rings->stats.nvme_unmatched);
+		return;
+	}
+	slot->done_ns = iolat_now();
+	atomic_dec(&c->qids[qid].n);
+	if (head->cmd == slot->cmd) {
+		slot->status = head->status;
+		slot->result = le32_to_cpu(head->result.u32);
+		slot->retries = head->retries;
+	} else {
+		/* not the request head compat.h knows: leave it unread */
+		slot->status = IOLAT_NVME_STATUS_UNKNOWN;
+	}
+	slot->state = IOLAT_NVME_DONE;
+	if (!qid) {
+		if (slot->filtered ||
+		    (s->filter.min_ns &&
+		     slot->done_ns - slot->setup_ns < s->filter.min_ns))
+			this_cpu_inc(s->rings->stats.filtered);
+		else if (!s->counters_only)
+			iolat_record_emit_admin(s, c, rq, slot);
+	} else if (iolat_session_dev(s, iolat_rq_devt(rq))) {
+		return;
+	}
+	if (qid)
+		this_cpu_inc(s->rings->stats.nvme_other_ns);
+	slot->state = IOLAT_NVME_FREE;
+	slot->rq = NULL;
+}
+
+/**
+ * iolat_nvme_take() - the NVMe command of a completing request
+ * @d: the request's device, a namespace of a traced controller
+ * @rq: the request
+ * @out: set to the command's fields
+ *
+ * Frees the command's slot.
+ *
+ * Return: whether the request's command was seen set up and completed.
+ */
+bool iolat_nvme_take(const struct iolat_dev *d, const struct request *rq,
+		     struct iolat_nvme_slot *out)
+{
+	struct iolat_nvme_slot *slot;
+	u16 qid;
+
+	slot = iolat_nvme_slot(d->nvme, rq, &qid);
+	if (!slot || slot->rq != rq || slot->state != IOLAT_NVME_DONE)
+		return false;
+	*out = *slot;
+	slot->state = IOLAT_NVME_FREE;
+	slot->rq = NULL;
+	return true;
+}
+
+/**
+ * iolat_nvme_ctrl_init() - a traced controller's tables
+ * @c: the controller, zeroed
+ * @instance: nvme<instance>
+ * @spec: a namespace of it: the geometry of its I/O tag set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int iolat_nvme_ctrl_init(struct iolat_nvme_ctrl *c, u32 instance,
+			 const struct iolat_dev_spec *spec)
+{
+	c->instance = instance;
+	c->nr_hwq = spec->nr_hwq;
+	c->depth = spec->depth;
+	c->io = kvcalloc(array_size(c->nr_hwq, c->depth), sizeof(*c->io),
+			 GFP_KERNEL);
+	c->admin = kvcalloc(IOLAT_NVME_ADMIN_TAGS, sizeof(*c->admin),
+			    GFP_KERNEL);
+	c->qids = kvcalloc(c->nr_hwq + 1, sizeof(*c->qids), GFP_KERNEL);
+	return c->io && c->admin && c->qids ? 0 : -ENOMEM;
+}
+
+void iolat_nvme_ctrl_free(struct iolat_nvme_ctrl *c)
+{
+	kvfree(c->io);
+	kvfree(c->admin);
+	kvfree(c->qids);
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * nvme-core went away with the session's probes detached: its commands
+ * are gone, and its controllers will come back under new keys.
+ */
+void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c)
+{
+	memset(c->io, 0, array_size(c->nr_hwq, c->depth) * sizeof(*c->io));
+	memset(c->admin, 0, IOLAT_NVME_ADMIN_TAGS * sizeof(*c->admin));
+	memset(c->qids, 0, (c->nr_hwq + 1) * sizeof(*c->qids));
+	WRITE_ONCE(c->key, NULL);
+}
+
+/**
+ * iolat_nvme_ctrl_key() - learn a controller's key from a namespace
+ * @c: the controller
+ * @devt: one of its namespaces
+ * @extack: for the reason of a failure, or NULL
+ *
+ * Return: 0, or a negative errno.
+ */
+int iolat_nvme_ctrl_key(struct iolat_nvme_ctrl *c, dev_t devt,
+			struct netlink_ext_ack *extack)
+{
+	const void *key = iolat_devt_tagset_key(devt);
+
+	if (IS_ERR(key)) {
+		NL_SET_ERR_MSG(extack, "cannot open an NVMe namespace to find its controller");
+		return PTR_ERR(key);
+	}
+	if (!key) {
+		NL_SET_ERR_MSG(extack, "an NVMe device without a tag set (a multipath head): trace its paths");
+		return -EOPNOTSUPP;
+	}
+	if (c->key && c->key != key) {
+		NL_SET_ERR_MSG(extack, "NVMe namespaces of one controller number on different controllers");
+		return -EINVAL;
+	}
+	WRITE_ONCE(c->key, key);
+	return 0;
+}
+
+/* Each probe against nvme-core's declarations, where they are at hand. */
+#ifdef IOLAT_NVME_PRIVATE
+#include "trace.h"
+static void __maybe_unused iolat_probe_nvme_types(void)
+{
+	check_trace_callback_type_nvme_setup_cmd(iolat_probe_nvme_setup);
+	check_trace_callback_type_nvme_complete_rq(iolat_probe_nvme_complete);
+	BUILD_BUG_ON(offsetof(struct nvme_request, cmd) !=
+		     offsetof(struct iolat_nvme_request_head, cmd));
+	BUILD_BUG_ON(offsetof(struct nvme_request, result) !=
+		     offsetof(struct iolat_nvme_request_head, result));
+	BUILD_BUG_ON(offsetof(struct nvme_request, retries) !=
+		     offsetof(struct iolat_nvme_request_head, retries));
+	BUILD_BUG_ON(offsetof(struct nvme_request, status) !=
+		     offsetof(struct iolat_nvme_request_head, status));
+}
+#endif
+
+/*
+ * Registration order: completion first, so that no command is seen set
+ * up without its completion being watched; unregistration is the reverse.
+ */
+struct iolat_probe iolat_nvme_probes[] = {
+	{ .tp_name = "nvme_complete_rq", .func = iolat_probe_nvme_complete,
+	  .required = true },
+	{ .tp_name = "nvme_setup_cmd", .func = iolat_probe_nvme_setup,
+	  .required = true },
+};
+
+const unsigned int iolat_nr_nvme_probes = ARRAY_SIZE(iolat_nvme_probes);
