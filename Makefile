@@ -21,10 +21,14 @@ NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
 CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 
-LIB_SRCS := lib/hist.c lib/record.c
+LIB_SRCS := lib/hist.c lib/record.c lib/account.c lib/nvme.c
 CLI_SRCS := user/main.c user/nlsock.c user/device.c user/decode.c \
-	    user/session.c user/output.c user/cmd_trace.c user/cmd_record.c \
-	    user/cmd_info.c
+	    user/session.c user/diskstats.c user/nvme.c user/analyze.c \
+	    user/recfile.c user/rows.c user/out_text.c user/out_json.c \
+	    user/out_fio.c user/out_prom.c user/out_svg.c \
+	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
+	    user/cmd_export.c user/cmd_top.c \
+	    user/cmd_clocktest.c user/cmd_nvme.c user/cmd_info.c
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 
@@ -33,8 +37,10 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 # unused parameter, and EXPECT_EQ(1, unsigned) is the idiom).
 KSFT_DIR ?=
 TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compare
-UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test
-GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test
+UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
+	      $(BUILD)/tests/unit/report_test
+GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
+	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test
 
 .PHONY: all module cli modules_install install check demo deps clean \
 	unit-tests guest-tests dkms-src dkms-install
@@ -54,7 +60,7 @@ modules_install: module
 cli: $(BUILD)/iolat
 
 $(BUILD)/iolat: $(CLI_OBJS) $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt
+	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -68,16 +74,23 @@ $(BUILD)/tests/unit/hist_test: tests/unit/hist_test.c $(LIB_OBJS)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
 $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
-			      $(BUILD)/user/decode.o $(LIB_OBJS)
+			      $(BUILD)/user/decode.o $(BUILD)/user/diskstats.o \
+			      $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $^
+	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
+
+$(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(BUILD)/user/recfile.o \
+				 $(LIB_OBJS) $(BUILD)/iolat
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/user/recfile.o $(LIB_OBJS) -lm
 
 # The guest sees the host's files at the same paths, so the test reads the
 # kernel-report patterns that check.sh uses from this tree.
-$(BUILD)/tests/kselftest/iolat_test: tests/kselftest/iolat_test.c tests/kernel-reports
+KSFT_HELPERS := tests/kselftest/helpers.c tests/kselftest/helpers.h tests/kernel-reports
+$(BUILD)/tests/kselftest/%_test: tests/kselftest/%_test.c $(KSFT_HELPERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -DIOLAT_KERNEL_REPORTS='"$(CURDIR)/tests/kernel-reports"' \
-		-o $@ $< $(NL_LIBS) -lm
+		-o $@ $< tests/kselftest/helpers.c $(NL_LIBS) -lm
 
 # The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)

@@ -22,6 +22,9 @@ int cmd_info(int argc, const char **argv)
 	printf("module %s, ABI %u, record size %u bytes, %u CPU buffers\n",
 	       info.module_version, info.abi_version, info.record_size,
 	       info.nr_cpus);
+	printf("NVMe commands: %s\n", info.nvme_available ?
+	       "traceable (nvme-core's tracepoints found)" :
+	       "not traceable now (nvme-core is not loaded)");
 	iolat_nl_close(nl);
 	return EXIT_OK;
 }

@@ -1,263 +1,141 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * iolat record: trace devices for a time, until Ctrl-C, or while a
- * command runs; then print latency histograms per device, operation and
- * stage (Q2G, G2I, I2D, D2C, Q2C), a table per process, and account for
- * every request.  With -i, a line per device and operation each interval.
+ * command runs; analyse every record as it comes (analyze.c): with -i a
+ * line per device and op each interval, then histograms per device, op
+ * and stage, distributions, processes, and the accounting of every
+ * request.  With -w FILE the stream is also saved for `iolat report`.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iolat.h"
-
-/* Latency of a process's requests on one device. */
-struct proc_stat {
-	uint32_t pid;
-	uint32_t tgid;
-	char comm[IOLAT_COMM_LEN];
-	unsigned int dev;
-	uint64_t ios;
-	uint64_t bytes;
-	struct iolat_hist *lat;
-};
+#include "analyze.h"
 
 struct rec_state {
 	struct iolat_session *s;
-	const struct iolat_output *out;
-	struct iolat_hist *hist[IOLAT_MAX_DEVS][IOLAT_OP_NR][IOLAT_STAGE_NR];
-	/* this interval's, with -i */
-	struct iolat_hist *ival[IOLAT_MAX_DEVS][IOLAT_OP_NR][IOLAT_STAGE_NR];
-	bool intervals;
-	bool begun;		/* output started */
-	struct proc_stat *procs;
-	unsigned int nr_procs, cap_procs, last_proc;
+	struct iolat_an an;
+	struct iolat_file *file;
+	const char *path;
+	bool failed;		/* the file could not be written */
 };
 
-static bool hist_add(struct iolat_session *s, struct iolat_hist **h, uint64_t v)
+static void on_started(void *arg)
 {
-	if (!*h) {
-		*h = malloc(sizeof(**h));
-		if (!*h) {
-			s->run.nomem = true;
-			return false;
-		}
-		iolat_hist_init(*h);
-	}
-	iolat_hist_add(*h, v);
-	return true;
-}
+	struct rec_state *st = arg;
+	struct iolat_session *s = st->s;
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
 
-/* The process's entry (pid, device), found from the last one hit. */
-static struct proc_stat *proc_find(struct rec_state *st, unsigned int dev,
-				   const struct iolat_record *r)
-{
-	struct proc_stat *p;
-	unsigned int i, k;
-
-	for (k = 0; k < st->nr_procs; k++) {
-		i = (st->last_proc + k) % st->nr_procs;
-		p = &st->procs[i];
-		if (p->pid == r->pid && p->dev == dev &&
-		    !strncmp(p->comm, r->comm, IOLAT_COMM_LEN)) {
-			st->last_proc = i;
-			return p;
-		}
+	if (!h) {
+		st->an.nomem = true;
+		return;
 	}
-	if (st->nr_procs == st->cap_procs) {
-		unsigned int cap = st->cap_procs ? 2 * st->cap_procs : 16;
-
-		p = realloc(st->procs, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		st->procs = p;
-		st->cap_procs = cap;
+	iolat_file_header_fill(h, s, &s->info, s->t0_ns, s->t0_real_ns);
+	iolat_an_meta_from(&st->an, h);
+	if (st->path) {
+		st->file = iolat_file_create(st->path, h);
+		st->failed = !st->file;
 	}
-	p = &st->procs[st->nr_procs];
-	memset(p, 0, sizeof(*p));
-	p->pid = r->pid;
-	p->tgid = r->tgid;
-	memcpy(p->comm, r->comm, IOLAT_COMM_LEN);
-	p->comm[IOLAT_COMM_LEN - 1] = '\0';
-	p->dev = dev;
-	st->last_proc = st->nr_procs;
-	return &st->procs[st->nr_procs++];
+	free(h);
 }
 
 static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 {
 	struct rec_state *st = arg;
-	unsigned int op = r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER, stage;
-	struct proc_stat *p;
-	__u64 ns;
 
-	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
-		if (!iolat_record_stage(r, stage, &ns))
-			continue;
-		hist_add(st->s, &st->hist[dev][op][stage], ns);
-		if (st->intervals)
-			hist_add(st->s, &st->ival[dev][op][stage], ns);
-	}
-	p = proc_find(st, dev, r);
-	if (!p) {
-		st->s->run.nomem = true;
-		return;
-	}
-	p->ios++;
-	p->bytes += r->bytes;
-	hist_add(st->s, &p->lat, iolat_record_latency(r));
+	if (st->file && iolat_file_records(st->file, r))
+		st->failed = true;
+	iolat_an_record(&st->an, dev, r);
 }
 
-static unsigned int op_result(struct iolat_hist *h[IOLAT_STAGE_NR],
-			      unsigned int op, struct iolat_op_result *res)
-{
-	unsigned int stage, n = 0;
-
-	res->op = iolat_op_name(op);
-	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
-		res->hist[stage] = h[stage];
-		n += h[stage] != NULL;
-	}
-	return n;
-}
-
-static void begin(struct rec_state *st)
-{
-	if (!st->begun)
-		st->out->begin(&st->s->run);
-	st->begun = true;
-}
-
-static void on_tick(void *arg, double elapsed)
+static void on_drained(void *arg, uint64_t now_ns)
 {
 	struct rec_state *st = arg;
-	struct iolat_op_result res;
-	unsigned int d, op, stage;
-	bool first = true;
 
-	begin(st);
-	for (d = 0; d < st->s->nr_devs; d++) {
-		for (op = 0; op < IOLAT_OP_NR; op++) {
-			if (!op_result(st->ival[d][op], op, &res))
-				continue;
-			st->out->interval(elapsed, st->s->devs[d].name, &res, first);
-			first = false;
-			for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
-				if (st->ival[d][op][stage])
-					iolat_hist_init(st->ival[d][op][stage]);
-		}
-	}
-	if (first)
-		st->out->interval(elapsed, NULL, NULL, true);
-	fflush(stdout);
+	if (st->file && iolat_file_mark(st->file, now_ns))
+		st->failed = true;
+	iolat_an_mark(&st->an, now_ns);
 }
 
-static void report(struct rec_state *st)
+static void on_event(void *arg, uint64_t ns, uint32_t kind, const char *module)
 {
-	struct iolat_op_result ops[IOLAT_OP_NR];
-	struct iolat_proc_result *pr;
-	unsigned int d, op, n, i;
-	bool first = true;
+	struct rec_state *st = arg;
 
-	begin(st);
-	for (d = 0; d < st->s->nr_devs; d++) {
-		for (n = 0, op = 0; op < IOLAT_OP_NR; op++)
-			if (op_result(st->hist[d][op], op, &ops[n]))
-				n++;
-		if (!n)
-			continue;
-		st->out->device(st->s->devs[d].name, ops, n, first);
-		first = false;
-	}
-	pr = calloc(st->nr_procs ? st->nr_procs : 1, sizeof(*pr));
-	if (!pr) {
-		st->s->run.nomem = true;
-	} else {
-		for (i = 0; i < st->nr_procs; i++) {
-			pr[i].pid = st->procs[i].pid;
-			pr[i].tgid = st->procs[i].tgid;
-			pr[i].comm = st->procs[i].comm;
-			pr[i].dev = st->s->devs[st->procs[i].dev].name;
-			pr[i].ios = st->procs[i].ios;
-			pr[i].bytes = st->procs[i].bytes;
-			pr[i].q2c = st->procs[i].lat;
-		}
-		st->out->procs(pr, st->nr_procs);
-		free(pr);
-	}
-	st->out->end(&st->s->run);
+	if (st->file && iolat_file_event(st->file, ns, kind, module))
+		st->failed = true;
 }
 
-static void rec_free(struct rec_state *st)
+static bool on_idle(void *arg)
 {
-	unsigned int d, op, stage, i;
+	struct rec_state *st = arg;
 
-	for (d = 0; d < IOLAT_MAX_DEVS; d++)
-		for (op = 0; op < IOLAT_OP_NR; op++)
-			for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
-				free(st->hist[d][op][stage]);
-				free(st->ival[d][op][stage]);
-			}
-	for (i = 0; i < st->nr_procs; i++)
-		free(st->procs[i].lat);
-	free(st->procs);
+	/* a file that cannot be written ends the session */
+	return st->failed;
 }
 
 int cmd_record(int argc, const char **argv)
 {
-	char *outname = NULL, *ival = NULL;
+	struct iolat_an_args a = { 0 };
+	char *path = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
-		{ "output", 'o', POPT_ARG_STRING, &outname, 0,
-		  "output format: text, json", "FORMAT" },
-		{ "interval", 'i', POPT_ARG_STRING, &ival, 0,
-		  "also print each SECS seconds a line per device and operation",
-		  "SECS" },
+		IOLAT_AN_POPT(a),
+		{ "write", 'w', POPT_ARG_STRING, &path, 0,
+		  "also save every record to FILE, for iolat report and plot",
+		  "FILE" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
 	struct iolat_session s = { 0 };
 	struct rec_state st = { .s = &s };
+	const struct iolat_output *out;
+	struct iolat_an_opts ao;
 	poptContext pc;
-	char *end;
+	unsigned int d;
 	int rc = EXIT_USAGE;
 
 	pc = poptGetContext("iolat record", argc, argv, opts,
 			    POPT_CONTEXT_POSIXMEHARDER);
 	if (iolat_session_getopt(&s, &o, pc))
 		goto out;
-	st.out = iolat_output_find(outname ? outname : "text");
-	if (!st.out) {
-		iolat_err("unknown output format '%s' (text, json)", outname);
+	if (iolat_an_args_parse(&a, &ao, &out))
 		goto out;
-	}
-	if (ival) {
-		s.tick_s = strtod(ival, &end);
-		if (*end || end == ival || s.tick_s < 0.1 || s.tick_s > 86400) {
-			iolat_err("-i takes a number of seconds from 0.1 to 86400, not '%s'",
-				  ival);
-			goto out;
-		}
-		s.tick = on_tick;
-		st.intervals = true;
-	}
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
+	iolat_an_init(&st.an, &ao, out);
+	for (d = 0; d < s.nr_devs; d++)
+		iolat_an_add_dev(&st.an, s.devs[d].name, s.devs[d].sectors);
+	st.path = path;
+	s.started = on_started;
 	s.record = on_record;
+	s.drained = on_drained;
+	s.event = on_event;
+	s.idle = on_idle;
 	s.arg = &st;
 	rc = iolat_session_run(&s);
+	if (st.file) {
+		if (iolat_file_end(st.file, s.end_ns, &s.run, s.nr_devs,
+				   s.counters))
+			st.failed = true;
+		if (iolat_file_close(st.file))
+			st.failed = true;
+	}
 	if (rc && !s.run.incomplete)
 		goto out;
-	report(&st);
-	rc = iolat_session_accounted(&s) ? EXIT_OK : EXIT_FAIL;
+	iolat_an_finish(&st.an, s.end_ns, &s.run, s.counters);
+	fflush(stdout);
+	if (st.an.nomem)
+		iolat_err("out of memory: the results are incomplete");
+	rc = iolat_session_accounted(&s) && !st.failed && !st.an.nomem ?
+	     EXIT_OK : EXIT_FAIL;
 out:
-	rec_free(&st);
+	iolat_an_free(&st.an);
 	iolat_session_opts_free(&o);
-	free(outname);
-	free(ival);
+	iolat_an_args_free(&a);
+	free(path);
 	poptFreeContext(pc);
 	return rc;
 }

@@ -4,12 +4,17 @@
  * as text, CSV (-o csv) or JSON Lines (-o json).  Lines come in batches
  * per CPU buffer, so they are not sorted by time; every field needed to
  * sort is there.  The accounting of the run goes to stderr.
+ *
+ * With --nvme, a line per NVMe command instead: the namespace's commands
+ * with the block stages of the request they carried, and the admin
+ * commands of their controllers (qid 0, device nvme<N>).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "iolat.h"
+#include "analyze.h"
+#include "../lib/nvme.h"
 
 #define U(x) ((unsigned long long)(x))
 
@@ -19,43 +24,9 @@ struct trace_state {
 	struct iolat_session *s;
 	enum trace_fmt fmt;
 	uint64_t t0_ns;		/* CLOCK_MONOTONIC at start, as the module's */
+	int nvme;		/* --nvme: a line per NVMe command */
+	uint64_t no_command;	/* --nvme: requests without one */
 };
-
-static const struct {
-	uint32_t bit;
-	const char *name;
-} flag_names[] = {
-	{ IOLAT_F_SYNC, "sync" }, { IOLAT_F_META, "meta" },
-	{ IOLAT_F_FUA, "fua" }, { IOLAT_F_PREFLUSH, "preflush" },
-	{ IOLAT_F_SPLIT, "split" },
-};
-
-/* "sync|fua", or "-" for none; the submitter bit is shown by pid. */
-static void fmt_flags(char *buf, size_t len, uint32_t flags)
-{
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		if (flags & flag_names[i].bit)
-			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
-				      n ? "|" : "", flag_names[i].name);
-	if (!n)
-		snprintf(buf, len, "-");
-}
-
-/* A task name safe in CSV and JSON: quotes, commas, controls -> '?'. */
-static void safe_comm(char *dst, const char *comm)
-{
-	size_t i;
-
-	for (i = 0; i < IOLAT_COMM_LEN - 1 && comm[i]; i++)
-		dst[i] = (unsigned char)comm[i] < 0x20 || comm[i] == '"' ||
-			 comm[i] == '\\' || comm[i] == ',' ? '?' : comm[i];
-	dst[i] = '\0';
-	if (!i)
-		strcpy(dst, "?");
-}
 
 static void text_stage(const struct iolat_record *r, unsigned int stage)
 {
@@ -69,60 +40,86 @@ static void text_stage(const struct iolat_record *r, unsigned int stage)
 	printf(" %9s", buf);
 }
 
-/* The raw fields of a record, in the CSV header's order. */
-#define NR_RAW 22
-static const char *const raw_names[NR_RAW] = {
-	"q_ns", "g_ns", "i_ns", "d_ns", "c_ns", "device", "major", "minor",
-	"op", "flags", "sector", "bytes", "hwq", "tag", "nr_bios", "requeues",
-	"qd_insert", "qd_issue", "error", "pid", "tgid", "comm",
+/* --nvme: the command's fields, in the CSV header's order. */
+#define NR_NVME 28
+static const char *const nvme_names[NR_NVME] = {
+	"start_ns", "end_ns", "latency_ns", "comm", "pid", "device", "qid",
+	"cid", "opcode", "nsid", "slba", "length_lbas", "length_bytes",
+	"status", "ctrl", "admin", "qd", "retries", "result", "dsm_ranges",
+	"dsm_lbas", "dsm_first_slba", "dsm_first_lbas", "q_ns", "d_ns",
+	"c_ns", "D2C_ns", "Q2C_ns",
 };
 
-/* One CSV row, or one JSON object (strings quoted), with the stages. */
-static void raw_fields(const struct iolat_record *r, const char *name,
-		       const char *flags, const char *comm, bool json)
+static void nvme_fields(const struct iolat_record *r, const char *dev,
+			const char *comm, bool json)
 {
-	char v[NR_RAW][40];
-	bool str[NR_RAW] = { [5] = true, [8] = true, [9] = true, [21] = true };
-	unsigned int i, stage;
+	char v[NR_NVME][40], opcode[24], status[40];
+	bool str[NR_NVME] = { [3] = true, [5] = true, [8] = true,
+			      [13] = true };
 	__u64 ns;
 
-	snprintf(v[0], sizeof(v[0]), "%llu", U(r->q_ns));
-	snprintf(v[1], sizeof(v[1]), "%llu", U(r->g_ns));
-	snprintf(v[2], sizeof(v[2]), "%llu", U(r->i_ns));
-	snprintf(v[3], sizeof(v[3]), "%llu", U(r->d_ns));
-	snprintf(v[4], sizeof(v[4]), "%llu", U(r->c_ns));
-	snprintf(v[5], sizeof(v[5]), "%s", name);
-	snprintf(v[6], sizeof(v[6]), "%u", r->major);
-	snprintf(v[7], sizeof(v[7]), "%u", r->minor);
-	snprintf(v[8], sizeof(v[8]), "%s", iolat_op_name(r->op));
-	snprintf(v[9], sizeof(v[9]), "%s", flags);
-	snprintf(v[10], sizeof(v[10]), "%llu", U(r->sector));
-	snprintf(v[11], sizeof(v[11]), "%u", r->bytes);
-	snprintf(v[12], sizeof(v[12]), "%u", r->hwq);
-	snprintf(v[13], sizeof(v[13]), "%u", r->tag);
-	snprintf(v[14], sizeof(v[14]), "%u", r->nr_bios);
-	snprintf(v[15], sizeof(v[15]), "%u", r->requeues);
-	snprintf(v[16], sizeof(v[16]), "%u", r->qd_insert);
-	snprintf(v[17], sizeof(v[17]), "%u", r->qd_issue);
-	snprintf(v[18], sizeof(v[18]), "%d", r->error);
-	snprintf(v[19], sizeof(v[19]), "%u", r->pid);
-	snprintf(v[20], sizeof(v[20]), "%u", r->tgid);
-	snprintf(v[21], sizeof(v[21]), "%s", comm);
-	for (i = 0; i < NR_RAW; i++) {
-		if (json)
-			printf("%s\"%s\": %s%s%s", i ? ", " : "{", raw_names[i],
-			       str[i] ? "\"" : "", v[i], str[i] ? "\"" : "");
-		else
-			printf("%s%s", i ? "," : "", v[i]);
-	}
-	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
-		if (iolat_record_stage(r, stage, &ns))
-			printf(json ? ", \"%s_ns\": %llu" : ",%.0s%llu",
-			       iolat_stage_name(stage), U(ns));
-		else if (!json)
-			printf(",");
-	}
+	iolat_nvme_opcode(opcode, sizeof(opcode), r);
+	iolat_nvme_status(status, sizeof(status), r->status);
+	snprintf(v[0], sizeof(v[0]), "%llu", U(r->nvme_setup_ns));
+	snprintf(v[1], sizeof(v[1]), "%llu", U(r->nvme_done_ns));
+	snprintf(v[2], sizeof(v[2]), "%llu",
+		 U(r->nvme_done_ns - r->nvme_setup_ns));
+	snprintf(v[3], sizeof(v[3]), "%s", comm);
+	snprintf(v[4], sizeof(v[4]), "%u", r->pid);
+	snprintf(v[5], sizeof(v[5]), "%s", dev);
+	snprintf(v[6], sizeof(v[6]), "%u", r->qid);
+	snprintf(v[7], sizeof(v[7]), "%u", r->cid);
+	snprintf(v[8], sizeof(v[8]), "%s", opcode);
+	snprintf(v[9], sizeof(v[9]), "%u", r->nsid);
+	snprintf(v[10], sizeof(v[10]), "%llu", U(r->slba));
+	snprintf(v[11], sizeof(v[11]), "%llu", U(iolat_nvme_lbas(r)));
+	snprintf(v[12], sizeof(v[12]), "%llu", U(iolat_nvme_bytes(r)));
+	snprintf(v[13], sizeof(v[13]), "%s", status);
+	snprintf(v[14], sizeof(v[14]), "%u", r->ctrl);
+	snprintf(v[15], sizeof(v[15]), "%u", !r->qid);
+	snprintf(v[16], sizeof(v[16]), "%u", r->qd_setup);
+	snprintf(v[17], sizeof(v[17]), "%u", r->retries);
+	snprintf(v[18], sizeof(v[18]), "%u", r->result);
+	snprintf(v[19], sizeof(v[19]), "%u", r->dsm_nr);
+	snprintf(v[20], sizeof(v[20]), "%llu", U(r->dsm_lbas));
+	snprintf(v[21], sizeof(v[21]), "%llu", U(r->dsm_slba));
+	snprintf(v[22], sizeof(v[22]), "%u", r->dsm_nlb);
+	snprintf(v[23], sizeof(v[23]), "%llu", U(r->q_ns));
+	snprintf(v[24], sizeof(v[24]), "%llu", U(r->d_ns));
+	snprintf(v[25], sizeof(v[25]), "%llu", U(r->c_ns));
+	v[26][0] = v[27][0] = '\0';
+	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_D2C, &ns))
+		snprintf(v[26], sizeof(v[26]), "%llu", U(ns));
+	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_Q2C, &ns))
+		snprintf(v[27], sizeof(v[27]), "%llu", U(ns));
+	iolat_put_fields(nvme_names, v, str, NR_NVME, json);
 	printf(json ? "}\n" : "\n");
+}
+
+/* --nvme: one line per command. */
+static void nvme_record(struct trace_state *t, unsigned int dev,
+			const struct iolat_record *r, const char *comm)
+{
+	char name[32], opcode[24], status[40], lat[32];
+	const char *dname;
+
+	if (!(r->flags & IOLAT_F_NVME)) {
+		t->no_command++;
+		return;
+	}
+	dname = iolat_nvme_device(t->s, dev, r, name, sizeof(name));
+	if (t->fmt != FMT_TEXT) {
+		nvme_fields(r, dname, comm, t->fmt == FMT_JSON);
+		return;
+	}
+	iolat_nvme_opcode(opcode, sizeof(opcode), r);
+	iolat_nvme_status(status, sizeof(status), r->status);
+	iolat_fmt_ns(lat, sizeof(lat), r->nvme_done_ns - r->nvme_setup_ns);
+	printf("%12.6f %-15s %7u %-9s %3u %5u %-13s %12llu %8llu %10llu %9s %4u %s\n",
+	       r->nvme_done_ns > t->t0_ns ?
+	       (r->nvme_done_ns - t->t0_ns) / 1e9 : 0.0, comm, r->pid, dname,
+	       r->qid, r->cid, opcode, U(r->slba), U(iolat_nvme_lbas(r)),
+	       U(iolat_nvme_bytes(r)), lat, r->qd_setup, status);
 }
 
 static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
@@ -132,8 +129,12 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	char flags[64], comm[IOLAT_COMM_LEN];
 	unsigned int stage;
 
-	fmt_flags(flags, sizeof(flags), r->flags);
-	safe_comm(comm, r->comm);
+	iolat_safe_comm(comm, r->comm);
+	if (t->nvme) {
+		nvme_record(t, dev, r, comm);
+		return;
+	}
+	iolat_fmt_flags(flags, sizeof(flags), r->flags);
 	switch (t->fmt) {
 	case FMT_TEXT:
 		printf("%12.6f %-15s %7u %-9s %-12s %12llu %8u",
@@ -148,16 +149,24 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 		break;
 	case FMT_CSV:
 	case FMT_JSON:
-		raw_fields(r, name, flags, comm, t->fmt == FMT_JSON);
+		iolat_row(r, name, t->fmt == FMT_JSON);
 		break;
 	}
 }
 
-static void header(enum trace_fmt fmt)
+static void header(enum trace_fmt fmt, int nvme)
 {
-	unsigned int stage, i;
+	unsigned int stage;
 
-	if (fmt == FMT_TEXT) {
+	if (nvme && fmt == FMT_TEXT) {
+		printf("%12s %-15s %7s %-9s %3s %5s %-13s %12s %8s %10s %9s %4s %s\n",
+		       "time_s", "comm", "pid", "device", "qid", "cid",
+		       "opcode", "slba", "lbas", "bytes", "latency", "qd",
+		       "status");
+	} else if (nvme && fmt == FMT_CSV) {
+		iolat_put_names(nvme_names, NR_NVME);
+		printf("\n");
+	} else if (fmt == FMT_TEXT) {
 		printf("%12s %-15s %7s %-9s %-12s %12s %8s", "time_s", "comm",
 		       "pid", "device", "op", "sector", "bytes");
 		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
@@ -165,16 +174,12 @@ static void header(enum trace_fmt fmt)
 		printf(" %3s %4s %3s %3s %2s %s\n", "hwq", "tag", "qd", "bio",
 		       "rq", "flags");
 	} else if (fmt == FMT_CSV) {
-		for (i = 0; i < NR_RAW; i++)
-			printf("%s%s", i ? "," : "", raw_names[i]);
-		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
-			printf(",%s_ns", iolat_stage_name(stage));
-		printf("\n");
+		iolat_row_header();
 	}
 }
 
 /* The run's accounting, on stderr: stdout holds only requests. */
-static void summary(const struct iolat_run *run)
+static void summary(const struct trace_state *t, const struct iolat_run *run)
 {
 	const struct iolat_stats *st = &run->stats;
 
@@ -182,10 +187,18 @@ static void summary(const struct iolat_run *run)
 		U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
 		U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
 		run->seconds);
+	if (t->nvme)
+		fprintf(stderr, "iolat: NVMe: %llu commands completed, %llu shown; %llu not seen set up, %llu retried, %llu of namespaces not traced; %llu requests without a command seen\n",
+			U(st->nvme_completed),
+			U(run->delivered - t->no_command),
+			U(st->nvme_unmatched), U(st->nvme_retried),
+			U(st->nvme_other_ns), U(t->no_command));
 }
 
 int cmd_trace(int argc, const char **argv)
 {
+	struct iolat_session s = { 0 };
+	struct trace_state t = { .s = &s };
 	char *outname = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
@@ -193,12 +206,13 @@ int cmd_trace(int argc, const char **argv)
 		{ "output", 'o', POPT_ARG_STRING, &outname, 0,
 		  "output format: text, csv, json (one object per line)",
 		  "FORMAT" },
+		{ "nvme", 0, POPT_ARG_NONE, &t.nvme, 0,
+		  "a line per NVMe command (qid, cid, opcode, status...), admin commands included; no -d: every NVMe namespace",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
-	struct iolat_session s = { 0 };
-	struct trace_state t = { .s = &s };
 	struct timespec ts;
 	poptContext pc;
 	int rc = EXIT_USAGE;
@@ -217,6 +231,7 @@ int cmd_trace(int argc, const char **argv)
 		iolat_err("unknown output format '%s' (text, csv, json)", outname);
 		goto out;
 	}
+	s.nvme = t.nvme;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
@@ -224,12 +239,12 @@ int cmd_trace(int argc, const char **argv)
 	s.arg = &t;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t.t0_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	header(t.fmt);
+	header(t.fmt, t.nvme);
 	rc = iolat_session_run(&s);
 	fflush(stdout);
 	if (rc && !s.run.incomplete)
 		goto out;
-	summary(&s.run);
+	summary(&t, &s.run);
 	rc = iolat_session_accounted(&s) ? EXIT_OK : EXIT_FAIL;
 out:
 	iolat_session_opts_free(&o);

@@ -6,18 +6,30 @@
 #include "iolat.h"
 
 /* iolat_records_fn for struct iolat_decoder. */
-void iolat_decode(void *arg, const void *buf, uint32_t len)
+void iolat_decode(void *arg, const void *buf, uint32_t len, uint32_t rec_size)
 {
 	struct iolat_decoder *dec = arg;
 	struct iolat_record rec;
 	uint32_t i;
 
-	if (!dec->rec_size || len % dec->rec_size) {
+	if (!rec_size)
+		rec_size = dec->rec_size;
+	if (!rec_size || len % rec_size) {
 		dec->bad++;
 		return;
 	}
-	for (i = 0; !iolat_record_decode(buf, len, dec->rec_size, i, &rec); i++) {
+	for (i = 0; !iolat_record_decode(buf, len, rec_size, i, &rec); i++) {
 		dec->decoded++;
 		dec->record(dec->arg, &rec);
 	}
+}
+
+/* iolat_event_fn for struct iolat_decoder. */
+void iolat_decode_event(void *arg, uint64_t ns, uint32_t kind,
+			const char *module)
+{
+	struct iolat_decoder *dec = arg;
+
+	if (dec->event)
+		dec->event(dec->arg, ns, kind, module);
 }

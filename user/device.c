@@ -106,11 +106,32 @@ static void sched_depth(const char *sysfs, struct iolat_dev_req *dev)
 		dev->depth = want;
 }
 
+/*
+ * The controller of an NVMe namespace: its device is nvme<N> (a
+ * multipath head's is the subsystem, and it has no tag set of its own).
+ */
+static int nvme_ctrl(const char *sysfs, const char *name)
+{
+	char path[PATH_MAX], real[PATH_MAX], extra;
+	const char *base;
+	unsigned int n;
+
+	if (strncmp(name, "nvme", 4) ||
+	    !pathf(path, "%s/class/block/%s/device", sysfs, name) ||
+	    !realpath(path, real))
+		return -1;
+	base = strrchr(real, '/');
+	if (!base || sscanf(base + 1, "nvme%u%c", &n, &extra) != 1 ||
+	    n > UINT16_MAX)
+		return -1;
+	return n;
+}
+
 /**
  * iolat_dev_resolve() - look up a block device to trace
  * @sysfs: sysfs mount point ("/sys"; tests pass a fake tree)
  * @arg: device name, with or without /dev/; a partition means its disk
- * @dev: filled in
+ * @dev: filled in; nvme_ctrl is N for a namespace of controller nvme<N>
  *
  * Return: 0; -EINVAL for a malformed name, -ENOENT for an unknown device,
  * -EOPNOTSUPP for a device that is not blk-mq.
@@ -125,6 +146,7 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 	int err;
 
 	memset(dev, 0, sizeof(*dev));
+	dev->nvme_ctrl = -1;
 	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(dev->name))
 		return -EINVAL;
 	if (!pathf(path, "%s/class/block/%s", sysfs, name) ||
@@ -153,5 +175,32 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 	if (err)
 		return err;
 	sched_depth(sysfs, dev);
+	dev->nvme_ctrl = nvme_ctrl(sysfs, dev->name);
+	/* capacity, for the offset distribution; 0 if sysfs lacks it */
+	if (pathf(path, "%s/class/block/%s/size", sysfs, dev->name) &&
+	    !read_line(path, line, sizeof(line)))
+		dev->sectors = strtoull(line, NULL, 10);
 	return 0;
+}
+
+/**
+ * iolat_dev_index() - which of the devices a record is of
+ * @devs: the session's devices
+ * @nr: how many
+ * @r: the record; an admin command is of its controller's namespaces
+ *
+ * Return: the index, or -1.
+ */
+int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
+		    const struct iolat_record *r)
+{
+	unsigned int d;
+
+	for (d = 0; d < nr; d++) {
+		if (r->flags & IOLAT_F_NVME_ADMIN ?
+		    devs[d].nvme_ctrl == r->ctrl :
+		    devs[d].major == r->major && devs[d].minor == r->minor)
+			return d;
+	}
+	return -1;
 }

@@ -6,20 +6,29 @@
  *   device.c      block device names -> dev_t and blk-mq geometry
  *   decode.c      IOLAT_CMD_READ messages -> struct iolat_record
  *   session.c     a session: options, start, drain, stop, accounting
+ *   diskstats.c   the kernel's disk counters; `iolat stat` arithmetic
  *   cmd_trace.c   one line per request
- *   cmd_record.c  histograms per device, op and stage; per process
- *   output.c      text and json output hooks of record
+ *   cmd_record.c  histograms per device, op and stage; -w saves records
+ *   cmd_report.c  report and plot: the same analysis of saved records
+ *   cmd_stat.c    busy time, queue depth and rates per interval
+ *   cmd_clocktest.c  the module's clock test
+ *   cmd_nvme.c    NVMe commands per qid and opcode, admin apart
+ *   nvme.c        a record's NVMe fields, named
+ *   analyze.h     the analysis of records (record, report, plot, top,
+ *                 export) and its outputs, the record file
  *   main.c        command table and dispatch
  */
 #ifndef IOLAT_CLI_H
 #define IOLAT_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <popt.h>
 #include <linux/iolat.h>
 #include "../lib/hist.h"
 #include "../lib/record.h"
+#include "../lib/account.h"
 
 #define IOLAT_CLI_NAME "iolat"
 
@@ -38,6 +47,8 @@ struct iolat_info {
 	uint32_t abi_version;
 	uint32_t record_size;
 	uint32_t nr_cpus;
+	uint64_t clock_inversions;	/* the module's clock, at its load */
+	uint32_t nvme_available;	/* nvme-core's tracepoints are there */
 	char module_version[64];
 	unsigned int nr_missing;	/* tracepoints the kernel lacks */
 	char missing[IOLAT_MAX_MISSING][48];
@@ -57,6 +68,11 @@ struct iolat_stats {
 	uint64_t splits;
 	uint64_t plugs;
 	uint64_t unplugs;
+	uint64_t nvme_completed;
+	uint64_t nvme_unmatched;
+	uint64_t nvme_retried;
+	uint64_t nvme_other_ns;
+	uint64_t events_lost;
 };
 /* Which requests a session keeps (IOLAT_A_FILTER_*); 0 keeps all. */
 struct iolat_filter {
@@ -66,17 +82,74 @@ struct iolat_filter {
 	char comm[IOLAT_COMM_LEN];
 	uint64_t min_ns;
 };
+/* A device's counters (enum iolat_cnt_attr). */
+struct iolat_hwq_counters {
+	uint64_t busy_ns;
+	uint64_t qbusy_ns;
+	uint32_t queued;
+	uint32_t issued;
+};
+struct iolat_dev_counters {
+	uint32_t major;
+	uint32_t minor;
+	bool valid;
+	uint64_t start_ns;
+	uint64_t now_ns;
+	uint64_t busy_ns;
+	uint64_t qbusy_ns;
+	uint64_t inflight_ns;
+	uint64_t qinflight_ns;
+	uint32_t queued;
+	uint32_t issued;
+	uint64_t ios[IOLAT_OP_NR];
+	uint64_t bytes[IOLAT_OP_NR];
+	uint64_t wait_ns[IOLAT_OP_NR];
+	uint64_t issues;
+	uint64_t qd_sum;
+	uint64_t qd_hist[IOLAT_QD_BUCKETS];
+	uint32_t nr_hwq;
+	struct iolat_hwq_counters *hwqs;	/* [nr_hwq] */
+};
+/* One clock of the clock test (enum iolat_clock_attr). */
+#define IOLAT_MAX_CLOCK_PAIRS 64
+struct iolat_clock_result {
+	char name[32];
+	char units[8];
+	bool in_use;
+	uint64_t read_ps;
+	uint64_t samples;
+	uint64_t inversions;
+	uint64_t max_back;
+	unsigned int nr_pairs;
+	struct {
+		uint32_t from;
+		uint32_t to;
+		uint64_t count;
+	} pairs[IOLAT_MAX_CLOCK_PAIRS];
+};
 struct iolat_dev_req;
-typedef void (*iolat_records_fn)(void *arg, const void *buf, uint32_t len);
+/* @rec_size: as the message says, or 0 for the module's (GET_INFO) */
+typedef void (*iolat_records_fn)(void *arg, const void *buf, uint32_t len,
+				 uint32_t rec_size);
+/* A session event: enum iolat_event_kind, about a kernel module. */
+typedef void (*iolat_event_fn)(void *arg, uint64_t ns, uint32_t kind,
+			       const char *module);
 
 struct iolat_nl *iolat_nl_open(void);
 void iolat_nl_close(struct iolat_nl *nl);
 int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info);
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
-		   const struct iolat_filter *filter);
+		   const struct iolat_filter *filter, bool counters_only,
+		   bool nvme);
+int iolat_nl_counters(struct iolat_nl *nl, struct iolat_dev_counters *c,
+		      unsigned int nr);
+int iolat_nl_clocktest(struct iolat_nl *nl, uint32_t loops,
+		       struct iolat_clock_result *res, unsigned int max,
+		       unsigned int *nr);
 int iolat_nl_stop(struct iolat_nl *nl, struct iolat_stats *stats);
-int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn, void *arg);
+int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn,
+		  iolat_event_fn event, void *arg);
 const char *iolat_nl_errmsg(const struct iolat_nl *nl);
 struct iolat_nl *iolat_nl_connect(struct iolat_info *info);
 
@@ -87,21 +160,55 @@ struct iolat_dev_req {
 	uint32_t minor;
 	uint32_t nr_hwq;
 	uint32_t depth;
+	int nvme_ctrl;		/* nvme<N> of an NVMe namespace, else -1 */
+	uint64_t sectors;	/* capacity in 512-byte sectors, 0: unknown */
 };
 int iolat_dev_resolve(const char *sysfs, const char *arg,
 		      struct iolat_dev_req *dev);
 const char *iolat_dev_basename(const char *arg);
+int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
+		    const struct iolat_record *r);
 
 /* decode.c */
 struct iolat_decoder {
-	uint32_t rec_size;
+	uint32_t rec_size;	/* the module's, unless a message says */
 	uint64_t decoded;
 	uint64_t bad;		/* payloads whose length is not whole records */
 	void (*record)(void *arg, const struct iolat_record *rec);
+	void (*event)(void *arg, uint64_t ns, uint32_t kind,
+		      const char *module);
 	void *arg;
 };
-void iolat_decode(void *dec, const void *buf, uint32_t len);
+void iolat_decode(void *dec, const void *buf, uint32_t len,
+		  uint32_t rec_size);
+void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
+			const char *module);
 
+/* diskstats.c (types): the kernel's counters of a disk, `iolat stat` rows */
+enum iolat_ds_field {		/* /sys/block/NAME/stat, from 0 */
+	IOLAT_DS_R_IOS = 0,
+	IOLAT_DS_R_TICKS = 3,	/* ms */
+	IOLAT_DS_W_IOS = 4,
+	IOLAT_DS_W_TICKS = 7,
+	IOLAT_DS_IN_FLIGHT = 8,
+	IOLAT_DS_IO_TICKS = 9,	/* ms busy: what iostat's %util is made of */
+	IOLAT_DS_TIME_IN_QUEUE = 10,	/* ms, sum of request times: aqu-sz */
+	IOLAT_DS_NR = 17
+};
+struct iolat_diskstats {
+	unsigned long long f[IOLAT_DS_NR];
+};
+struct iolat_stat_row {
+	double secs;
+	double r_s, w_s, rkb_s, wkb_s;
+	double r_await_ms, w_await_ms;
+	double aqu_sz;		/* in the queue, first stage to completion */
+	double dev_qd;		/* at the driver, issue to completion */
+	double util;		/* device busy (issue to completion), % */
+	double qutil;		/* queue busy (insert to completion), % */
+	double qd_issue;	/* mean queue depth at issue */
+	double k_util, k_aqu_sz, k_r_await_ms, k_w_await_ms;	/* the kernel's */
+};
 /* session.c */
 struct iolat_session_opts {
 	char *devargs[IOLAT_MAX_DEVS];
@@ -109,6 +216,7 @@ struct iolat_session_opts {
 	double duration;
 	int ring;
 	char *ops, *comm, *min_lat;
+	char *summary;
 	int pid, tgid;
 };
 struct iolat_run {
@@ -119,22 +227,47 @@ struct iolat_run {
 	uint64_t foreign;	/* records of a device not asked for */
 	bool incomplete;
 	bool nomem;
+	unsigned int nvme_detaches;	/* nvme-core went away while tracing */
+	unsigned int nvme_attaches;	/* ... and came back */
 	unsigned int nr_missing;
 	char missing[IOLAT_MAX_MISSING][48];
+	/* the kernel's counters of each device at the start and the stop */
+	bool kernel_valid;
+	struct iolat_diskstats kstart[IOLAT_MAX_DEVS];
+	struct iolat_diskstats kend[IOLAT_MAX_DEVS];
 };
 struct iolat_session {
 	unsigned int nr_devs;
 	struct iolat_dev_req devs[IOLAT_MAX_DEVS];
 	struct iolat_filter filter;
+	bool counters_only;	/* no records: `iolat stat` */
+	bool nvme;		/* NVMe commands too; no -d: every namespace */
 	double duration;
 	uint32_t ring;
 	const char **cmd;
+	const char *summary;	/* --summary FILE */
+	const char *usage;	/* the command's, if not the usual */
+	struct iolat_nl *nl;	/* while it runs */
+	/* after the start, before the first drain */
+	void (*started)(void *arg);
 	/* called for every record, and about every tick_s seconds */
 	void (*record)(void *arg, unsigned int dev, const struct iolat_record *r);
 	void (*tick)(void *arg, double elapsed);
 	double tick_s;
+	/* a drain that began at @now_ns (CLOCK_MONOTONIC) is done */
+	void (*drained)(void *arg, uint64_t now_ns);
+	/* a session event, after the user was told */
+	void (*event)(void *arg, uint64_t ns, uint32_t kind, const char *module);
+	/* between drains: true ends the session */
+	bool (*idle)(void *arg);
 	void *arg;
+	struct iolat_info info;	/* the module's */
+	uint64_t t0_ns;		/* CLOCK_MONOTONIC just before the start */
+	uint64_t t0_real_ns;	/* CLOCK_REALTIME at the same moment */
+	uint64_t end_ns;	/* CLOCK_MONOTONIC when it began to stop */
 	struct iolat_run run;
+	/* each device's counters when the session stopped */
+	struct iolat_dev_counters counters[IOLAT_MAX_DEVS];
 	int cmd_status;
 };
 extern struct poptOption iolat_session_options[];
@@ -144,40 +277,53 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);
 void iolat_session_opts_free(struct iolat_session_opts *o);
 int iolat_session_run(struct iolat_session *s);
 bool iolat_session_accounted(const struct iolat_session *s);
+int iolat_session_counters(struct iolat_session *s,
+			   struct iolat_dev_counters *c);
+int iolat_counters_alloc(const struct iolat_session *s,
+			 struct iolat_dev_counters *c);
+void iolat_counters_free(const struct iolat_session *s,
+			 struct iolat_dev_counters *c);
+void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c);
 uint64_t iolat_run_dropped(const struct iolat_run *run);
 int iolat_parse_ops(const char *arg, uint32_t *mask);
 int iolat_parse_duration_ns(const char *arg, uint64_t *ns);
 void iolat_fmt_ns(char *buf, size_t len, double ns);
+int iolat_parse_secs(const char *opt, const char *arg, double min,
+		     double *secs);
 
-/* output.c */
-struct iolat_op_result {
-	const char *op;
-	const struct iolat_hist *hist[IOLAT_STAGE_NR];
-};
-struct iolat_proc_result {
-	uint32_t pid;
-	uint32_t tgid;
-	const char *comm;
-	const char *dev;
-	uint64_t ios;
-	uint64_t bytes;
-	const struct iolat_hist *q2c;	/* or the latency as far as seen */
-};
-struct iolat_output {
-	const char *name;
-	void (*begin)(const struct iolat_run *run);
-	void (*interval)(double t, const char *dev, const struct iolat_op_result *op,
-			 bool first);
-	void (*device)(const char *dev, const struct iolat_op_result *ops,
-		       unsigned int nr_ops, bool first);
-	void (*procs)(const struct iolat_proc_result *p, unsigned int nr);
-	void (*end)(const struct iolat_run *run);
-};
-const struct iolat_output *iolat_output_find(const char *name);
+int iolat_diskstats_read(const char *sysfs, const char *name,
+			 struct iolat_diskstats *ds);
+int iolat_blk_mq_disks(const char *sysfs, char names[][32], unsigned int max);
+/* diskstats.c */
+void iolat_stat_compute(const struct iolat_dev_counters *a,
+			const struct iolat_dev_counters *b,
+			const struct iolat_diskstats *ka,
+			const struct iolat_diskstats *kb,
+			struct iolat_stat_row *row);
+
+/* out_text.c */
+void iolat_text_hist(const struct iolat_hist *h);
+void iolat_text_qd_hist(const uint64_t *n);
+
+/* nvme.c */
+const char *iolat_nvme_device(const struct iolat_session *s, unsigned int dev,
+			      const struct iolat_record *r, char *buf,
+			      size_t len);
+void iolat_nvme_opcode(char *buf, size_t len, const struct iolat_record *r);
+void iolat_nvme_status(char *buf, size_t len, uint16_t status);
+uint64_t iolat_nvme_lbas(const struct iolat_record *r);
+uint64_t iolat_nvme_bytes(const struct iolat_record *r);
 
 /* commands */
 int cmd_record(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
+int cmd_stat(int argc, const char **argv);
+int cmd_clocktest(int argc, const char **argv);
+int cmd_nvme(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_plot(int argc, const char **argv);
+int cmd_top(int argc, const char **argv);
+int cmd_export(int argc, const char **argv);
 
 #endif /* IOLAT_CLI_H */

@@ -222,6 +222,11 @@ static int info_reply(struct iolat_req *req, struct nlattr **tb)
 		info->record_size = nla_get_u32(tb[IOLAT_A_RECORD_SIZE]);
 	if (tb[IOLAT_A_NR_CPUS])
 		info->nr_cpus = nla_get_u32(tb[IOLAT_A_NR_CPUS]);
+	if (tb[IOLAT_A_NVME_AVAILABLE])
+		info->nvme_available = nla_get_u32(tb[IOLAT_A_NVME_AVAILABLE]);
+	if (tb[IOLAT_A_CLOCK_INVERSIONS])
+		info->clock_inversions =
+			nla_get_u64(tb[IOLAT_A_CLOCK_INVERSIONS]);
 	if (tb[IOLAT_A_MODULE_VERSION])
 		snprintf(info->module_version, sizeof(info->module_version),
 			 "%s", nla_get_string(tb[IOLAT_A_MODULE_VERSION]));
@@ -249,7 +254,7 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info)
 
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
-		   const struct iolat_filter *f)
+		   const struct iolat_filter *f, bool counters_only, bool nvme)
 {
 	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_START, 0);
 	unsigned int i;
@@ -263,7 +268,9 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		    nla_put_u32(msg, IOLAT_DEV_A_MAJOR, devs[i].major) ||
 		    nla_put_u32(msg, IOLAT_DEV_A_MINOR, devs[i].minor) ||
 		    nla_put_u32(msg, IOLAT_DEV_A_NR_HWQ, devs[i].nr_hwq) ||
-		    nla_put_u32(msg, IOLAT_DEV_A_DEPTH, devs[i].depth))
+		    nla_put_u32(msg, IOLAT_DEV_A_DEPTH, devs[i].depth) ||
+		    (nvme && devs[i].nvme_ctrl >= 0 &&
+		     nla_put_u32(msg, IOLAT_DEV_A_NVME_CTRL, devs[i].nvme_ctrl)))
 			goto nomem;
 		nla_nest_end(msg, nest);
 	}
@@ -273,7 +280,9 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	    (f->pid && nla_put_u32(msg, IOLAT_A_FILTER_PID, f->pid)) ||
 	    (f->tgid && nla_put_u32(msg, IOLAT_A_FILTER_TGID, f->tgid)) ||
 	    (f->comm[0] && nla_put_string(msg, IOLAT_A_FILTER_COMM, f->comm)) ||
-	    (f->min_ns && nla_put_u64(msg, IOLAT_A_FILTER_MIN_NS, f->min_ns)))
+	    (f->min_ns && nla_put_u64(msg, IOLAT_A_FILTER_MIN_NS, f->min_ns)) ||
+	    (counters_only && nla_put_flag(msg, IOLAT_A_COUNTERS_ONLY)) ||
+	    (nvme && nla_put_flag(msg, IOLAT_A_NVME)))
 		goto nomem;
 	return nl_transact(nl, msg, NULL, NULL);
 nomem:
@@ -304,6 +313,11 @@ static int stop_reply(struct iolat_req *req, struct nlattr **tb)
 	GET(splits, IOLAT_STAT_A_SPLITS);
 	GET(plugs, IOLAT_STAT_A_PLUGS);
 	GET(unplugs, IOLAT_STAT_A_UNPLUGS);
+	GET(nvme_completed, IOLAT_STAT_A_NVME_COMPLETED);
+	GET(nvme_unmatched, IOLAT_STAT_A_NVME_UNMATCHED);
+	GET(nvme_retried, IOLAT_STAT_A_NVME_RETRIED);
+	GET(nvme_other_ns, IOLAT_STAT_A_NVME_OTHER_NS);
+	GET(events_lost, IOLAT_STAT_A_EVENTS_LOST);
 #undef GET
 	return 0;
 }
@@ -320,28 +334,253 @@ int iolat_nl_stop(struct iolat_nl *nl, struct iolat_stats *stats)
 
 struct read_ctx {
 	iolat_records_fn fn;
+	iolat_event_fn event;
 	void *arg;
+};
+
+static const struct nla_policy event_policy[IOLAT_EVENT_A_MAX + 1] = {
+	[IOLAT_EVENT_A_TIME_NS] = { .type = NLA_U64 },
+	[IOLAT_EVENT_A_KIND] = { .type = NLA_U32 },
+	[IOLAT_EVENT_A_MODULE] = { .type = NLA_STRING },
 };
 
 static int read_reply(struct iolat_req *req, struct nlattr **tb)
 {
+	struct genlmsghdr *gnlh = nlmsg_data(req->nlh);
 	struct read_ctx *ctx = req->arg;
+	struct nlattr *ev[IOLAT_EVENT_A_MAX + 1], *nla;
+	char module[64];
+	int rem;
 
 	if (tb[IOLAT_A_RECORDS])
 		ctx->fn(ctx->arg, nla_data(tb[IOLAT_A_RECORDS]),
-			nla_len(tb[IOLAT_A_RECORDS]));
+			nla_len(tb[IOLAT_A_RECORDS]),
+			tb[IOLAT_A_RECORD_SIZE] ?
+			nla_get_u32(tb[IOLAT_A_RECORD_SIZE]) : 0);
+	if (!tb[IOLAT_A_EVENT] || !ctx->event)
+		return 0;
+	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(nla) != IOLAT_A_EVENT ||
+		    nla_parse_nested(ev, IOLAT_EVENT_A_MAX, nla,
+				     (struct nla_policy *)event_policy) < 0 ||
+		    !ev[IOLAT_EVENT_A_KIND])
+			continue;
+		snprintf(module, sizeof(module), "%s",
+			 ev[IOLAT_EVENT_A_MODULE] ?
+			 nla_get_string(ev[IOLAT_EVENT_A_MODULE]) : "?");
+		ctx->event(ctx->arg,
+			   ev[IOLAT_EVENT_A_TIME_NS] ?
+			   nla_get_u64(ev[IOLAT_EVENT_A_TIME_NS]) : 0,
+			   nla_get_u32(ev[IOLAT_EVENT_A_KIND]), module);
+	}
 	return 0;
 }
 
-/* Drain every CPU's buffer once; @fn gets each IOLAT_A_RECORDS payload. */
-int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn, void *arg)
+/*
+ * Drain every CPU's buffer once; @fn gets each IOLAT_A_RECORDS payload,
+ * @event (if set) each session event, oldest first.
+ */
+int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn,
+		  iolat_event_fn event, void *arg)
 {
-	struct read_ctx ctx = { .fn = fn, .arg = arg };
+	struct read_ctx ctx = { .fn = fn, .event = event, .arg = arg };
 	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_READ, NLM_F_DUMP);
 
 	if (!msg)
 		return -ENOMEM;
 	return nl_transact(nl, msg, read_reply, &ctx);
+}
+
+static uint64_t get_u64(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u64(tb[attr]) : 0;
+}
+
+static uint32_t get_u32(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
+}
+
+/* A u64 array attribute into @dst, as much as both have. */
+static void get_u64s(struct nlattr **tb, int attr, uint64_t *dst, size_t n)
+{
+	size_t len;
+
+	if (!tb[attr])
+		return;
+	len = nla_len(tb[attr]);
+	memcpy(dst, nla_data(tb[attr]),
+	       len < n * sizeof(*dst) ? len : n * sizeof(*dst));
+}
+
+struct counters_ctx {
+	struct iolat_dev_counters *c;
+	unsigned int nr;
+};
+
+static void hwq_reply(struct iolat_dev_counters *c, struct nlattr *nla)
+{
+	struct nlattr *tb[IOLAT_HWQ_A_MAX + 1];
+	struct iolat_hwq_counters *h;
+	uint32_t i;
+
+	if (nla_parse_nested(tb, IOLAT_HWQ_A_MAX, nla, NULL) < 0 ||
+	    !tb[IOLAT_HWQ_A_INDEX])
+		return;
+	i = nla_get_u32(tb[IOLAT_HWQ_A_INDEX]);
+	if (i >= c->nr_hwq)
+		return;
+	h = &c->hwqs[i];
+	h->busy_ns = get_u64(tb, IOLAT_HWQ_A_BUSY_NS);
+	h->qbusy_ns = get_u64(tb, IOLAT_HWQ_A_QBUSY_NS);
+	h->queued = get_u32(tb, IOLAT_HWQ_A_QUEUED);
+	h->issued = get_u32(tb, IOLAT_HWQ_A_ISSUED);
+}
+
+static int counters_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct counters_ctx *ctx = req->arg;
+	struct nlattr *t[IOLAT_CNT_A_MAX + 1], *nla;
+	struct iolat_dev_counters *c = NULL;
+	unsigned int i;
+	int rem;
+
+	if (!tb[IOLAT_A_DEV_COUNTERS] ||
+	    nla_parse_nested(t, IOLAT_CNT_A_MAX, tb[IOLAT_A_DEV_COUNTERS],
+			     NULL) < 0)
+		return 0;
+	for (i = 0; i < ctx->nr; i++)
+		if (ctx->c[i].major == get_u32(t, IOLAT_CNT_A_MAJOR) &&
+		    ctx->c[i].minor == get_u32(t, IOLAT_CNT_A_MINOR))
+			c = &ctx->c[i];
+	if (!c)
+		return 0;
+	if (t[IOLAT_CNT_A_NOW_NS]) {	/* the first message of a device */
+		c->valid = true;
+		c->start_ns = get_u64(t, IOLAT_CNT_A_START_NS);
+		c->now_ns = get_u64(t, IOLAT_CNT_A_NOW_NS);
+		c->busy_ns = get_u64(t, IOLAT_CNT_A_BUSY_NS);
+		c->qbusy_ns = get_u64(t, IOLAT_CNT_A_QBUSY_NS);
+		c->inflight_ns = get_u64(t, IOLAT_CNT_A_INFLIGHT_NS);
+		c->qinflight_ns = get_u64(t, IOLAT_CNT_A_QINFLIGHT_NS);
+		c->queued = get_u32(t, IOLAT_CNT_A_QUEUED);
+		c->issued = get_u32(t, IOLAT_CNT_A_ISSUED);
+		c->issues = get_u64(t, IOLAT_CNT_A_ISSUES);
+		c->qd_sum = get_u64(t, IOLAT_CNT_A_QD_SUM);
+		get_u64s(t, IOLAT_CNT_A_IOS, c->ios, IOLAT_OP_NR);
+		get_u64s(t, IOLAT_CNT_A_BYTES, c->bytes, IOLAT_OP_NR);
+		get_u64s(t, IOLAT_CNT_A_WAIT_NS, c->wait_ns, IOLAT_OP_NR);
+		get_u64s(t, IOLAT_CNT_A_QD_HIST, c->qd_hist, IOLAT_QD_BUCKETS);
+	}
+	nla_for_each_nested(nla, tb[IOLAT_A_DEV_COUNTERS], rem)
+		if (nla_type(nla) == IOLAT_CNT_A_HWQ)
+			hwq_reply(c, nla);
+	return 0;
+}
+
+/**
+ * iolat_nl_counters() - the session's counters of some devices
+ * @nl: the session's socket
+ * @c: the devices, major, minor, nr_hwq and hwqs set; the rest is filled
+ *     in, and valid set for each device the module reported
+ * @nr: how many
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_nl_counters(struct iolat_nl *nl, struct iolat_dev_counters *c,
+		      unsigned int nr)
+{
+	struct counters_ctx ctx = { .c = c, .nr = nr };
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_COUNTERS, NLM_F_DUMP);
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		c[i].valid = false;
+	if (!msg)
+		return -ENOMEM;
+	return nl_transact(nl, msg, counters_reply, &ctx);
+}
+
+struct clock_ctx {
+	struct iolat_clock_result *res;
+	unsigned int max, nr;
+};
+
+static void clock_pair(struct iolat_clock_result *r, struct nlattr *nla)
+{
+	struct nlattr *tb[IOLAT_PAIR_A_MAX + 1];
+
+	if (r->nr_pairs == IOLAT_MAX_CLOCK_PAIRS ||
+	    nla_parse_nested(tb, IOLAT_PAIR_A_MAX, nla, NULL) < 0)
+		return;
+	r->pairs[r->nr_pairs].from = get_u32(tb, IOLAT_PAIR_A_FROM);
+	r->pairs[r->nr_pairs].to = get_u32(tb, IOLAT_PAIR_A_TO);
+	r->pairs[r->nr_pairs].count = get_u64(tb, IOLAT_PAIR_A_COUNT);
+	r->nr_pairs++;
+}
+
+static int clock_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct clock_ctx *ctx = req->arg;
+	struct genlmsghdr *gnlh = nlmsg_data(req->nlh);
+	struct nlattr *nla, *t[IOLAT_CLOCK_A_MAX + 1], *p;
+	struct iolat_clock_result *r;
+	int rem, prem;
+
+	(void)tb;
+	nla_for_each_attr(nla, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (nla_type(nla) != IOLAT_A_CLOCK || ctx->nr == ctx->max ||
+		    nla_parse_nested(t, IOLAT_CLOCK_A_MAX, nla, NULL) < 0)
+			continue;
+		r = &ctx->res[ctx->nr++];
+		memset(r, 0, sizeof(*r));
+		if (t[IOLAT_CLOCK_A_NAME])
+			snprintf(r->name, sizeof(r->name), "%s",
+				 nla_get_string(t[IOLAT_CLOCK_A_NAME]));
+		if (t[IOLAT_CLOCK_A_UNITS])
+			snprintf(r->units, sizeof(r->units), "%s",
+				 nla_get_string(t[IOLAT_CLOCK_A_UNITS]));
+		r->in_use = t[IOLAT_CLOCK_A_IN_USE];
+		r->read_ps = get_u64(t, IOLAT_CLOCK_A_READ_PS);
+		r->samples = get_u64(t, IOLAT_CLOCK_A_SAMPLES);
+		r->inversions = get_u64(t, IOLAT_CLOCK_A_INVERSIONS);
+		r->max_back = get_u64(t, IOLAT_CLOCK_A_MAX_BACK);
+		nla_for_each_nested(p, nla, prem)
+			if (nla_type(p) == IOLAT_CLOCK_A_PAIR)
+				clock_pair(r, p);
+	}
+	return 0;
+}
+
+/**
+ * iolat_nl_clocktest() - run the module's clock test
+ * @nl: a socket
+ * @loops: reads per CPU and clock, 0 for the module's default
+ * @res: the clocks' results
+ * @max: room in @res
+ * @nr: set to the number of clocks
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_nl_clocktest(struct iolat_nl *nl, uint32_t loops,
+		       struct iolat_clock_result *res, unsigned int max,
+		       unsigned int *nr)
+{
+	struct clock_ctx ctx = { .res = res, .max = max };
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_CLOCKTEST, 0);
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	if (loops && nla_put_u32(msg, IOLAT_A_CLOCK_LOOPS, loops)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = nl_transact(nl, msg, clock_reply, &ctx);
+	*nr = ctx.nr;
+	return err;
 }
 
 /**

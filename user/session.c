@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include "iolat.h"
 
+/* Counts are uint64_t; print them as one type. */
+#define U(x) ((unsigned long long)(x))
+
 #define DRAIN_INTERVAL_NS 10000000L	/* drain the buffers every 10 ms */
 
 /* Options every session command takes (popt table; 'd' is collected). */
@@ -39,6 +42,9 @@ struct poptOption iolat_session_options[] = {
 	  "keep only requests submitted by tasks named COMM", "COMM" },
 	{ "min-latency", 'm', POPT_ARG_STRING, NULL, 'm',
 	  "keep only requests slower than this (e.g. 500us, 10ms)", "TIME" },
+	{ "summary", 0, POPT_ARG_STRING, NULL, 'S',
+	  "write the session's drop counts and device counters to FILE as JSON",
+	  "FILE" },
 	POPT_TABLEEND
 };
 
@@ -85,6 +91,10 @@ static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 		free(o->min_lat);
 		o->min_lat = (char *)arg;
 		return 1;
+	case 'S':
+		free(o->summary);
+		o->summary = (char *)arg;
+		return 1;
 	case 'p':
 	case 'T':
 		v = strtol(arg, &end, 10);
@@ -127,7 +137,8 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 {
 	int opt;
 
-	poptSetOtherOptionHelp(pc, "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
+	poptSetOtherOptionHelp(pc, s->usage ? s->usage :
+			       "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
 	while ((opt = poptGetNextOpt(pc)) > 0)
 		if (iolat_session_parse(o, pc, opt) < 0)
 			return -1;
@@ -192,6 +203,29 @@ int iolat_parse_duration_ns(const char *arg, uint64_t *ns)
 	return -EINVAL;
 }
 
+/**
+ * iolat_parse_secs() - an interval option's seconds
+ * @opt: the option, for the message ("-i")
+ * @arg: its value
+ * @min: the least allowed
+ * @secs: the value
+ *
+ * Return: 0, or -1 after one clear message.
+ */
+int iolat_parse_secs(const char *opt, const char *arg, double min,
+		     double *secs)
+{
+	char *end;
+
+	*secs = strtod(arg, &end);
+	if (*end || end == arg || *secs < min || *secs > 86400) {
+		iolat_err("%s takes a number of seconds from %g to 86400, not '%s'",
+			  opt, min, arg);
+		return -1;
+	}
+	return 0;
+}
+
 void iolat_fmt_ns(char *buf, size_t len, double ns)
 {
 	if (ns < 1e3)
@@ -228,6 +262,42 @@ static int add_device(struct iolat_session *s, const char *arg)
 	return 0;
 }
 
+/*
+ * An NVMe session: without -d, every NVMe namespace; with it, at least one
+ * of them.  A controller's namespaces share its tag set, which the module
+ * sizes from the largest depth among them.
+ */
+static int nvme_devices(struct iolat_session *s)
+{
+	char names[IOLAT_MAX_DEVS][32];
+	unsigned int d, e, n = 0;
+	int nr;
+
+	if (!s->nr_devs) {
+		nr = iolat_blk_mq_disks("/sys", names, IOLAT_MAX_DEVS);
+		for (d = 0; nr > 0 && d < (unsigned int)nr && d < IOLAT_MAX_DEVS;
+		     d++)
+			if (!strncmp(names[d], "nvme", 4) &&
+			    add_device(s, names[d]))
+				return EXIT_FAIL;
+	}
+	for (d = 0; d < s->nr_devs; d++) {
+		if (s->devs[d].nvme_ctrl < 0)
+			continue;
+		n++;
+		for (e = 0; e < s->nr_devs; e++)
+			if (s->devs[e].nvme_ctrl == s->devs[d].nvme_ctrl &&
+			    s->devs[e].depth > s->devs[d].depth)
+				s->devs[d].depth = s->devs[e].depth;
+	}
+	if (!n) {
+		iolat_err(s->nr_devs ? "none of the devices is an NVMe namespace" :
+				       "no NVMe namespace on this machine");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
 /**
  * iolat_session_setup() - check the options and resolve the devices
  * @s: the session to fill in
@@ -239,7 +309,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 {
 	unsigned int i;
 
-	if (!o->nr_devargs) {
+	if (!o->nr_devargs && !s->nvme) {
 		iolat_err("no device given (-d DEV)");
 		return EXIT_USAGE;
 	}
@@ -273,12 +343,13 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 	}
 	s->filter.pid = o->pid;
 	s->filter.tgid = o->tgid;
+	s->summary = o->summary;
 	s->duration = o->duration;
 	s->ring = o->ring;
 	for (i = 0; i < o->nr_devargs; i++)
 		if (add_device(s, o->devargs[i]))
 			return EXIT_FAIL;
-	return EXIT_OK;
+	return s->nvme ? nvme_devices(s) : EXIT_OK;
 }
 
 void iolat_session_opts_free(struct iolat_session_opts *o)
@@ -290,6 +361,7 @@ void iolat_session_opts_free(struct iolat_session_opts *o)
 	free(o->ops);
 	free(o->comm);
 	free(o->min_lat);
+	free(o->summary);
 }
 
 static volatile sig_atomic_t stop_requested;
@@ -306,6 +378,20 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC, the module's clock (ktime_get_ns()). */
+static uint64_t mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static pid_t spawn(const char **argv)
@@ -346,16 +432,49 @@ static void session_lost(struct iolat_nl *nl, const char *what, int err,
 static void on_record(void *arg, const struct iolat_record *r)
 {
 	struct iolat_session *s = arg;
-	unsigned int d;
+	int d = iolat_dev_index(s->devs, s->nr_devs, r);
 
-	for (d = 0; d < s->nr_devs; d++)
-		if (s->devs[d].major == r->major && s->devs[d].minor == r->minor)
-			break;
-	if (d == s->nr_devs) {
+	if (d < 0 || !s->record) {
 		s->run.foreign++;
 		return;
 	}
 	s->record(s->arg, d, r);
+}
+
+/* Something happened to the session: the user hears of it at once. */
+static void on_event(void *arg, uint64_t ns, uint32_t kind, const char *module)
+{
+	struct iolat_session *s = arg;
+
+	switch (kind) {
+	case IOLAT_EVENT_NVME_DETACHED:
+		s->run.nvme_detaches++;
+		iolat_warn("%s was unloaded: NVMe commands are not traced until it is back (block requests still are)",
+			   module);
+		break;
+	case IOLAT_EVENT_NVME_ATTACHED:
+		s->run.nvme_attaches++;
+		iolat_warn("%s is back: NVMe commands are traced again",
+			   module);
+		break;
+	default:
+		iolat_warn("the module reported event %u about %s", kind,
+			   module);
+	}
+	if (s->event)
+		s->event(s->arg, ns, kind, module);
+}
+
+/* The kernel's counters of every device (/sys/block/NAME/stat). */
+static int kernel_counters(const struct iolat_session *s,
+			   struct iolat_diskstats *k)
+{
+	unsigned int d;
+	int err = 0;
+
+	for (d = 0; !err && d < s->nr_devs; d++)
+		err = iolat_diskstats_read("/sys", s->devs[d].name, &k[d]);
+	return err;
 }
 
 static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
@@ -373,17 +492,22 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			iolat_err("cannot fork: %s", strerror(errno));
 	}
 	while (pid != -1 || !s->cmd) {
-		err = iolat_nl_read(nl, iolat_decode, dec);
+		uint64_t began = mono_ns();
+
+		err = iolat_nl_read(nl, iolat_decode, iolat_decode_event, dec);
 		if (err) {
 			session_lost(nl, "reading records", err, run);
 			break;
 		}
+		if (s->drained)
+			s->drained(s->arg, began);
 		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
 			s->tick(s->arg, next_tick - start);
 			next_tick += s->tick_s;
 		}
 		if (stop_requested ||
-		    (s->duration > 0 && now_s() - start >= s->duration))
+		    (s->duration > 0 && now_s() - start >= s->duration) ||
+		    (s->idle && s->idle(s->arg)))
 			break;
 		if (pid > 0 && waitpid(pid, &s->cmd_status, WNOHANG) == pid) {
 			pid = -1;
@@ -392,18 +516,154 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		nanosleep(&tick, NULL);
 	}
 	run->seconds = now_s() - start;
+	s->end_ns = mono_ns();
 	if (!err) {
 		err = iolat_nl_stop(nl, &run->stats);
 		if (err)
 			session_lost(nl, "stopping the session", err, run);
 	}
+	/* the kernel's window ends with the session's, before the drain */
+	if (!err && run->kernel_valid)
+		run->kernel_valid = !kernel_counters(s, run->kend);
 	if (!err) {
-		err = iolat_nl_read(nl, iolat_decode, dec);
+		err = iolat_nl_read(nl, iolat_decode, iolat_decode_event, dec);
 		if (err)
 			session_lost(nl, "draining the last records", err, run);
 	}
+	if (!err) {
+		err = iolat_session_counters(s, s->counters);
+		if (err)
+			session_lost(nl, "reading the counters", err, run);
+	}
 	if (pid > 0)
 		waitpid(pid, &s->cmd_status, 0);
+}
+
+/**
+ * iolat_counters_alloc() - room for the counters of the session's devices
+ * @s: the session, set up
+ * @c: [IOLAT_MAX_DEVS], given each device's numbers and queues
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int iolat_counters_alloc(const struct iolat_session *s,
+			 struct iolat_dev_counters *c)
+{
+	unsigned int d;
+
+	for (d = 0; d < s->nr_devs; d++) {
+		memset(&c[d], 0, sizeof(c[d]));
+		c[d].major = s->devs[d].major;
+		c[d].minor = s->devs[d].minor;
+		c[d].nr_hwq = s->devs[d].nr_hwq;
+		c[d].hwqs = calloc(c[d].nr_hwq, sizeof(*c[d].hwqs));
+		if (!c[d].hwqs)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void iolat_counters_free(const struct iolat_session *s,
+			 struct iolat_dev_counters *c)
+{
+	unsigned int d;
+
+	for (d = 0; d < s->nr_devs; d++) {
+		free(c[d].hwqs);
+		c[d].hwqs = NULL;
+	}
+}
+
+/**
+ * iolat_session_counters() - every device's counters, now
+ * @s: the running (or just stopped) session
+ * @c: from iolat_counters_alloc()
+ *
+ * Return: 0, or a negative errno (-ENODATA if a device is missing).
+ */
+int iolat_session_counters(struct iolat_session *s,
+			   struct iolat_dev_counters *c)
+{
+	unsigned int d;
+	int err;
+
+	err = iolat_nl_counters(s->nl, c, s->nr_devs);
+	for (d = 0; !err && d < s->nr_devs; d++)
+		if (!c[d].valid)
+			err = -ENODATA;
+	return err;
+}
+
+/* One device's counters as a JSON object's members. */
+void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c)
+{
+	unsigned int i;
+
+	fprintf(f, "\"start_ns\":%llu,\"now_ns\":%llu,\"elapsed_ns\":%llu,"
+		"\"busy_ns\":%llu,\"qbusy_ns\":%llu,\"inflight_ns\":%llu,"
+		"\"qinflight_ns\":%llu,\"queued\":%u,\"issued\":%u,"
+		"\"issues\":%llu,\"qd_sum\":%llu",
+		U(c->start_ns), U(c->now_ns), U(c->now_ns - c->start_ns),
+		U(c->busy_ns), U(c->qbusy_ns), U(c->inflight_ns),
+		U(c->qinflight_ns), c->queued, c->issued, U(c->issues),
+		U(c->qd_sum));
+	fprintf(f, ",\"ops\":{");
+	for (i = 0; i < IOLAT_OP_NR; i++)
+		fprintf(f, "%s\"%s\":{\"ios\":%llu,\"bytes\":%llu,\"wait_ns\":%llu}",
+			i ? "," : "", iolat_op_name(i), U(c->ios[i]),
+			U(c->bytes[i]), U(c->wait_ns[i]));
+	fprintf(f, "},\"hwqs\":[");
+	for (i = 0; i < c->nr_hwq; i++)
+		fprintf(f, "%s{\"hwq\":%u,\"hwq_busy_ns\":%llu,\"hwq_qbusy_ns\":%llu,\"hwq_queued\":%u,\"hwq_issued\":%u}",
+			i ? "," : "", i, U(c->hwqs[i].busy_ns),
+			U(c->hwqs[i].qbusy_ns), c->hwqs[i].queued,
+			c->hwqs[i].issued);
+	fprintf(f, "]");
+}
+
+/* --summary FILE: drop counts and each device's counters, as JSON. */
+static int write_summary(const struct iolat_session *s)
+{
+	const struct iolat_stats *st = &s->run.stats;
+	FILE *f = fopen(s->summary, "w");
+	unsigned int d;
+
+	if (!f) {
+		iolat_err("cannot write %s: %s", s->summary, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "{\"seconds\":%.6f,\"delivered\":%llu,\"written\":%llu,"
+		"\"dropped\":%llu,\"filtered\":%llu,",
+		s->run.seconds, U(s->run.delivered), U(st->written),
+		U(iolat_run_dropped(&s->run)), U(st->filtered));
+	if (s->nvme)
+		fprintf(f, "\"nvme\":{\"completed\":%llu,\"unmatched\":%llu,\"retried\":%llu,\"other_ns\":%llu,\"detaches\":%u,\"attaches\":%u},",
+			U(st->nvme_completed), U(st->nvme_unmatched),
+			U(st->nvme_retried), U(st->nvme_other_ns),
+			s->run.nvme_detaches, s->run.nvme_attaches);
+	fprintf(f, "\"devices\":[");
+	for (d = 0; d < s->nr_devs; d++) {
+		const unsigned long long *k1 = s->run.kstart[d].f;
+		const unsigned long long *k2 = s->run.kend[d].f;
+
+		fprintf(f, "%s{\"name\":\"%s\",", d ? "," : "",
+			s->devs[d].name);
+		iolat_counters_json(f, &s->counters[d]);
+		if (s->run.kernel_valid)
+			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu}",
+				k2[IOLAT_DS_R_IOS] + k2[IOLAT_DS_W_IOS] -
+				k1[IOLAT_DS_R_IOS] - k1[IOLAT_DS_W_IOS],
+				k2[IOLAT_DS_IO_TICKS] - k1[IOLAT_DS_IO_TICKS],
+				k2[IOLAT_DS_TIME_IN_QUEUE] -
+				k1[IOLAT_DS_TIME_IN_QUEUE]);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}\n");
+	if (fclose(f)) {
+		iolat_err("cannot write %s: %s", s->summary, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* On stderr, so that output stays clean: tracing has begun. */
@@ -430,7 +690,8 @@ static void announce(const struct iolat_session *s)
  */
 int iolat_session_run(struct iolat_session *s)
 {
-	struct iolat_decoder dec = { .record = on_record, .arg = s };
+	struct iolat_decoder dec = { .record = on_record, .event = on_event,
+				     .arg = s };
 	struct iolat_info info;
 	struct iolat_nl *nl;
 	unsigned int i;
@@ -445,7 +706,24 @@ int iolat_session_run(struct iolat_session *s)
 	s->run.nr_missing = info.nr_missing;
 	memcpy(s->run.missing, info.missing, sizeof(info.missing));
 	dec.rec_size = info.record_size;
-	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter);
+	if (info.clock_inversions)
+		iolat_warn("the module's clock went back across CPUs %llu times in its test at load: latencies between CPUs are not exact (see iolat clocktest)",
+			   (unsigned long long)info.clock_inversions);
+	if (s->nvme && !info.nvme_available) {
+		iolat_err("nvme-core's tracepoints are not there: load the nvme driver (modprobe nvme)");
+		iolat_nl_close(nl);
+		return EXIT_FAIL;
+	}
+	s->info = info;
+	if (iolat_counters_alloc(s, s->counters)) {
+		iolat_err("out of memory");
+		iolat_nl_close(nl);
+		return EXIT_FAIL;
+	}
+	s->t0_ns = mono_ns();
+	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
+	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter,
+			     s->counters_only, s->nvme);
 	if (err) {
 		if (err == -EPERM)
 			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)");
@@ -459,10 +737,17 @@ int iolat_session_run(struct iolat_session *s)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	announce(s);
+	s->nl = nl;
+	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);
+	if (s->started)
+		s->started(s->arg);
 	drain_loop(s, nl, &dec);
+	s->nl = NULL;
 	iolat_nl_close(nl);
 	s->run.delivered = dec.decoded;
 	s->run.decode_errors = dec.bad;
+	if (s->summary && !s->run.incomplete && write_summary(s))
+		return EXIT_FAIL;
 	return s->run.incomplete ? EXIT_FAIL : EXIT_OK;
 }
 

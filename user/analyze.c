@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Records -> histograms per device, op and stage, per interval and over
+ * the run; size, queue-depth and offset distributions; processes and NVMe
+ * queues.  See analyze.h for intervals and marks.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze.h"
+
+static const char *const stage_names[IOLAT_AN_STAGES] = {
+	[IOLAT_STAGE_Q2G] = "Q2G", [IOLAT_STAGE_G2I] = "G2I",
+	[IOLAT_STAGE_I2D] = "I2D", [IOLAT_STAGE_D2C] = "D2C",
+	[IOLAT_STAGE_Q2C] = "Q2C", [IOLAT_AN_NVME] = "NVMe",
+};
+
+const char *iolat_an_stage_name(unsigned int stage)
+{
+	return stage < IOLAT_AN_STAGES ? stage_names[stage] : "?";
+}
+
+/* "D2C", "q2c", "nvme" -> the stage, or -1. */
+int iolat_an_stage_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < IOLAT_AN_STAGES; i++)
+		if (!strcasecmp(name, stage_names[i]))
+			return i;
+	return -1;
+}
+
+/* A block stage, or the NVMe command's setup -> completion. */
+int iolat_an_stage(const struct iolat_record *r, unsigned int stage,
+		   uint64_t *ns)
+{
+	__u64 v;
+
+	if (stage < IOLAT_STAGE_NR) {
+		if (!iolat_record_stage(r, stage, &v))
+			return 0;
+		*ns = v;
+		return 1;
+	}
+	if (stage != IOLAT_AN_NVME || !(r->flags & IOLAT_F_NVME) ||
+	    !r->nvme_setup_ns || r->nvme_done_ns < r->nvme_setup_ns)
+		return 0;
+	*ns = r->nvme_done_ns - r->nvme_setup_ns;
+	return 1;
+}
+
+/* <= 512 bytes, then one bucket per power of two; the last takes all. */
+unsigned int iolat_size_bucket(uint32_t bytes)
+{
+	unsigned int b = 0;
+
+	while (b < IOLAT_SIZE_BUCKETS - 1 && (512ULL << b) < bytes)
+		b++;
+	return b;
+}
+
+static const struct {
+	const char *name;
+	uint32_t ppm;
+} default_pct[] = {
+	{ "p50", 500000 }, { "p90", 900000 }, { "p99", 990000 },
+	{ "p99.9", 999000 }, { "p99.99", 999900 },
+};
+
+void iolat_an_default_pct(struct iolat_an_opts *o)
+{
+	unsigned int i;
+
+	o->nr_pct = sizeof(default_pct) / sizeof(default_pct[0]);
+	for (i = 0; i < o->nr_pct; i++) {
+		o->pct_ppm[i] = default_pct[i].ppm;
+		o->pct_name[i] = default_pct[i].name;
+	}
+}
+
+/*
+ * "50,99,99.9" -> the percentiles, named "p50", "p99", "p99.9".  The names
+ * are kept in a static table: one list per process.
+ */
+int iolat_an_parse_pct(struct iolat_an_opts *o, const char *list)
+{
+	static char names[IOLAT_MAX_PCT][16];
+	const char *p = list;
+	char *end;
+	double v;
+
+	o->nr_pct = 0;
+	while (*p) {
+		v = strtod(p, &end);
+		if (end == p || v <= 0 || v > 100 || o->nr_pct == IOLAT_MAX_PCT ||
+		    (*end && *end != ','))
+			return -EINVAL;
+		snprintf(names[o->nr_pct], sizeof(names[0]), "p%.*s",
+			 (int)(end - p), p);
+		o->pct_name[o->nr_pct] = names[o->nr_pct];
+		o->pct_ppm[o->nr_pct++] = (uint32_t)(v * 10000 + 0.5);
+		p = *end ? end + 1 : end;
+	}
+	return o->nr_pct ? 0 : -EINVAL;
+}
+
+int iolat_an_init(struct iolat_an *an, const struct iolat_an_opts *o,
+		  const struct iolat_output *out)
+{
+	memset(an, 0, sizeof(*an));
+	an->o = *o;
+	if (!an->o.nr_pct)
+		iolat_an_default_pct(&an->o);
+	if (out->needs_intervals && !an->o.interval_ns)
+		an->o.interval_ns = 1000000000ULL;
+	an->out = out;
+	return 0;
+}
+
+void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors)
+{
+	struct iolat_an_dev *d = &an->devs[an->nr_devs++];
+
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->sectors = sectors;
+}
+
+static void hist_add(struct iolat_an *an, struct iolat_hist **h, uint64_t v)
+{
+	if (!*h) {
+		*h = malloc(sizeof(**h));
+		if (!*h) {
+			an->nomem = true;
+			return;
+		}
+		iolat_hist_init(*h);
+	}
+	iolat_hist_add(*h, v);
+}
+
+void iolat_an_op_reset(struct iolat_an_op *op)
+{
+	unsigned int s;
+
+	op->ios = op->bytes = op->bios = 0;
+	for (s = 0; s < IOLAT_AN_STAGES; s++)
+		if (op->hist[s])
+			iolat_hist_init(op->hist[s]);
+}
+
+/* The histogram a request's total is shown as: Q2C, else D2C, else NVMe. */
+const struct iolat_hist *iolat_an_total(const struct iolat_an_op *op,
+					unsigned int *stage)
+{
+	static const unsigned int order[] = {
+		IOLAT_STAGE_Q2C, IOLAT_STAGE_D2C, IOLAT_AN_NVME,
+	};
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		if (op->hist[order[i]] && op->hist[order[i]]->count) {
+			*stage = order[i];
+			return op->hist[order[i]];
+		}
+	}
+	*stage = IOLAT_STAGE_Q2C;
+	return NULL;
+}
+
+static void op_add(struct iolat_an *an, struct iolat_an_op *op,
+		   const struct iolat_record *r)
+{
+	unsigned int s;
+	uint64_t ns;
+
+	op->ios++;
+	op->bytes += r->bytes;
+	op->bios += r->nr_bios ? r->nr_bios : 1;
+	for (s = 0; s < IOLAT_AN_STAGES; s++)
+		if (iolat_an_stage(r, s, &ns))
+			hist_add(an, &op->hist[s], ns);
+}
+
+/* The group of (pid, comm, device), or of (device, qid), found or added. */
+static struct iolat_an_group *group_find(struct iolat_an *an, unsigned int dev,
+					 const struct iolat_record *r)
+{
+	struct iolat_an_group *g;
+	unsigned int i, k;
+
+	for (k = 0; k < an->nr_procs; k++) {
+		i = (an->last_proc + k) % an->nr_procs;
+		g = &an->procs[i];
+		if (g->pid == r->pid && g->dev == dev &&
+		    !strncmp(g->comm, r->comm, IOLAT_COMM_LEN)) {
+			an->last_proc = i;
+			return g;
+		}
+	}
+	if (an->nr_procs == an->cap_procs) {
+		unsigned int cap = an->cap_procs ? 2 * an->cap_procs : 16;
+
+		g = realloc(an->procs, cap * sizeof(*g));
+		if (!g)
+			return NULL;
+		an->procs = g;
+		an->cap_procs = cap;
+	}
+	g = &an->procs[an->nr_procs];
+	memset(g, 0, sizeof(*g));
+	g->pid = r->pid;
+	g->tgid = r->tgid;
+	memcpy(g->comm, r->comm, IOLAT_COMM_LEN);
+	g->comm[IOLAT_COMM_LEN - 1] = '\0';
+	g->dev = dev;
+	an->last_proc = an->nr_procs;
+	return &an->procs[an->nr_procs++];
+}
+
+static struct iolat_an_group *qid_find(struct iolat_an *an, unsigned int dev,
+				       unsigned int qid)
+{
+	unsigned int i;
+
+	for (i = 0; i < an->nr_qids; i++)
+		if (an->qids[i].dev == dev && an->qids[i].qid == qid)
+			return &an->qids[i];
+	if (an->nr_qids == IOLAT_MAX_QIDS)
+		return NULL;
+	if (!an->qids) {
+		an->qids = calloc(IOLAT_MAX_QIDS, sizeof(*an->qids));
+		if (!an->qids)
+			return NULL;
+	}
+	an->qids[an->nr_qids].dev = dev;
+	an->qids[an->nr_qids].qid = qid;
+	return &an->qids[an->nr_qids++];
+}
+
+static void begin(struct iolat_an *an)
+{
+	if (an->begun)
+		return;
+	an->begun = true;
+	if (an->out->begin && an->out->begin(an))
+		an->nomem = true;
+}
+
+/* Hand over every interval that ends at or before @upto_ns. */
+static void flush_intervals(struct iolat_an *an, uint64_t upto_ns, bool last)
+{
+	uint64_t from, to;
+	unsigned int d, op;
+
+	if (!an->o.interval_ns)
+		return;
+	begin(an);
+	for (;;) {
+		from = an->ival_index * an->o.interval_ns;
+		to = from + an->o.interval_ns;
+		if (an->meta.t0_ns + to > upto_ns) {
+			if (!last || an->meta.t0_ns + from >= upto_ns)
+				return;
+			to = upto_ns - an->meta.t0_ns;	/* the last, partial */
+		}
+		if (an->out->interval)
+			an->out->interval(an, from, to);
+		for (d = 0; d < an->nr_devs; d++) {
+			for (op = 0; op < IOLAT_OP_NR; op++)
+				iolat_an_op_reset(&an->devs[d].ival[op]);
+			memset(an->devs[d].ival_qd, 0,
+			       sizeof(an->devs[d].ival_qd));
+		}
+		an->ival_index++;
+	}
+}
+
+/**
+ * iolat_an_record() - take one record into the analysis
+ * @an: the analysis
+ * @dev: index of the record's device
+ * @r: the record
+ */
+void iolat_an_record(struct iolat_an *an, unsigned int dev,
+		     const struct iolat_record *r)
+{
+	unsigned int op = r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER;
+	struct iolat_an_dev *d = &an->devs[dev];
+	struct iolat_an_group *g;
+	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns;
+
+	begin(an);
+	an->records++;
+	if (r->flags & IOLAT_F_NVME)
+		an->nvme = true;
+	if (an->out->record)
+		an->out->record(an, dev, r);
+	op_add(an, &d->run[op], r);
+	if (an->o.interval_ns) {
+		/* its interval was handed over: in the run only */
+		if (end < an->meta.t0_ns + an->ival_index * an->o.interval_ns)
+			an->late++;
+		else
+			op_add(an, &d->ival[op], r);
+	}
+	d->size[iolat_size_bucket(r->bytes)]++;
+	if (r->d_ns && !(r->flags & IOLAT_F_NVME_ADMIN)) {
+		d->qd[iolat_qd_bucket(r->qd_issue)]++;
+		d->ival_qd[iolat_qd_bucket(r->qd_issue)]++;
+	}
+	if (d->sectors && r->bytes) {
+		uint64_t b = r->sector * IOLAT_LBA_BUCKETS / d->sectors;
+
+		d->lba[b < IOLAT_LBA_BUCKETS ? b : IOLAT_LBA_BUCKETS - 1]++;
+	}
+	if (!(r->flags & IOLAT_F_NVME_ADMIN)) {
+		g = group_find(an, dev, r);
+		if (!g) {
+			an->nomem = true;
+		} else {
+			g->ios++;
+			g->bytes += r->bytes;
+			hist_add(an, &g->lat, iolat_record_latency(r));
+		}
+	}
+	if (r->flags & IOLAT_F_NVME) {
+		g = qid_find(an, dev, r->qid);
+		if (g) {
+			g->ios++;
+			g->bytes += iolat_nvme_bytes(r);
+			hist_add(an, &g->lat, r->nvme_done_ns - r->nvme_setup_ns);
+		}
+	}
+}
+
+/**
+ * iolat_an_mark() - a drain that began at @now_ns is done
+ * @an: the analysis
+ * @now_ns: CLOCK_MONOTONIC when the drain began
+ *
+ * Every interval that ended by then is complete: hand it over.
+ */
+void iolat_an_mark(struct iolat_an *an, uint64_t now_ns)
+{
+	flush_intervals(an, now_ns, false);
+}
+
+/**
+ * iolat_an_finish() - the run ended: the last intervals and the summary
+ * @an: the analysis
+ * @end_ns: CLOCK_MONOTONIC at the session's stop
+ * @run: the session's accounting
+ * @c: each device's counters at the stop, or NULL
+ */
+void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
+		     const struct iolat_run *run,
+		     const struct iolat_dev_counters *c)
+{
+	an->end_ns = end_ns;
+	begin(an);
+	flush_intervals(an, end_ns, true);
+	if (an->out->summary)
+		an->out->summary(an, run, c);
+}
+
+static void op_free(struct iolat_an_op *op)
+{
+	unsigned int s;
+
+	for (s = 0; s < IOLAT_AN_STAGES; s++) {
+		free(op->hist[s]);
+		op->hist[s] = NULL;
+	}
+}
+
+void iolat_an_free(struct iolat_an *an)
+{
+	unsigned int d, op, i;
+
+	for (d = 0; d < an->nr_devs; d++) {
+		for (op = 0; op < IOLAT_OP_NR; op++) {
+			op_free(&an->devs[d].run[op]);
+			op_free(&an->devs[d].ival[op]);
+		}
+	}
+	for (i = 0; i < an->nr_procs; i++)
+		free(an->procs[i].lat);
+	free(an->procs);
+	for (i = 0; i < an->nr_qids; i++)
+		free(an->qids[i].lat);
+	free(an->qids);
+	an->procs = NULL;
+	an->qids = NULL;
+}
+
+const struct iolat_output *iolat_output_find(const char *name)
+{
+	static const struct iolat_output *const all[] = {
+		&iolat_out_text, &iolat_out_json, &iolat_out_csv,
+		&iolat_out_fio, &iolat_out_prom, &iolat_out_svg,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+/**
+ * iolat_an_args_parse() - the analysis options of record and report
+ * @a: the options as given
+ * @o: the analysis options
+ * @out: the output format
+ *
+ * Return: 0, or EXIT_USAGE after one clear message.
+ */
+int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
+			const struct iolat_output **out)
+{
+	double secs;
+
+	memset(o, 0, sizeof(*o));
+	*out = iolat_output_find(a->output ? a->output : "text");
+	if (!*out) {
+		iolat_err("unknown output format '%s' (text, json, csv, fio, prom, svg)",
+			  a->output);
+		return EXIT_USAGE;
+	}
+	if (a->interval) {
+		if (iolat_parse_secs("-i", a->interval, 0.01, &secs))
+			return EXIT_USAGE;
+		o->interval_ns = (uint64_t)(secs * 1e9 + 0.5);
+	}
+	if (a->pct && iolat_an_parse_pct(o, a->pct)) {
+		iolat_err("-P takes up to %d percentiles above 0 and up to 100, such as 50,99,99.9, not '%s'",
+			  IOLAT_MAX_PCT, a->pct);
+		return EXIT_USAGE;
+	}
+	o->stage = IOLAT_STAGE_Q2C;
+	if (a->stage) {
+		o->stage = iolat_an_stage_parse(a->stage);
+		if (o->stage < 0) {
+			iolat_err("--stage takes Q2G, G2I, I2D, D2C, Q2C or NVMe, not '%s'",
+				  a->stage);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+void iolat_an_args_free(struct iolat_an_args *a)
+{
+	free(a->output);
+	free(a->interval);
+	free(a->pct);
+	free(a->stage);
+}
+
+/* The run's description from a record file's header (or a live one's). */
+void iolat_an_meta_from(struct iolat_an *an, const struct iolat_file_header *h)
+{
+	struct iolat_an_meta *m = &an->meta;
+
+	snprintf(m->host, sizeof(m->host), "%.*s", (int)sizeof(h->host),
+		 h->host);
+	snprintf(m->kernel, sizeof(m->kernel), "%.*s", (int)sizeof(h->kernel),
+		 h->kernel);
+	snprintf(m->cli_version, sizeof(m->cli_version), "%.*s",
+		 (int)sizeof(h->cli_version), h->cli_version);
+	snprintf(m->module_version, sizeof(m->module_version), "%.*s",
+		 (int)sizeof(h->module_version), h->module_version);
+	m->t0_ns = h->t0_ns;
+	m->t0_real_ns = h->t0_real_ns;
+}

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analysis of a stream of records, the same whether the records come
+ * from a live session (`iolat record`, `iolat top`, `iolat export`) or
+ * from a file (`iolat report`, `iolat plot`):
+ *
+ *   analyze.c     records -> histograms per device, op and stage, per
+ *                 interval and over the run; distributions; processes
+ *   recfile.c     the record file: header, blocks of records, marks
+ *   out_text.c    text: interval lines, tables, bar histograms
+ *   out_json.c    one JSON document (docs/output.md)
+ *   out_fio.c     fio's clat_hist log, for fiologparser_hist.py
+ *   out_prom.c    Prometheus text exposition
+ *   out_svg.c     `iolat plot`: heatmap and lines over time, as SVG
+ *   rows.c        one CSV or JSON line per request (trace, -o csv)
+ *
+ * Intervals are spans of completion time from the session's start: a
+ * request belongs to the interval in which it completed.  An interval is
+ * handed to the output once a drain that began after its end is done
+ * (a mark); a record that arrives later still counts in the run and is
+ * counted as late.  The record file keeps the marks, so a report on it
+ * sees the same stream in the same order and prints the same numbers.
+ */
+#ifndef IOLAT_ANALYZE_H
+#define IOLAT_ANALYZE_H
+
+#include "iolat.h"
+
+/* The stages kept: the block stages, then the NVMe command's own time. */
+#define IOLAT_AN_NVME		IOLAT_STAGE_NR	/* nvme_setup_cmd -> complete */
+#define IOLAT_AN_STAGES		(IOLAT_STAGE_NR + 1)
+#define IOLAT_MAX_PCT		16
+#define IOLAT_SIZE_BUCKETS	24	/* log2 of bytes: <= 512, 1k, ... */
+#define IOLAT_LBA_BUCKETS	20	/* 5% of the device each */
+#define IOLAT_MAX_QIDS		256
+
+const char *iolat_an_stage_name(unsigned int stage);
+int iolat_an_stage_parse(const char *name);
+int iolat_an_stage(const struct iolat_record *r, unsigned int stage,
+		   uint64_t *ns);
+unsigned int iolat_size_bucket(uint32_t bytes);
+
+/* A device and op over a span: requests, bytes, bios, stage histograms. */
+struct iolat_an_op {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t bios;		/* bios - ios were merged into requests */
+	struct iolat_hist *hist[IOLAT_AN_STAGES];
+};
+
+/* Latency of one process's requests on one device, or of one NVMe qid. */
+struct iolat_an_group {
+	uint32_t pid;
+	uint32_t tgid;
+	char comm[IOLAT_COMM_LEN];
+	unsigned int dev;
+	unsigned int qid;
+	uint64_t ios;
+	uint64_t bytes;
+	struct iolat_hist *lat;
+};
+
+struct iolat_an_dev {
+	char name[32];
+	uint64_t sectors;	/* capacity in 512-byte sectors, 0: unknown */
+	struct iolat_an_op run[IOLAT_OP_NR];	/* over the run */
+	struct iolat_an_op ival[IOLAT_OP_NR];	/* the interval being built */
+	uint64_t size[IOLAT_SIZE_BUCKETS];
+	uint64_t qd[IOLAT_QD_BUCKETS];		/* queue depth at issue */
+	uint64_t lba[IOLAT_LBA_BUCKETS];
+	uint64_t ival_qd[IOLAT_QD_BUCKETS];
+};
+
+/* What the run was: from the session, or from a file's header. */
+struct iolat_an_meta {
+	char host[72];
+	char kernel[72];
+	char cli_version[32];
+	char module_version[64];
+	uint64_t t0_ns;		/* CLOCK_MONOTONIC at the start */
+	uint64_t t0_real_ns;	/* the wall clock at the same moment */
+};
+
+struct iolat_output;
+
+struct iolat_an_opts {
+	uint64_t interval_ns;	/* 0: no intervals */
+	unsigned int nr_pct;
+	uint32_t pct_ppm[IOLAT_MAX_PCT];
+	const char *pct_name[IOLAT_MAX_PCT];
+	int stage;		/* the stage of fio and prom output, plots */
+};
+
+struct iolat_an {
+	struct iolat_an_opts o;
+	const struct iolat_output *out;
+	void *out_state;	/* the output's own */
+	struct iolat_an_meta meta;
+	unsigned int nr_devs;
+	struct iolat_an_dev devs[IOLAT_MAX_DEVS];
+	struct iolat_an_group *procs;
+	unsigned int nr_procs, cap_procs, last_proc;
+	struct iolat_an_group *qids;
+	unsigned int nr_qids;
+	uint64_t records;
+	uint64_t late;		/* arrived after their interval was shown */
+	uint64_t ival_index;	/* the interval being built */
+	uint64_t end_ns;	/* the session stopped (0: running) */
+	bool nomem;
+	bool begun;
+	bool nvme;		/* NVMe records seen */
+};
+
+/* An output format: hooks the analysis calls; a NULL hook is skipped. */
+struct iolat_output {
+	const char *name;
+	bool needs_intervals;	/* default -i 1 */
+	int (*begin)(struct iolat_an *an);
+	void (*record)(struct iolat_an *an, unsigned int dev,
+		       const struct iolat_record *r);
+	/* devs[].ival hold the interval [t0 + from, t0 + to) */
+	void (*interval)(struct iolat_an *an, uint64_t from_ns, uint64_t to_ns);
+	void (*summary)(struct iolat_an *an, const struct iolat_run *run,
+			const struct iolat_dev_counters *c);
+};
+
+extern const struct iolat_output iolat_out_text, iolat_out_json,
+	iolat_out_csv, iolat_out_fio, iolat_out_prom, iolat_out_svg;
+const struct iolat_output *iolat_output_find(const char *name);
+
+/* -o, -i, -P and --stage of record and report */
+struct iolat_an_args {
+	char *output;
+	char *interval;
+	char *pct;
+	char *stage;
+};
+#define IOLAT_AN_POPT(a)						\
+	{ "output", 'o', POPT_ARG_STRING, &(a).output, 0,		\
+	  "output format: text, json, csv (a line per request), fio (fio's clat_hist log), prom (Prometheus), svg (plot)", \
+	  "FORMAT" },							\
+	{ "interval", 'i', POPT_ARG_STRING, &(a).interval, 0,		\
+	  "also print each SECS seconds the percentiles of the requests completed in it", \
+	  "SECS" },							\
+	{ "percentiles", 'P', POPT_ARG_STRING, &(a).pct, 0,		\
+	  "percentiles to show (default 50,90,99,99.9,99.99)", "LIST" },	\
+	{ "stage", 0, POPT_ARG_STRING, &(a).stage, 0,			\
+	  "the stage of fio and prom output and plots: Q2C (default), D2C, NVMe...", \
+	  "STAGE" }
+int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
+			const struct iolat_output **out);
+void iolat_an_args_free(struct iolat_an_args *a);
+int iolat_an_parse_pct(struct iolat_an_opts *o, const char *list);
+void iolat_an_default_pct(struct iolat_an_opts *o);
+int iolat_an_init(struct iolat_an *an, const struct iolat_an_opts *o,
+		  const struct iolat_output *out);
+void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors);
+void iolat_an_record(struct iolat_an *an, unsigned int dev,
+		     const struct iolat_record *r);
+void iolat_an_mark(struct iolat_an *an, uint64_t now_ns);
+void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
+		     const struct iolat_run *run,
+		     const struct iolat_dev_counters *c);
+void iolat_an_free(struct iolat_an *an);
+struct iolat_file_header;
+void iolat_an_meta_from(struct iolat_an *an, const struct iolat_file_header *h);
+void iolat_an_op_reset(struct iolat_an_op *op);
+const struct iolat_hist *iolat_an_total(const struct iolat_an_op *op,
+					unsigned int *stage);
+
+/* out_prom.c */
+uint64_t iolat_prom_bound(unsigned int k);
+void iolat_prom_write(FILE *f, const struct iolat_an *an,
+		      const struct iolat_run *run,
+		      const struct iolat_dev_counters *c);
+
+/* rows.c: a record as one CSV line or JSON object */
+void iolat_row_header(void);
+void iolat_row(const struct iolat_record *r, const char *dev, bool json);
+void iolat_safe_comm(char *dst, const char *comm);
+void iolat_fmt_flags(char *buf, size_t len, uint32_t flags);
+void iolat_put_fields(const char *const *names, char (*v)[40],
+		      const bool *str, unsigned int n, bool json);
+void iolat_put_names(const char *const *names, unsigned int n);
+
+/* The record file (docs/abi.md). */
+#define IOLAT_FILE_MAGIC	"IOLATREC"
+#define IOLAT_FILE_VERSION	1
+#define IOLAT_FILE_ENDIAN	0x01020304U
+
+enum iolat_file_block {
+	IOLAT_FB_RECORDS = 1,	/* struct iolat_record[], the header's size */
+	IOLAT_FB_MARK,		/* __u64: a drain began at this time */
+	IOLAT_FB_EVENT,		/* struct iolat_file_event */
+	IOLAT_FB_END,		/* struct iolat_file_end, then devices' */
+};
+
+struct iolat_file_dev {
+	char name[32];
+	__u32 major;
+	__u32 minor;
+	__u32 nr_hwq;
+	__u32 depth;
+	__s32 nvme_ctrl;
+	__u32 pad;
+	__u64 sectors;
+};
+
+struct iolat_file_header {
+	char magic[8];
+	__u32 version;
+	__u32 endian;		/* IOLAT_FILE_ENDIAN as written */
+	__u32 abi_version;	/* the module's */
+	__u32 record_size;	/* of each record in the file */
+	__u64 t0_ns;
+	__u64 t0_real_ns;
+	char cli_version[32];
+	char module_version[64];
+	char host[72];
+	char kernel[72];
+	__u32 nr_devs;
+	__u32 flags;		/* IOLAT_FILE_F_* */
+	struct iolat_file_dev devs[IOLAT_MAX_DEVS];
+};
+#define IOLAT_FILE_F_NVME	1
+
+struct iolat_file_block_head {
+	__u32 type;
+	__u32 len;		/* of the payload that follows */
+};
+
+struct iolat_file_event {
+	__u64 ns;
+	__u32 kind;
+	__u32 pad;
+	char module[56];
+};
+
+/* The run's end: what `iolat record` printed its accounting from. */
+struct iolat_file_end {
+	__u64 end_ns;
+	__u64 seconds_ns;
+	__u64 delivered;
+	__u64 decode_errors;
+	__u64 foreign;
+	__u64 stats[18];	/* struct iolat_stats, in its order */
+	__u32 incomplete;
+	__u32 kernel_valid;
+	__u32 nvme_detaches;
+	__u32 nvme_attaches;
+	__u32 nr_missing;
+	__u32 pad;
+	char missing[IOLAT_MAX_MISSING][48];
+	/* then per device: struct iolat_file_counters */
+};
+
+struct iolat_file_counters {
+	__u64 start_ns;
+	__u64 now_ns;
+	__u64 busy_ns;
+	__u64 qbusy_ns;
+	__u64 inflight_ns;
+	__u64 qinflight_ns;
+	__u64 ios[IOLAT_OP_NR];
+	__u64 bytes[IOLAT_OP_NR];
+	__u64 wait_ns[IOLAT_OP_NR];
+	__u64 issues;
+	__u64 qd_sum;
+	__u64 kstart[IOLAT_DS_NR];
+	__u64 kend[IOLAT_DS_NR];
+};
+
+struct iolat_file;
+struct iolat_file *iolat_file_create(const char *path,
+				     const struct iolat_file_header *h);
+int iolat_file_records(struct iolat_file *f, const struct iolat_record *r);
+int iolat_file_mark(struct iolat_file *f, uint64_t now_ns);
+int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
+		     const char *module);
+int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
+		   const struct iolat_run *run, unsigned int nr_devs,
+		   const struct iolat_dev_counters *c);
+int iolat_file_close(struct iolat_file *f);
+
+/* Reading: every block in order to the callbacks. */
+struct iolat_file_reader {
+	void *arg;
+	int (*header)(void *arg, const struct iolat_file_header *h);
+	void (*record)(void *arg, const struct iolat_record *r);
+	void (*mark)(void *arg, uint64_t now_ns);
+	void (*event)(void *arg, uint64_t ns, uint32_t kind,
+		      const char *module);
+	void (*end)(void *arg, uint64_t end_ns, const struct iolat_run *run,
+		    const struct iolat_dev_counters *c);
+};
+int iolat_file_read(const char *path, const struct iolat_file_reader *rd);
+int iolat_file_peek(const char *path, struct iolat_file_header *h);
+void iolat_file_header_fill(struct iolat_file_header *h,
+			    const struct iolat_session *s,
+			    const struct iolat_info *info, uint64_t t0_ns,
+			    uint64_t t0_real_ns);
+
+#endif /* IOLAT_ANALYZE_H */

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iolat stat: an iostat-like table per interval from iolat's exact
+ * counters (busy time and in-flight integrals in nanoseconds, kept by
+ * the module without records), with the kernel's own %util and aqu-sz
+ * from /proc/diskstats beside them and the difference; then the whole
+ * run and the queue depth at issue as a histogram.  The difference is
+ * the kernel's %util less iolat's queue-busy %util, its counterpart: the
+ * kernel counts a request busy from its allocation to its end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iolat.h"
+
+#define U(x) ((unsigned long long)(x))
+
+struct stat_state {
+	struct iolat_session *s;
+	bool json;
+	double interval;
+	/* per device: at the start, at the last row, now */
+	struct iolat_dev_counters first[IOLAT_MAX_DEVS];
+	struct iolat_dev_counters prev[IOLAT_MAX_DEVS];
+	struct iolat_dev_counters cur[IOLAT_MAX_DEVS];
+	struct iolat_diskstats kfirst[IOLAT_MAX_DEVS];
+	struct iolat_diskstats kprev[IOLAT_MAX_DEVS];
+	struct iolat_diskstats kcur[IOLAT_MAX_DEVS];
+	bool failed;
+	unsigned int rows;
+};
+
+static void header(void)
+{
+	printf("%9s %-10s %8s %8s %9s %9s %7s %7s %7s %6s %6s %6s | %7s %7s %7s\n",
+	       "time", "device", "r/s", "w/s", "rkB/s", "wkB/s", "r_await",
+	       "w_await", "aqu-sz", "qd@D", "%util", "%qutil", "k:%util",
+	       "k:aqu-sz", "Δ%util");
+}
+
+/* The non-empty queue-depth buckets between two readings, as JSON. */
+static void json_qd_hist(const struct iolat_dev_counters *a,
+			 const struct iolat_dev_counters *b)
+{
+	bool first = true;
+	unsigned int i;
+
+	printf(",\"qd_hist\":[");
+	for (i = 0; i < IOLAT_QD_BUCKETS; i++) {
+		uint64_t n = b->qd_hist[i] - a->qd_hist[i];
+
+		if (!n)
+			continue;
+		printf("%s[%u,%llu]", first ? "" : ",", iolat_qd_bucket_low(i),
+		       U(n));
+		first = false;
+	}
+	printf("]");
+}
+
+static void print_row(struct stat_state *st, unsigned int d, double t,
+		      const struct iolat_dev_counters *a,
+		      const struct iolat_dev_counters *b,
+		      const struct iolat_diskstats *ka,
+		      const struct iolat_diskstats *kb, bool total)
+{
+	const char *name = st->s->devs[d].name;
+	struct iolat_stat_row r;
+
+	iolat_stat_compute(a, b, ka, kb, &r);
+	if (!st->json) {
+		printf("%9s %-10s %8.1f %8.1f %9.1f %9.1f %7.3f %7.3f %7.3f %6.2f %6.2f %6.2f | %7.2f %8.3f %+7.2f\n",
+		       total ? "total" : "", name, r.r_s, r.w_s, r.rkb_s,
+		       r.wkb_s, r.r_await_ms, r.w_await_ms, r.aqu_sz,
+		       r.qd_issue, r.util, r.qutil, r.k_util, r.k_aqu_sz,
+		       r.k_util - r.qutil);
+		return;
+	}
+	printf("{%s\"time\":%.3f,\"device\":\"%s\",\"seconds\":%.6f,"
+	       "\"r_s\":%.3f,\"w_s\":%.3f,\"rkB_s\":%.3f,\"wkB_s\":%.3f,"
+	       "\"r_await_ms\":%.6f,\"w_await_ms\":%.6f,\"aqu_sz\":%.6f,"
+	       "\"dev_qd\":%.6f,\"qd_issue\":%.6f,\"util\":%.6f,\"qutil\":%.6f,"
+	       "\"kernel\":{\"util\":%.6f,\"aqu_sz\":%.6f,\"r_await_ms\":%.6f,"
+	       "\"w_await_ms\":%.6f},\"util_diff\":%.6f,"
+	       "\"busy_ns\":%llu,\"qbusy_ns\":%llu,\"inflight_ns\":%llu,"
+	       "\"qinflight_ns\":%llu,\"elapsed_ns\":%llu,"
+	       "\"kernel_io_ticks_ms\":%llu,\"kernel_time_in_queue_ms\":%llu",
+	       total ? "\"total\":true," : "", t, name, r.secs, r.r_s, r.w_s,
+	       r.rkb_s, r.wkb_s, r.r_await_ms, r.w_await_ms, r.aqu_sz,
+	       r.dev_qd, r.qd_issue, r.util, r.qutil, r.k_util, r.k_aqu_sz,
+	       r.k_r_await_ms, r.k_w_await_ms, r.k_util - r.qutil,
+	       U(b->busy_ns - a->busy_ns), U(b->qbusy_ns - a->qbusy_ns),
+	       U(b->inflight_ns - a->inflight_ns),
+	       U(b->qinflight_ns - a->qinflight_ns),
+	       U(b->now_ns - a->now_ns),
+	       kb->f[IOLAT_DS_IO_TICKS] - ka->f[IOLAT_DS_IO_TICKS],
+	       kb->f[IOLAT_DS_TIME_IN_QUEUE] - ka->f[IOLAT_DS_TIME_IN_QUEUE]);
+	json_qd_hist(a, b);
+	printf("}\n");
+}
+
+/* iolat's counters and the kernel's of every device, now, into cur. */
+static bool sample(struct stat_state *st, struct iolat_dev_counters *c,
+		   struct iolat_diskstats *k)
+{
+	struct iolat_session *s = st->s;
+	unsigned int d;
+	int err;
+
+	err = iolat_session_counters(s, c);
+	for (d = 0; !err && d < s->nr_devs; d++)
+		err = iolat_diskstats_read("/sys", s->devs[d].name, &k[d]);
+	if (err && !st->failed) {
+		iolat_err("cannot read the counters: %s", strerror(-err));
+		st->failed = true;
+	}
+	return !err;
+}
+
+/* Copy @src's values, keeping @dst's own queue array. */
+static void counters_copy(struct iolat_dev_counters *dst,
+			  const struct iolat_dev_counters *src)
+{
+	struct iolat_hwq_counters *h = dst->hwqs;
+
+	memcpy(h, src->hwqs, src->nr_hwq * sizeof(*h));
+	*dst = *src;
+	dst->hwqs = h;
+}
+
+static void on_started(void *arg)
+{
+	struct stat_state *st = arg;
+	unsigned int d;
+
+	if (!sample(st, st->first, st->kfirst))
+		return;
+	for (d = 0; d < st->s->nr_devs; d++) {
+		counters_copy(&st->prev[d], &st->first[d]);
+		st->kprev[d] = st->kfirst[d];
+	}
+	if (!st->json)
+		header();
+}
+
+static void rows(struct stat_state *st, double t,
+		 struct iolat_dev_counters *cur, struct iolat_diskstats *kcur)
+{
+	unsigned int d;
+
+	for (d = 0; d < st->s->nr_devs; d++) {
+		print_row(st, d, t, &st->prev[d], &cur[d], &st->kprev[d],
+			  &kcur[d], false);
+		counters_copy(&st->prev[d], &cur[d]);
+		st->kprev[d] = kcur[d];
+	}
+	st->rows++;
+	fflush(stdout);
+}
+
+static void on_tick(void *arg, double elapsed)
+{
+	struct stat_state *st = arg;
+
+	if (st->failed || !sample(st, st->cur, st->kcur))
+		return;
+	if (!st->json && st->rows && !(st->rows % 20))
+		header();
+	rows(st, elapsed, st->cur, st->kcur);
+}
+
+/* The whole run's queue depth at issue, as a bar histogram. */
+static void text_qd_hist(const char *name, const struct iolat_dev_counters *a,
+			 const struct iolat_dev_counters *b)
+{
+	uint64_t n[IOLAT_QD_BUCKETS], any = 0;
+	unsigned int i;
+
+	for (i = 0; i < IOLAT_QD_BUCKETS; i++) {
+		n[i] = b->qd_hist[i] - a->qd_hist[i];
+		any |= n[i];
+	}
+	if (!any)
+		return;
+	printf("\n%s: queue depth at issue (requests already at the driver)\n",
+	       name);
+	iolat_text_qd_hist(n);
+}
+
+static void finish(struct stat_state *st)
+{
+	struct iolat_session *s = st->s;
+	struct iolat_dev_counters *last = s->counters;
+	unsigned int d;
+
+	if (st->failed || !s->run.kernel_valid)
+		return;
+	/* the kernel's counters when the session stopped */
+	memcpy(st->kcur, s->run.kend, sizeof(st->kcur));
+	/* the time since the last row, unless it is a sliver */
+	if ((last[0].now_ns - st->prev[0].now_ns) / 1e9 > 0.1 * st->interval)
+		rows(st, s->run.seconds, last, st->kcur);
+	if (!st->json)
+		printf("\n");
+	for (d = 0; d < s->nr_devs; d++)
+		print_row(st, d, s->run.seconds, &st->first[d], &last[d],
+			  &st->kfirst[d], &st->kcur[d], true);
+	if (!st->json)
+		for (d = 0; d < s->nr_devs; d++)
+			text_qd_hist(s->devs[d].name, &st->first[d], &last[d]);
+}
+
+/* Leading numbers: interval and count; the rest is the COMMAND. */
+static int positional(struct iolat_session *s, double *interval,
+		      unsigned long *count)
+{
+	const char **a = s->cmd;
+	char *end;
+	int n = 0;
+
+	while (a && a[0] && n < 2) {
+		double v = strtod(a[0], &end);
+
+		if (*end || end == a[0])
+			break;
+		if (v <= 0 || (n == 1 && v != (unsigned long)v)) {
+			iolat_err("stat takes [interval [count]]: a positive number of seconds and a whole count, not '%s'",
+				  a[0]);
+			return -1;
+		}
+		if (n++ == 0)
+			*interval = v;
+		else
+			*count = v;
+		a++;
+	}
+	s->cmd = a && a[0] ? a : NULL;
+	return 0;
+}
+
+/* Without -d: every blk-mq disk, as many as a session takes. */
+static int all_disks(struct iolat_session_opts *o)
+{
+	char names[IOLAT_MAX_DEVS][32];
+	int n, i;
+
+	n = iolat_blk_mq_disks("/sys", names, IOLAT_MAX_DEVS);
+	if (n <= 0) {
+		iolat_err("no blk-mq disk found in /sys/block");
+		return -1;
+	}
+	if (n > IOLAT_MAX_DEVS)
+		iolat_warn("%d blk-mq disks; showing the first %d (choose with -d)",
+			   n, IOLAT_MAX_DEVS);
+	for (i = 0; i < n && i < IOLAT_MAX_DEVS; i++)
+		o->devargs[o->nr_devargs++] = strdup(names[i]);
+	return 0;
+}
+
+int cmd_stat(int argc, const char **argv)
+{
+	static char *fmt;
+	struct poptOption options[] = {
+		{ "output", 'o', POPT_ARG_STRING, &fmt, 0,
+		  "text (default) or json (a line per device and interval)",
+		  "FMT" },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
+		  "Session options:", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct iolat_session_opts o = { 0 };
+	struct iolat_session s = { 0 };
+	struct stat_state *st = calloc(1, sizeof(*st));
+	unsigned long count = 0;
+	double interval = 1;
+	poptContext pc;
+	int ret = EXIT_USAGE;
+
+	if (!st) {
+		iolat_err("out of memory");
+		return EXIT_FAIL;
+	}
+	pc = poptGetContext("iolat stat", argc, argv, options, 0);
+	s.usage = "[-d DEV...] [OPTION...] [interval [count]] [-- COMMAND...]";
+	if (iolat_session_getopt(&s, &o, pc) || positional(&s, &interval, &count))
+		goto out;
+	if (fmt && strcmp(fmt, "text") && strcmp(fmt, "json")) {
+		iolat_err("-o takes text or json, not '%s'", fmt);
+		goto out;
+	}
+	if (o.ops || o.comm || o.min_lat || o.pid || o.tgid || o.ring) {
+		iolat_err("stat counts every request: --op, -p, --tid, -c, -m and -b apply to records, not here");
+		goto out;
+	}
+	if (count && (o.duration || s.cmd)) {
+		iolat_err("a count of intervals, -t and a COMMAND exclude each other");
+		goto out;
+	}
+	if (!o.nr_devargs && all_disks(&o)) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	ret = iolat_session_setup(&s, &o);
+	if (ret)
+		goto out;
+	st->s = &s;
+	st->json = fmt && !strcmp(fmt, "json");
+	st->interval = interval;
+	if (count)
+		s.duration = interval * count;
+	s.counters_only = true;
+	s.ring = IOLAT_RING_MIN;
+	s.record = NULL;
+	s.tick = on_tick;
+	s.tick_s = interval;
+	s.started = on_started;
+	s.arg = st;
+	if (iolat_counters_alloc(&s, st->first) ||
+	    iolat_counters_alloc(&s, st->prev) ||
+	    iolat_counters_alloc(&s, st->cur)) {
+		iolat_err("out of memory");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	ret = iolat_session_run(&s);
+	if (ret == EXIT_OK)
+		finish(st);
+	if (st->failed || !iolat_session_accounted(&s))
+		ret = EXIT_FAIL;
+out:
+	iolat_counters_free(&s, st->first);
+	iolat_counters_free(&s, st->prev);
+	iolat_counters_free(&s, st->cur);
+	iolat_counters_free(&s, s.counters);
+	iolat_session_opts_free(&o);
+	poptFreeContext(pc);
+	free(st);
+	return ret;
+}

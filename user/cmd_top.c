@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iolat top: a live table, refreshed each interval, of the devices (IOPS,
+ * MB/s, p50 and p99 of the requests completed in the interval, exact
+ * %util and aqu-sz from the module's counters) and of the processes
+ * doing the most I/O.  Ends on q, Ctrl-C, -n frames or -t.  Without -d,
+ * every blk-mq disk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include "analyze.h"
+
+#define TOP_PROCS 64		/* processes kept per interval */
+
+struct top_dev {
+	uint64_t ios, bytes;
+	struct iolat_hist lat;
+};
+
+struct top_proc {
+	uint32_t pid;
+	char comm[IOLAT_COMM_LEN];
+	unsigned int dev;
+	uint64_t ios, bytes;
+	struct iolat_hist lat;
+};
+
+struct top_state {
+	struct iolat_session *s;
+	struct top_dev devs[IOLAT_MAX_DEVS];
+	struct top_proc procs[TOP_PROCS];
+	unsigned int nr_procs;
+	uint64_t others;	/* requests of processes beyond TOP_PROCS */
+	struct iolat_dev_counters c[2][IOLAT_MAX_DEVS];
+	unsigned int cur;	/* c[cur]: the last reading */
+	bool have_prev;
+	double last;
+	long frames, max_frames;
+	bool tty, quit;
+};
+
+static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
+{
+	struct top_state *t = arg;
+	struct top_proc *p = NULL;
+	uint64_t lat = iolat_record_latency(r);
+	unsigned int i;
+
+	t->devs[dev].ios++;
+	t->devs[dev].bytes += r->bytes;
+	iolat_hist_add(&t->devs[dev].lat, lat);
+	for (i = 0; i < t->nr_procs; i++)
+		if (t->procs[i].pid == r->pid && t->procs[i].dev == dev &&
+		    !strncmp(t->procs[i].comm, r->comm, IOLAT_COMM_LEN))
+			p = &t->procs[i];
+	if (!p && t->nr_procs < TOP_PROCS) {
+		p = &t->procs[t->nr_procs++];
+		p->pid = r->pid;
+		memcpy(p->comm, r->comm, IOLAT_COMM_LEN);
+		p->comm[IOLAT_COMM_LEN - 1] = '\0';
+		p->dev = dev;
+		p->ios = p->bytes = 0;
+		iolat_hist_init(&p->lat);
+	}
+	if (!p) {
+		t->others++;
+		return;
+	}
+	p->ios++;
+	p->bytes += r->bytes;
+	iolat_hist_add(&p->lat, lat);
+}
+
+static int by_ios(const void *a, const void *b)
+{
+	const struct top_proc *x = a, *y = b;
+
+	return x->ios < y->ios ? 1 : x->ios > y->ios ? -1 : 0;
+}
+
+static void frame(struct top_state *t, double elapsed)
+{
+	const struct iolat_dev_counters *now, *prev;
+	double secs = elapsed - t->last;
+	char a[32], b[32];
+	unsigned int d, i;
+	bool counters;
+
+	counters = !iolat_session_counters(t->s, t->c[t->cur ^ 1]);
+	if (counters)
+		t->cur ^= 1;
+	now = t->c[t->cur];
+	prev = t->c[t->cur ^ 1];
+	if (t->tty)
+		printf("\033[H\033[2J");
+	else if (t->frames)
+		printf("\n");
+	printf("iolat top: %.1f s, every %.1f s (q to quit)\n\n", elapsed,
+	       t->s->tick_s);
+	printf("%-12s %9s %9s %9s %9s %7s %7s\n", "device", "IOPS", "MB/s",
+	       "p50", "p99", "%util", "aqu-sz");
+	for (d = 0; d < t->s->nr_devs; d++) {
+		struct top_dev *v = &t->devs[d];
+		double util = -1, aqu = -1, el;
+
+		if (counters && t->have_prev) {
+			el = now[d].now_ns - prev[d].now_ns;
+			if (el > 0) {
+				util = 100.0 * (now[d].busy_ns - prev[d].busy_ns) / el;
+				aqu = (now[d].qinflight_ns - prev[d].qinflight_ns) / el;
+			}
+		}
+		iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(&v->lat, 500000));
+		iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(&v->lat, 990000));
+		printf("%-12s %9.1f %9.2f %9s %9s ", t->s->devs[d].name,
+		       secs > 0 ? v->ios / secs : 0,
+		       secs > 0 ? v->bytes / secs / 1e6 : 0, v->ios ? a : "-",
+		       v->ios ? b : "-");
+		if (util >= 0)
+			printf("%7.2f %7.2f\n", util, aqu);
+		else
+			printf("%7s %7s\n", "-", "-");
+		v->ios = v->bytes = 0;
+		iolat_hist_init(&v->lat);
+	}
+	qsort(t->procs, t->nr_procs, sizeof(t->procs[0]), by_ios);
+	printf("\n%-16s %8s %-12s %9s %9s %9s %9s\n", "comm", "pid", "device",
+	       "IOPS", "MB/s", "p50", "p99");
+	for (i = 0; i < t->nr_procs && i < 20; i++) {
+		struct top_proc *p = &t->procs[i];
+
+		iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(&p->lat, 500000));
+		iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(&p->lat, 990000));
+		printf("%-16s %8u %-12s %9.1f %9.2f %9s %9s\n",
+		       p->comm[0] ? p->comm : "?", p->pid,
+		       t->s->devs[p->dev].name, secs > 0 ? p->ios / secs : 0,
+		       secs > 0 ? p->bytes / secs / 1e6 : 0, a, b);
+	}
+	if (t->others)
+		printf("(%llu requests of further processes)\n",
+		       (unsigned long long)t->others);
+	fflush(stdout);
+	t->nr_procs = 0;
+	t->others = 0;
+	t->have_prev = counters;
+	t->last = elapsed;
+	t->frames++;
+	if (t->max_frames && t->frames >= t->max_frames)
+		t->quit = true;
+}
+
+static void on_tick(void *arg, double elapsed)
+{
+	frame(arg, elapsed);
+}
+
+/* q on standard input ends it. */
+static bool on_idle(void *arg)
+{
+	struct top_state *t = arg;
+	char c;
+	ssize_t n;
+
+	while ((n = read(STDIN_FILENO, &c, 1)) > 0)
+		if (c == 'q' || c == 'Q')
+			t->quit = true;
+	return t->quit;
+}
+
+int cmd_top(int argc, const char **argv)
+{
+	char *every = NULL;
+	long frames = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
+		  "Devices (default: all) and filters:", NULL },
+		{ "interval", 'i', POPT_ARG_STRING, &every, 0,
+		  "refresh each SECS seconds (default 1)", "SECS" },
+		{ "frames", 'n', POPT_ARG_LONG, &frames, 0,
+		  "quit after N refreshes", "N" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct iolat_session_opts o = { 0 };
+	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [OPTION...]" };
+	struct top_state *t = calloc(1, sizeof(*t));
+	char names[IOLAT_MAX_DEVS][32];
+	struct termios saved, raw;
+	bool restore = false;
+	int rc = EXIT_USAGE, nr, flags = -1;
+	poptContext pc;
+
+	pc = poptGetContext("iolat top", argc, argv, opts,
+			    POPT_CONTEXT_POSIXMEHARDER);
+	if (!t) {
+		iolat_err("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (iolat_session_getopt(&s, &o, pc))
+		goto out;
+	s.tick_s = 1;
+	if (every && iolat_parse_secs("-i", every, 0.1, &s.tick_s))
+		goto out;
+	if (frames < 0 || s.cmd) {
+		iolat_err(s.cmd ? "top takes no COMMAND" :
+				  "-n takes a number of refreshes");
+		goto out;
+	}
+	if (!o.nr_devargs) {
+		nr = iolat_blk_mq_disks("/sys", names, IOLAT_MAX_DEVS);
+		for (; nr > 0 && o.nr_devargs < (unsigned int)nr; o.nr_devargs++)
+			o.devargs[o.nr_devargs] = strdup(names[o.nr_devargs]);
+		if (!o.nr_devargs) {
+			iolat_err("no blk-mq disk on this machine");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
+	rc = iolat_session_setup(&s, &o);
+	if (rc)
+		goto out;
+	t->s = &s;
+	t->max_frames = frames;
+	t->tty = isatty(STDOUT_FILENO);
+	for (nr = 0; nr < (int)s.nr_devs; nr++)
+		iolat_hist_init(&t->devs[nr].lat);
+	if (iolat_counters_alloc(&s, t->c[0]) || iolat_counters_alloc(&s, t->c[1])) {
+		iolat_err("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (isatty(STDIN_FILENO) && !tcgetattr(STDIN_FILENO, &saved)) {
+		raw = saved;
+		raw.c_lflag &= ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		restore = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	}
+	flags = fcntl(STDIN_FILENO, F_GETFL);
+	if (flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
+	s.record = on_record;
+	s.tick = on_tick;
+	s.idle = on_idle;
+	s.arg = t;
+	rc = iolat_session_run(&s);
+	if (flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, flags);
+	if (restore)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (!rc && s.run.stats.drop_full)
+		iolat_warn("%llu records dropped because a buffer was full: the table undercounted (try a larger -b)",
+			   (unsigned long long)s.run.stats.drop_full);
+	iolat_counters_free(&s, t->c[0]);
+	iolat_counters_free(&s, t->c[1]);
+out:
+	iolat_session_opts_free(&o);
+	free(every);
+	free(t);
+	poptFreeContext(pc);
+	return rc;
+}

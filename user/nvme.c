@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NVMe fields of a record as users read them: the controller or
+ * namespace, the opcode and status by name, the command's length in
+ * blocks and bytes.  Shared by `iolat trace --nvme` and `iolat nvme`.
+ */
+#include <stdio.h>
+#include "iolat.h"
+#include "../lib/nvme.h"
+
+/* nvme<N> for an admin command, else the namespace's name. */
+const char *iolat_nvme_device(const struct iolat_session *s, unsigned int dev,
+			      const struct iolat_record *r, char *buf,
+			      size_t len)
+{
+	if (!(r->flags & IOLAT_F_NVME_ADMIN))
+		return s->devs[dev].name;
+	snprintf(buf, len, "nvme%u", r->ctrl);
+	return buf;
+}
+
+void iolat_nvme_opcode(char *buf, size_t len, const struct iolat_record *r)
+{
+	const char *name = iolat_nvme_opcode_name(r->qid == 0, r->opcode);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "0x%02x", r->opcode);
+}
+
+void iolat_nvme_status(char *buf, size_t len, uint16_t status)
+{
+	const char *name = iolat_nvme_status_name(status);
+
+	if (name)
+		snprintf(buf, len, "%s%s", name, status & 0x4000 ? "|dnr" : "");
+	else
+		snprintf(buf, len, "0x%03x", status);
+}
+
+/*
+ * Blocks a command covers: its own count for the commands that address
+ * LBAs, all its ranges for a Dataset Management command, else 0.
+ */
+uint64_t iolat_nvme_lbas(const struct iolat_record *r)
+{
+	if (r->flags & IOLAT_F_NVME_DSM)
+		return r->dsm_lbas;
+	return r->qid ? r->nlb : 0;
+}
+
+/* Bytes: its blocks in bytes, or an admin command's data transfer. */
+uint64_t iolat_nvme_bytes(const struct iolat_record *r)
+{
+	if (!r->qid)
+		return r->bytes;
+	return iolat_nvme_lbas(r) << r->lba_shift;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus text exposition (format 0.0.4) of a run: classic histograms
+ * of request latency per device, op and stage (Q2C, D2C, NVMe), with the
+ * same fixed bounds on every host so that sums across hosts are exact,
+ * and counters from the module's exact accounting, so that rate() of
+ * iolat_busy_seconds_total is %util and of iolat_inflight_seconds_total
+ * is aqu-sz.
+ *
+ * Bounds: four per power of two from 2^10 ns (1 us) to 2^36 ns (68.7 s):
+ * b = 2^e + j * 2^(e-2), j = 0..3.  Each is an edge of iolat's bins, and
+ * le is b - 1 ns, so "<= le" counts exactly the bins below b (latencies
+ * are whole nanoseconds).  Latencies from 2^36 ns on count only in +Inf.
+ */
+#include <stdio.h>
+#include "analyze.h"
+
+#define U(x) ((unsigned long long)(x))
+
+#define PROM_FIRST_EXP	10
+#define PROM_LAST_EXP	36
+#define PROM_NR_BOUNDS	((PROM_LAST_EXP - PROM_FIRST_EXP) * 4 + 1)
+
+/* The k-th bound, an edge of iolat's bins. */
+uint64_t iolat_prom_bound(unsigned int k)
+{
+	unsigned int e = PROM_FIRST_EXP + k / 4;
+
+	return (1ULL << e) + (k % 4) * (1ULL << (e - 2));
+}
+
+static const unsigned int prom_stages[] = {
+	IOLAT_STAGE_Q2C, IOLAT_STAGE_D2C, IOLAT_AN_NVME,
+};
+
+static void hist_series(FILE *f, const char *dev, unsigned int op,
+			unsigned int stage, const struct iolat_hist *h)
+{
+	uint64_t below = 0;
+	unsigned int bin = 0, k;
+
+	for (k = 0; k < PROM_NR_BOUNDS; k++) {
+		uint64_t b = iolat_prom_bound(k);
+
+		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
+			below += h->bins[bin++];
+		fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"%llu.%09llu\"} %llu\n",
+			dev, iolat_op_name(op), iolat_an_stage_name(stage),
+			U((b - 1) / 1000000000ULL), U((b - 1) % 1000000000ULL),
+			U(below));
+	}
+	fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"+Inf\"} %llu\n",
+		dev, iolat_op_name(op), iolat_an_stage_name(stage),
+		U(h->count));
+	fprintf(f, "iolat_request_duration_seconds_sum{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu.%09llu\n",
+		dev, iolat_op_name(op), iolat_an_stage_name(stage),
+		U(h->sum / 1000000000ULL), U(h->sum % 1000000000ULL));
+	fprintf(f, "iolat_request_duration_seconds_count{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu\n",
+		dev, iolat_op_name(op), iolat_an_stage_name(stage),
+		U(h->count));
+}
+
+static void counter_head(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+}
+
+static void ns_counter(FILE *f, const char *name, const char *dev,
+		       uint64_t ns)
+{
+	fprintf(f, "%s{device=\"%s\"} %llu.%09llu\n", name, dev,
+		U(ns / 1000000000ULL), U(ns % 1000000000ULL));
+}
+
+/**
+ * iolat_prom_write() - the exposition of a run so far
+ * @f: where to
+ * @an: the analysis (histograms over the run)
+ * @run: the session's accounting
+ * @c: each device's counters, or NULL
+ */
+void iolat_prom_write(FILE *f, const struct iolat_an *an,
+		      const struct iolat_run *run,
+		      const struct iolat_dev_counters *c)
+{
+	const struct iolat_stats *st = &run->stats;
+	unsigned int d, op, s;
+
+	fprintf(f, "# HELP iolat_request_duration_seconds Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records.\n# TYPE iolat_request_duration_seconds histogram\n");
+	for (d = 0; d < an->nr_devs; d++)
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			for (s = 0; s < sizeof(prom_stages) / sizeof(prom_stages[0]); s++) {
+				const struct iolat_hist *h =
+					an->devs[d].run[op].hist[prom_stages[s]];
+
+				if (h && h->count)
+					hist_series(f, an->devs[d].name, op,
+						    prom_stages[s], h);
+			}
+	counter_head(f, "iolat_requests_total", "Requests completed, from the records.");
+	for (d = 0; d < an->nr_devs; d++)
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			if (an->devs[d].run[op].ios)
+				fprintf(f, "iolat_requests_total{device=\"%s\",op=\"%s\"} %llu\n",
+					an->devs[d].name, iolat_op_name(op),
+					U(an->devs[d].run[op].ios));
+	counter_head(f, "iolat_bytes_total", "Bytes of the requests completed, from the records.");
+	for (d = 0; d < an->nr_devs; d++)
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			if (an->devs[d].run[op].ios)
+				fprintf(f, "iolat_bytes_total{device=\"%s\",op=\"%s\"} %llu\n",
+					an->devs[d].name, iolat_op_name(op),
+					U(an->devs[d].run[op].bytes));
+	if (c) {
+		counter_head(f, "iolat_busy_seconds_total", "Time with a request at the driver (issue to completion), exact: rate() is %util.");
+		for (d = 0; d < an->nr_devs; d++)
+			if (c[d].valid)
+				ns_counter(f, "iolat_busy_seconds_total",
+					   an->devs[d].name, c[d].busy_ns);
+		counter_head(f, "iolat_queue_busy_seconds_total", "Time with a request in the queue (first stage to completion), exact.");
+		for (d = 0; d < an->nr_devs; d++)
+			if (c[d].valid)
+				ns_counter(f, "iolat_queue_busy_seconds_total",
+					   an->devs[d].name, c[d].qbusy_ns);
+		counter_head(f, "iolat_inflight_seconds_total", "Sum of the requests' times in the queue (first stage to completion): rate() is aqu-sz.");
+		for (d = 0; d < an->nr_devs; d++)
+			if (c[d].valid)
+				ns_counter(f, "iolat_inflight_seconds_total",
+					   an->devs[d].name, c[d].qinflight_ns);
+		counter_head(f, "iolat_device_inflight_seconds_total", "Sum of the requests' times at the driver (issue to completion): rate() is the device's queue depth.");
+		for (d = 0; d < an->nr_devs; d++)
+			if (c[d].valid)
+				ns_counter(f, "iolat_device_inflight_seconds_total",
+					   an->devs[d].name, c[d].inflight_ns);
+	}
+	counter_head(f, "iolat_records_total", "Records delivered to iolat.");
+	fprintf(f, "iolat_records_total %llu\n", U(run->delivered));
+	counter_head(f, "iolat_records_dropped_total", "Completions not recorded, per reason.");
+	fprintf(f, "iolat_records_dropped_total{reason=\"buffer_full\"} %llu\n",
+		U(st->drop_full));
+	fprintf(f, "iolat_records_dropped_total{reason=\"not_seen_whole\"} %llu\n",
+		U(st->drop_unmatched));
+	fprintf(f, "iolat_records_dropped_total{reason=\"outside_geometry\"} %llu\n",
+		U(st->drop_range));
+}
+
+static void prom_summary(struct iolat_an *an, const struct iolat_run *run,
+			 const struct iolat_dev_counters *c)
+{
+	iolat_prom_write(stdout, an, run, c);
+}
+
+const struct iolat_output iolat_out_prom = {
+	.name = "prom",
+	.summary = prom_summary,
+};

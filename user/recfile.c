@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The record file of `iolat record -w`: a header (versions, host, kernel,
+ * devices), then blocks in the order the session saw them: records,
+ * marks (a drain began), events, and the end (drop counts, counters).
+ * docs/abi.md describes the layout.  Every length is checked on reading:
+ * a truncated or corrupt file gets one clear message.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "analyze.h"
+
+#define BATCH 1024		/* records per block at most */
+#define MAX_BLOCK (64U << 20)
+
+struct iolat_file {
+	FILE *f;
+	const char *path;
+	unsigned int nr;
+	struct iolat_record batch[BATCH];
+	int err;
+};
+
+static int put(struct iolat_file *f, uint32_t type, const void *a,
+	       uint32_t alen, const void *b, uint32_t blen)
+{
+	struct iolat_file_block_head bh = { type, alen + blen };
+
+	if (f->err)
+		return f->err;
+	if (fwrite(&bh, sizeof(bh), 1, f->f) != 1 ||
+	    (alen && fwrite(a, alen, 1, f->f) != 1) ||
+	    (blen && fwrite(b, blen, 1, f->f) != 1))
+		f->err = errno ? -errno : -EIO;
+	return f->err;
+}
+
+static int flush_batch(struct iolat_file *f)
+{
+	int err = 0;
+
+	if (f->nr)
+		err = put(f, IOLAT_FB_RECORDS, f->batch,
+			  f->nr * sizeof(f->batch[0]), NULL, 0);
+	f->nr = 0;
+	return err;
+}
+
+/**
+ * iolat_file_header_fill() - the header of a live session's file
+ * @h: the header
+ * @s: the session, set up
+ * @info: the module's (from GET_INFO)
+ * @t0_ns: CLOCK_MONOTONIC at the start
+ * @t0_real_ns: CLOCK_REALTIME at the same moment
+ */
+void iolat_file_header_fill(struct iolat_file_header *h,
+			    const struct iolat_session *s,
+			    const struct iolat_info *info, uint64_t t0_ns,
+			    uint64_t t0_real_ns)
+{
+	struct utsname u;
+	unsigned int d;
+
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, IOLAT_FILE_MAGIC, sizeof(h->magic));
+	h->version = IOLAT_FILE_VERSION;
+	h->endian = IOLAT_FILE_ENDIAN;
+	h->abi_version = info->abi_version;
+	h->record_size = sizeof(struct iolat_record);
+	h->t0_ns = t0_ns;
+	h->t0_real_ns = t0_real_ns;
+	snprintf(h->cli_version, sizeof(h->cli_version), "%s", IOLAT_VERSION);
+	snprintf(h->module_version, sizeof(h->module_version), "%s",
+		 info->module_version);
+	if (!uname(&u)) {
+		snprintf(h->host, sizeof(h->host), "%s", u.nodename);
+		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
+	}
+	h->nr_devs = s->nr_devs;
+	h->flags = s->nvme ? IOLAT_FILE_F_NVME : 0;
+	for (d = 0; d < s->nr_devs; d++) {
+		struct iolat_file_dev *fd = &h->devs[d];
+
+		snprintf(fd->name, sizeof(fd->name), "%s", s->devs[d].name);
+		fd->major = s->devs[d].major;
+		fd->minor = s->devs[d].minor;
+		fd->nr_hwq = s->devs[d].nr_hwq;
+		fd->depth = s->devs[d].depth;
+		fd->nvme_ctrl = s->devs[d].nvme_ctrl;
+		fd->sectors = s->devs[d].sectors;
+	}
+}
+
+struct iolat_file *iolat_file_create(const char *path,
+				     const struct iolat_file_header *h)
+{
+	struct iolat_file *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->path = path;
+	f->f = fopen(path, "w");
+	if (!f->f) {
+		iolat_err("cannot write %s: %s", path, strerror(errno));
+		free(f);
+		return NULL;
+	}
+	setvbuf(f->f, NULL, _IOFBF, 1 << 20);
+	if (fwrite(h, sizeof(*h), 1, f->f) != 1) {
+		iolat_err("cannot write %s: %s", path, strerror(errno));
+		fclose(f->f);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+int iolat_file_records(struct iolat_file *f, const struct iolat_record *r)
+{
+	f->batch[f->nr++] = *r;
+	return f->nr == BATCH ? flush_batch(f) : f->err;
+}
+
+int iolat_file_mark(struct iolat_file *f, uint64_t now_ns)
+{
+	flush_batch(f);
+	return put(f, IOLAT_FB_MARK, &now_ns, sizeof(now_ns), NULL, 0);
+}
+
+int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
+		     const char *module)
+{
+	struct iolat_file_event e = { .ns = ns, .kind = kind };
+
+	snprintf(e.module, sizeof(e.module), "%s", module);
+	flush_batch(f);
+	return put(f, IOLAT_FB_EVENT, &e, sizeof(e), NULL, 0);
+}
+
+static void stats_to(__u64 *v, const struct iolat_stats *st)
+{
+	const uint64_t src[18] = {
+		st->written, st->drop_full, st->drop_unmatched,
+		st->drop_range, st->partial, st->filtered, st->errors,
+		st->requeues, st->bio_merges, st->rq_merges, st->splits,
+		st->plugs, st->unplugs, st->nvme_completed,
+		st->nvme_unmatched, st->nvme_retried, st->nvme_other_ns,
+		st->events_lost,
+	};
+
+	memcpy(v, src, sizeof(src));
+}
+
+static void stats_from(struct iolat_stats *st, const __u64 *v)
+{
+	uint64_t *dst[18] = {
+		&st->written, &st->drop_full, &st->drop_unmatched,
+		&st->drop_range, &st->partial, &st->filtered, &st->errors,
+		&st->requeues, &st->bio_merges, &st->rq_merges, &st->splits,
+		&st->plugs, &st->unplugs, &st->nvme_completed,
+		&st->nvme_unmatched, &st->nvme_retried, &st->nvme_other_ns,
+		&st->events_lost,
+	};
+	unsigned int i;
+
+	for (i = 0; i < 18; i++)
+		*dst[i] = v[i];
+}
+
+int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
+		   const struct iolat_run *run, unsigned int nr_devs,
+		   const struct iolat_dev_counters *c)
+{
+	struct iolat_file_counters fc[IOLAT_MAX_DEVS];
+	struct iolat_file_end e = { 0 };
+	unsigned int d;
+
+	e.end_ns = end_ns;
+	e.seconds_ns = (uint64_t)(run->seconds * 1e9 + 0.5);
+	e.delivered = run->delivered;
+	e.decode_errors = run->decode_errors;
+	e.foreign = run->foreign;
+	stats_to(e.stats, &run->stats);
+	e.incomplete = run->incomplete;
+	e.kernel_valid = run->kernel_valid;
+	e.nvme_detaches = run->nvme_detaches;
+	e.nvme_attaches = run->nvme_attaches;
+	e.nr_missing = run->nr_missing;
+	memcpy(e.missing, run->missing, sizeof(e.missing));
+	memset(fc, 0, sizeof(fc));
+	for (d = 0; d < nr_devs; d++) {
+		fc[d].start_ns = c[d].start_ns;
+		fc[d].now_ns = c[d].now_ns;
+		fc[d].busy_ns = c[d].busy_ns;
+		fc[d].qbusy_ns = c[d].qbusy_ns;
+		fc[d].inflight_ns = c[d].inflight_ns;
+		fc[d].qinflight_ns = c[d].qinflight_ns;
+		memcpy(fc[d].ios, c[d].ios, sizeof(fc[d].ios));
+		memcpy(fc[d].bytes, c[d].bytes, sizeof(fc[d].bytes));
+		memcpy(fc[d].wait_ns, c[d].wait_ns, sizeof(fc[d].wait_ns));
+		fc[d].issues = c[d].issues;
+		fc[d].qd_sum = c[d].qd_sum;
+		memcpy(fc[d].kstart, run->kstart[d].f, sizeof(fc[d].kstart));
+		memcpy(fc[d].kend, run->kend[d].f, sizeof(fc[d].kend));
+	}
+	flush_batch(f);
+	return put(f, IOLAT_FB_END, &e, sizeof(e), fc, nr_devs * sizeof(fc[0]));
+}
+
+int iolat_file_close(struct iolat_file *f)
+{
+	int err;
+
+	flush_batch(f);
+	err = f->err;
+	if (fclose(f->f) && !err)
+		err = -errno;
+	if (err)
+		iolat_err("cannot write %s: %s", f->path, strerror(-err));
+	free(f);
+	return err;
+}
+
+/* The header is one this CLI reads: one clear message if not. */
+static int header_check(const char *path, const struct iolat_file_header *h)
+{
+	if (memcmp(h->magic, IOLAT_FILE_MAGIC, sizeof(h->magic))) {
+		iolat_err("%s is not an iolat record file", path);
+		return -EINVAL;
+	}
+	if (h->endian != IOLAT_FILE_ENDIAN) {
+		iolat_err("%s was written on a machine of the other byte order",
+			  path);
+		return -EINVAL;
+	}
+	if (h->version != IOLAT_FILE_VERSION) {
+		iolat_err("%s is a version %u record file; this iolat reads version %u",
+			  path, h->version, IOLAT_FILE_VERSION);
+		return -EINVAL;
+	}
+	if (h->record_size != sizeof(struct iolat_record) ||
+	    h->nr_devs > IOLAT_MAX_DEVS) {
+		iolat_err("%s is corrupt: records of %u bytes (%zu expected), %u devices",
+			  path, h->record_size, sizeof(struct iolat_record),
+			  h->nr_devs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * iolat_file_peek() - a record file's header, checked
+ * @path: the file
+ * @h: the header
+ *
+ * Return: 0, or a negative errno after one message.
+ */
+int iolat_file_peek(const char *path, struct iolat_file_header *h)
+{
+	FILE *f = fopen(path, "r");
+	int err;
+
+	if (!f) {
+		err = -errno;
+		iolat_err("cannot read %s: %s", path, strerror(errno));
+		return err;
+	}
+	err = fread(h, sizeof(*h), 1, f) == 1 ? header_check(path, h) : -EINVAL;
+	if (err == -EINVAL && feof(f))
+		iolat_err("%s is not an iolat record file (too short)", path);
+	fclose(f);
+	return err;
+}
+
+static int end_block(const char *path, const struct iolat_file_header *h,
+		     const void *buf, uint32_t len,
+		     const struct iolat_file_reader *rd)
+{
+	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
+	const struct iolat_file_counters *fc;
+	struct iolat_file_end e;
+	struct iolat_run run;
+	unsigned int d;
+
+	if (len != sizeof(e) + h->nr_devs * sizeof(*fc)) {
+		iolat_err("%s is corrupt: an end block of %u bytes", path, len);
+		return -EINVAL;
+	}
+	memcpy(&e, buf, sizeof(e));
+	fc = (const void *)((const char *)buf + sizeof(e));
+	memset(&run, 0, sizeof(run));
+	memset(c, 0, sizeof(c));
+	run.seconds = e.seconds_ns / 1e9;
+	run.delivered = e.delivered;
+	run.decode_errors = e.decode_errors;
+	run.foreign = e.foreign;
+	stats_from(&run.stats, e.stats);
+	run.incomplete = e.incomplete;
+	run.kernel_valid = e.kernel_valid;
+	run.nvme_detaches = e.nvme_detaches;
+	run.nvme_attaches = e.nvme_attaches;
+	run.nr_missing = e.nr_missing < IOLAT_MAX_MISSING ? e.nr_missing :
+			 IOLAT_MAX_MISSING;
+	memcpy(run.missing, e.missing, sizeof(run.missing));
+	for (d = 0; d < IOLAT_MAX_MISSING; d++)
+		run.missing[d][sizeof(run.missing[d]) - 1] = '\0';
+	for (d = 0; d < h->nr_devs; d++) {
+		c[d].major = h->devs[d].major;
+		c[d].minor = h->devs[d].minor;
+		c[d].valid = true;
+		c[d].start_ns = fc[d].start_ns;
+		c[d].now_ns = fc[d].now_ns;
+		c[d].busy_ns = fc[d].busy_ns;
+		c[d].qbusy_ns = fc[d].qbusy_ns;
+		c[d].inflight_ns = fc[d].inflight_ns;
+		c[d].qinflight_ns = fc[d].qinflight_ns;
+		memcpy(c[d].ios, fc[d].ios, sizeof(c[d].ios));
+		memcpy(c[d].bytes, fc[d].bytes, sizeof(c[d].bytes));
+		memcpy(c[d].wait_ns, fc[d].wait_ns, sizeof(c[d].wait_ns));
+		c[d].issues = fc[d].issues;
+		c[d].qd_sum = fc[d].qd_sum;
+		memcpy(run.kstart[d].f, fc[d].kstart, sizeof(run.kstart[d].f));
+		memcpy(run.kend[d].f, fc[d].kend, sizeof(run.kend[d].f));
+	}
+	if (rd->end)
+		rd->end(rd->arg, e.end_ns, &run, c);
+	return 0;
+}
+
+static int block(const char *path, const struct iolat_file_header *h,
+		 uint32_t type, const void *buf, uint32_t len,
+		 const struct iolat_file_reader *rd)
+{
+	const struct iolat_record *r = buf;
+	struct iolat_file_event e;
+	uint64_t ns;
+	uint32_t i;
+
+	switch (type) {
+	case IOLAT_FB_RECORDS:
+		if (!len || len % sizeof(*r))
+			break;
+		for (i = 0; rd->record && i < len / sizeof(*r); i++)
+			rd->record(rd->arg, &r[i]);
+		return 0;
+	case IOLAT_FB_MARK:
+		if (len != sizeof(ns))
+			break;
+		memcpy(&ns, buf, sizeof(ns));
+		if (rd->mark)
+			rd->mark(rd->arg, ns);
+		return 0;
+	case IOLAT_FB_EVENT:
+		if (len != sizeof(e))
+			break;
+		memcpy(&e, buf, sizeof(e));
+		e.module[sizeof(e.module) - 1] = '\0';
+		if (rd->event)
+			rd->event(rd->arg, e.ns, e.kind, e.module);
+		return 0;
+	case IOLAT_FB_END:
+		return end_block(path, h, buf, len, rd);
+	}
+	iolat_err("%s is corrupt: a block of type %u and %u bytes", path, type,
+		  len);
+	return -EINVAL;
+}
+
+/**
+ * iolat_file_read() - read a record file, every block to @rd in order
+ * @path: the file
+ * @rd: the callbacks
+ *
+ * Return: 0 if the file was read to its end block, else a negative errno
+ * after one message (a file that ends early is truncated).
+ */
+int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
+{
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_file_block_head bh;
+	bool ended = false;
+	void *buf = NULL;
+	long off;
+	FILE *f;
+	int err = -EINVAL;
+
+	f = fopen(path, "r");
+	if (!f || !h) {
+		iolat_err("cannot read %s: %s", path, strerror(errno));
+		free(h);
+		if (f)
+			fclose(f);
+		return -errno;
+	}
+	if (fread(h, sizeof(*h), 1, f) != 1) {
+		iolat_err("%s is not an iolat record file (too short)", path);
+		goto out;
+	}
+	err = header_check(path, h);
+	if (!err && rd->header)
+		err = rd->header(rd->arg, h);
+	buf = malloc(MAX_BLOCK);
+	if (!buf)
+		err = -ENOMEM;
+	while (!err && !ended) {
+		off = ftell(f);
+		if (fread(&bh, sizeof(bh), 1, f) != 1) {
+			iolat_err("%s is truncated at byte %ld: no end block",
+				  path, off);
+			err = -EINVAL;
+			break;
+		}
+		if (bh.len > MAX_BLOCK) {
+			iolat_err("%s is corrupt at byte %ld: a block of %u bytes",
+				  path, off, bh.len);
+			err = -EINVAL;
+			break;
+		}
+		if (bh.len && fread(buf, bh.len, 1, f) != 1) {
+			iolat_err("%s is truncated at byte %ld: a block of %u bytes ends early",
+				  path, off, bh.len);
+			err = -EINVAL;
+			break;
+		}
+		err = block(path, h, bh.type, buf, bh.len, rd);
+		ended = bh.type == IOLAT_FB_END;
+	}
+	if (!err && fgetc(f) != EOF) {
+		iolat_err("%s is corrupt: data after the end block", path);
+		err = -EINVAL;
+	}
+out:
+	free(buf);
+	free(h);
+	fclose(f);
+	return err;
+}
