@@ -6,8 +6,8 @@
 # "N passed, N failed, N skipped"; exits non-zero if any stage failed, or,
 # with CI=true, if any stage was skipped (a guest that could not run).
 #
-#   IOLAT_KERNELS="6.1 6.12 debug"   the guest kernels (default: all three)
-#   IOLAT_BUILD_KERNELS="5.10"       kernels the module is only built for
+#   IOLAT_KERNELS="5.10 6.1 6.12 debug"  the guest kernels (default: all)
+#   IOLAT_BUILD_KERNELS=""           kernels the module is only built for
 #   IOLAT_CACHE=/var/cache/iolat     where kernels are cached
 
 set -uo pipefail
@@ -15,8 +15,8 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=$ROOT/build/check
-KERNELS=${IOLAT_KERNELS:-6.1 6.12 debug}
-BUILD_KERNELS=${IOLAT_BUILD_KERNELS-5.10}
+KERNELS=${IOLAT_KERNELS:-5.10 6.1 6.12 debug}
+BUILD_KERNELS=${IOLAT_BUILD_KERNELS-}
 export IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 
 rm -rf "$OUT"
@@ -45,7 +45,7 @@ report() {
 	local name=$1 st=$2 secs=$3
 
 	case $st in
-	0) result "$name" PASS "${secs}s" ;;
+	0) result "$name" PASS "${secs%%,*}s${secs#"${secs%%,*}"}" ;;
 	125) result "$name" SKIP "(the guest could not run; see $OUT/$name.log)"
 		tail -n 20 "$OUT/$name.log" ;;
 	*) result "$name" FAIL "(status $st; see $OUT/$name.log)"
@@ -167,26 +167,59 @@ tap_ok() {
 	[[ $totals =~ pass:([0-9]+)\ fail:0 ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
 }
 
+# The kselftest programs a kernel's guest runs: on 5.10 only the
+# accounting and clock tests (acct), which its issue asks of that kernel
+# (the rest of the suite there is issue 8's); the analysis of records,
+# which does not depend on the kernel, on 6.1 and 6.12, not on the slow
+# debug kernel's lane.
+guest_tests() {
+	case $1 in
+	5.10) echo acct ;;
+	debug) echo iolat acct nvme ;;
+	*) echo iolat acct nvme analysis ;;
+	esac
+}
+
 # guest_suite KERNEL: the guest half in the guest; its files in
-# $OUT/KERNEL (TAP, KTAP, kernel log).
+# $OUT/KERNEL (TAP, KTAP, kernel log).  Debian's 6.1 and 6.12 load the
+# DKMS-built module; 5.10 (whose gcc-10 DKMS would want) and the debug
+# kernel load the one built by module-KERNEL.
 guest_suite() {
-	local name=$1 res mem=2048 st
+	local name=$1 res mem=2048 st t tests=()
 	res=$OUT/$name
 	mkdir -p "$res"
+	rm -f "$res/kernel.boot1.log"
+	for t in $(guest_tests "$name"); do
+		tests+=("$ROOT/build/tests/kselftest/${t}_test")
+	done
 	local -a env=(IOLAT_RESULTS="$res" IOLAT_CLI="$ROOT/build/iolat"
-		      IOLAT_TEST="$ROOT/build/tests/kselftest/iolat_test"
+		      IOLAT_TESTS="${tests[*]}"
 		      IOLAT_KO="$ROOT/build/kmod/$name/iolat.ko")
-	if [ "$name" = debug ]; then
+	case $name in
+	debug)
 		mem=3072
-		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko")
-	else
-		env+=(IOLAT_DKMS=1)
-	fi
+		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko") ;;
+	5.10) ;;
+	*) env+=(IOLAT_DKMS=1) ;;
+	esac
 	env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
 		--share "$res" -- tests/guest/suite.sh
 	st=$?
+	if [ $st = 3 ]; then
+		# a report while the kernel booted, before the suite ran
+		# anything: not iolat's (the module was not loaded); boot once
+		# more, keeping that boot's log
+		mv "$res/kernel.log" "$res/kernel.boot1.log"
+		echo "check: $name: the kernel reported a problem while booting (kept in $res/kernel.boot1.log); booting it again, once"
+		env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
+			--share "$res" -- tests/guest/suite.sh
+		st=$?
+		[ $st = 3 ] && echo "check: $name: the kernel reported a problem while booting, twice"
+	fi
 	[ $st = 125 ] && return 125
-	tap_ok "$res/kselftest.tap" || st=1
+	for t in $(guest_tests "$name"); do
+		tap_ok "$res/$t.tap" || st=1
+	done
 	if [ "$name" = debug ]; then
 		kunit_parse "$res/kunit.dmesg" "$res/kunit.ktap" || st=1
 	fi
@@ -263,12 +296,15 @@ for k in $KERNELS; do
 	fi
 	ready+=("$k")
 done
-# The Debian kernels' guests load the DKMS-built module; the debug
-# kernel's loads the module built in module-debug.
+# The Debian 6.x kernels' guests load the DKMS-built module; 5.10's and
+# the debug kernel's the module built in module-KERNEL (guest_suite).
 distro=()
 debug=()
 for k in "${ready[@]}"; do
-	if [ "$k" = debug ]; then debug+=("$k"); else distro+=("$k"); fi
+	case $k in
+	debug|5.10) debug+=("$k") ;;
+	*) distro+=("$k") ;;
+	esac
 done
 if [ ${#distro[@]} -gt 0 ] && ! stage dkms dkms_install "${distro[@]}"; then
 	for k in "${distro[@]}"; do
@@ -279,6 +315,9 @@ fi
 run_guests "${ready[@]}"
 for k in "${ready[@]}"; do
 	read -r st secs <"$OUT/guest-$k.status" || { st=1; secs=0; }
+	# said in the results: a guest that needed a second boot
+	[ -e "$OUT/$k/kernel.boot1.log" ] &&
+		secs="$secs, booted twice: a boot-time kernel report, see $OUT/$k/kernel.boot1.log"
 	report "guest-$k" "$st" "$secs"
 done
 

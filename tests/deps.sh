@@ -11,6 +11,7 @@ pkgs=(
 	dkms kmod bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
 	linux-source-6.1 python3 util-linux
 	qemu-system-x86 busybox-static fio
+	prometheus chromium python3-pil python3-pandas python3-numpy
 )
 
 missing=()

@@ -31,3 +31,25 @@ run build/iolat record -d nvme0n1 -d nullb0 -- sh -c '
 	    --ioengine=psync --runtime=5 --time_based \
 	    --eta=never --output=/dev/null
 	wait'
+echo
+echo "# exact %util: single 4k reads at 200/s on null_blk (QD 1, a low duty"
+echo "# cycle); iolat's busy time against the kernel's jiffy-sampled %util"
+run build/iolat stat -d nullb0 2 -- fio --name=sparse --filename=/dev/nullb0 \
+	--rw=randread --bs=4k --direct=1 --ioengine=psync --rate_iops=200 \
+	--runtime=6 --time_based --eta=never --output=/dev/null
+echo
+run build/iolat clocktest
+echo
+echo "# NVMe commands: a 1 MiB sequential write in 128k blocks, a discard of"
+echo "# 4 MiB at 1 MiB, and nvme-cli's identify (an admin command, qid 0)"
+echo none >/sys/block/nvme0n1/queue/scheduler
+run build/iolat trace --nvme -d nvme0n1 -- sh -c '
+	fio --name=seq --filename=/dev/nvme0n1 --rw=write --bs=128k --size=1M \
+	    --direct=1 --ioengine=psync --eta=never --output=/dev/null
+	blkdiscard -o 1048576 -l 4194304 /dev/nvme0n1
+	nvme id-ctrl /dev/nvme0 >/dev/null'
+echo
+echo "# per queue and opcode: 4k random reads and writes at QD 8"
+run build/iolat nvme -- fio --name=q --filename=/dev/nvme0n1 --rw=randrw \
+	--bs=4k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=2000 \
+	--size=64M --eta=never --output=/dev/null

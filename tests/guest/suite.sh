@@ -6,11 +6,14 @@
 #   dkms.log        modprobe of the DKMS-installed module (if IOLAT_DKMS=1)
 #   kunit.dmesg     the kernel log of the KUnit suite's run (if
 #                   IOLAT_KUNIT_KO is set; parsed on the host by kunit.py)
-#   kselftest.tap   the kselftests' TAP
+#   NAME.tap        the TAP of each kselftest program in $IOLAT_TESTS
 #   kernel.log      the kernel log from boot to the end (scanned on the
 #                   host for oops, KASAN, lockdep and other reports)
 # and exits non-zero if any part failed.  With IOLAT_DKMS=1 the kselftests
 # run on the DKMS-built module; otherwise on $IOLAT_KO.
+# If the kernel already reported a problem while it booted, before any
+# test (the debug kernel under TCG, once in a while, in an early
+# interrupt), it runs nothing and exits 3: check.sh boots it again, once.
 
 out=${IOLAT_RESULTS:?}
 rc=0
@@ -18,6 +21,16 @@ rc=0
 # The whole kernel log, from boot to the end, whatever the tests clear.
 cat /dev/kmsg >"$out/kernel.log" &
 kmsg=$!
+
+reports=$(cd "$(dirname "$0")/../.." && pwd)/tests/kernel-reports
+if dmesg | grep -F -f "$reports" >"$out/boot-reports.log"; then
+	echo "suite: the kernel reported a problem while booting, before any test:"
+	cat "$out/boot-reports.log"
+	sleep 1
+	kill $kmsg
+	exit 3
+fi
+rm -f "$out/boot-reports.log"
 
 if [ "${IOLAT_DKMS:-0}" = 1 ]; then
 	{
@@ -47,11 +60,14 @@ if [ -n "${IOLAT_KUNIT_KO:-}" ]; then
 	[ $st = 0 ] || { echo "suite: cannot load the KUnit module"; rc=1; }
 fi
 
-echo "suite: kselftests on $(uname -r) with $IOLAT_KO"
-"$IOLAT_TEST" >"$out/kselftest.tap" 2>&1
-st=$?
-cat "$out/kselftest.tap"
-[ $st = 0 ] || rc=1
+for t in ${IOLAT_TESTS:?}; do
+	name=$(basename "$t" _test)
+	echo "suite: kselftests $name on $(uname -r) with $IOLAT_KO"
+	"$t" >"$out/$name.tap" 2>&1
+	st=$?
+	cat "$out/$name.tap"
+	[ $st = 0 ] || rc=1
+done
 sleep 1
 kill $kmsg
 exit $rc

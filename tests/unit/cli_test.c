@@ -40,7 +40,7 @@ FIXTURE(sysfs) {
  */
 FIXTURE_SETUP(sysfs)
 {
-	char cmd[256];
+	char cmd[512];
 
 	strcpy(self->root, "/tmp/iolat-sysfs-XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->root));
@@ -52,7 +52,7 @@ FIXTURE_SETUP(sysfs)
 	put(self->root, "devices/nvme0n1/nvme0n1p1/partition", "1\n");
 	put(self->root, "devices/vdz/dev", "254:0\n");
 	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %1$s/class/block && cd %1$s/class/block && ln -s ../../devices/nvme0n1 nvme0n1 && ln -s ../../devices/nvme0n1/nvme0n1p1 nvme0n1p1 && ln -s ../../devices/vdz vdz",
+		 "mkdir -p %1$s/class/block %1$s/block && cd %1$s/class/block && ln -s ../../devices/nvme0n1 nvme0n1 && ln -s ../../devices/nvme0n1/nvme0n1p1 nvme0n1p1 && ln -s ../../devices/vdz vdz && cd %1$s/block && ln -s ../devices/nvme0n1 nvme0n1 && ln -s ../devices/vdz vdz",
 		 self->root);
 	ASSERT_EQ(0, system(cmd));
 }
@@ -77,6 +77,32 @@ TEST_F(sysfs, disk_geometry)
 	EXPECT_EQ(1023, d.depth);
 }
 
+/*
+ * An NVMe namespace's controller is its device, nvme<N>; a multipath
+ * head's device is the subsystem; a disk with no device link is none.
+ */
+TEST_F(sysfs, nvme_controller)
+{
+	struct iolat_dev_req d;
+	char cmd[512];
+
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1", &d));
+	EXPECT_EQ(-1, d.nvme_ctrl);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %1$s/devices/nvme7 %1$s/devices/nvme-subsys3 && ln -s ../nvme7 %1$s/devices/nvme0n1/device",
+		 self->root);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1", &d));
+	EXPECT_EQ(7, d.nvme_ctrl);
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1p1", &d));
+	EXPECT_EQ(7, d.nvme_ctrl);
+	snprintf(cmd, sizeof(cmd),
+		 "ln -sfn ../nvme-subsys3 %s/devices/nvme0n1/device", self->root);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1", &d));
+	EXPECT_EQ(-1, d.nvme_ctrl);
+}
+
 TEST_F(sysfs, partition_means_its_disk)
 {
 	struct iolat_dev_req d;
@@ -95,6 +121,57 @@ TEST_F(sysfs, bad_names)
 	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "", &d));
 	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "/dev/", &d));
 	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vdz", &d));
+}
+
+/*
+ * The kernel's counters of a disk, the blk-mq disks, and one `iolat stat`
+ * row: 2 s in which the device was busy 0.5 s (the queue 0.6 s), the
+ * requests spent 1 s in all, 100 reads of 4 KiB waited 1 ms each; the
+ * kernel says 400 ms busy and 90 ms of request time.
+ */
+TEST_F(sysfs, stat_row)
+{
+	struct iolat_dev_counters a = { 0 }, b = { 0 };
+	struct iolat_diskstats k0 = { { 0 } }, k1;
+	struct iolat_stat_row r;
+	char names[4][32];
+
+	put(self->root, "devices/nvme0n1/stat",
+	    "     100        0      800       50       20        0      160       30        0      400       90        0        0        0        0        0        0\n");
+	ASSERT_EQ(1, iolat_blk_mq_disks(self->root, names, 4));
+	EXPECT_STREQ("nvme0n1", names[0]);
+	ASSERT_EQ(0, iolat_diskstats_read(self->root, "nvme0n1", &k1));
+	EXPECT_EQ(100, k1.f[IOLAT_DS_R_IOS]);
+	EXPECT_EQ(400, k1.f[IOLAT_DS_IO_TICKS]);
+	EXPECT_EQ(90, k1.f[IOLAT_DS_TIME_IN_QUEUE]);
+	EXPECT_EQ(-ENOENT, iolat_diskstats_read(self->root, "vdz", &k1));
+	ASSERT_EQ(0, iolat_diskstats_read(self->root, "nvme0n1", &k1));
+
+	a.now_ns = 1000000000;
+	b.now_ns = 3000000000;
+	b.busy_ns = 500000000;
+	b.qbusy_ns = 600000000;
+	b.inflight_ns = 900000000;
+	b.qinflight_ns = 1000000000;
+	b.ios[IOLAT_OP_READ] = 100;
+	b.bytes[IOLAT_OP_READ] = 409600;
+	b.wait_ns[IOLAT_OP_READ] = 100000000;
+	b.issues = 100;
+	b.qd_sum = 50;
+	iolat_stat_compute(&a, &b, &k0, &k1, &r);
+	EXPECT_EQ(2.0, r.secs);
+	EXPECT_EQ(50.0, r.r_s);
+	EXPECT_EQ(200.0, r.rkb_s);
+	EXPECT_EQ(1.0, r.r_await_ms);
+	EXPECT_EQ(0.0, r.w_await_ms);
+	EXPECT_EQ(25.0, r.util);
+	EXPECT_EQ(30.0, r.qutil);
+	EXPECT_EQ(0.5, r.aqu_sz);
+	EXPECT_EQ(0.45, r.dev_qd);
+	EXPECT_EQ(0.5, r.qd_issue);
+	EXPECT_EQ(20.0, r.k_util);
+	EXPECT_EQ(0.045, r.k_aqu_sz);
+	EXPECT_EQ(0.5, r.k_r_await_ms);
 }
 
 struct seen {
@@ -118,16 +195,38 @@ TEST(decode_whole_records_only)
 	struct iolat_decoder dec = { .rec_size = sizeof(recs[0]),
 				     .record = count_record, .arg = &s };
 
-	iolat_decode(&dec, recs, sizeof(recs));
+	iolat_decode(&dec, recs, sizeof(recs), 0);
 	EXPECT_EQ(3, s.n);
 	EXPECT_EQ(3, s.last_sector);
 	EXPECT_EQ(3, dec.decoded);
-	iolat_decode(&dec, recs, sizeof(recs) - 1);
+	iolat_decode(&dec, recs, sizeof(recs) - 1, 0);
 	EXPECT_EQ(3, s.n);
 	EXPECT_EQ(1, dec.bad);
 	dec.rec_size = 0;
-	iolat_decode(&dec, recs, sizeof(recs));
+	iolat_decode(&dec, recs, sizeof(recs), 0);
 	EXPECT_EQ(2, dec.bad);
+}
+
+/* A session without NVMe sends block-sized records; the message says so. */
+TEST(decode_block_size_records)
+{
+	unsigned char buf[2 * IOLAT_RECORD_BLOCK_SIZE];
+	struct iolat_record r = { .sector = 7, .c_ns = 9 };
+	struct seen s = { 0 };
+	struct iolat_decoder dec = { .rec_size = sizeof(struct iolat_record),
+				     .record = count_record, .arg = &s };
+
+	memset(buf, 0xee, sizeof(buf));
+	memcpy(buf, &r, IOLAT_RECORD_BLOCK_SIZE);
+	r.sector = 8;
+	memcpy(buf + IOLAT_RECORD_BLOCK_SIZE, &r, IOLAT_RECORD_BLOCK_SIZE);
+	iolat_decode(&dec, buf, sizeof(buf), IOLAT_RECORD_BLOCK_SIZE);
+	EXPECT_EQ(2, s.n);
+	EXPECT_EQ(8, s.last_sector);
+	EXPECT_EQ(0, dec.bad);
+	/* read with the module's size, the two are not whole records */
+	iolat_decode(&dec, buf, sizeof(buf), 0);
+	EXPECT_EQ(1, dec.bad);
 }
 
 /* Run the CLI; its exit status, with stderr's lines counted. */
@@ -195,9 +294,23 @@ FIXTURE_VARIANT_ADD(bad_input, long_comm) {
 FIXTURE_VARIANT_ADD(bad_input, bad_min_latency) {
 	{ "trace -d nullb0 -m 5parsecs", EXIT_USAGE, "-m takes a latency such as 500us or 10ms, not '5parsecs'" } };
 FIXTURE_VARIANT_ADD(bad_input, bad_interval) {
-	{ "record -d nullb0 -i 0", EXIT_USAGE, "-i takes a number of seconds from 0.1 to 86400" } };
+	{ "record -d nullb0 -i 0", EXIT_USAGE, "-i takes a number of seconds from 0.01 to 86400" } };
 FIXTURE_VARIANT_ADD(bad_input, duration_with_command) {
 	{ "record -d nullb0 -t 1 -- true", EXIT_USAGE, "not with a COMMAND" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_bad_interval) {
+	{ "stat -d nullb0 0", EXIT_USAGE, "stat takes [interval [count]]" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_bad_count) {
+	{ "stat -d nullb0 1 2.5", EXIT_USAGE, "a whole count, not '2.5'" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_filter) {
+	{ "stat -d nullb0 -c fio", EXIT_USAGE, "stat counts every request" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_bad_format) {
+	{ "stat -d nullb0 -o csv", EXIT_USAGE, "-o takes text or json, not 'csv'" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_unknown_device) {
+	{ "stat -d no-such-disk 1 1", EXIT_FAIL, "unknown block device 'no-such-disk'" } };
+FIXTURE_VARIANT_ADD(bad_input, clocktest_argument) {
+	{ "clocktest now", EXIT_USAGE, "clocktest takes no arguments" } };
+FIXTURE_VARIANT_ADD(bad_input, clocktest_loops) {
+	{ "clocktest -n 5", EXIT_USAGE, "-n takes 1000 to 1000000 reads" } };
 
 FIXTURE_SETUP(bad_input)
 {

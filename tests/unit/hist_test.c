@@ -116,6 +116,39 @@ TEST_F(accuracy, percentiles_within_0_4_percent)
 	}
 }
 
+/* Mean and standard deviation from the exact sums, as two passes give. */
+TEST_F(accuracy, mean_and_stddev_exact)
+{
+	long double sum = 0, dev = 0, mean, sd;
+	size_t i;
+
+	for (i = 0; i < N_SAMPLES; i++)
+		sum += self->v[i];
+	mean = sum / N_SAMPLES;
+	for (i = 0; i < N_SAMPLES; i++)
+		dev += (self->v[i] - mean) * (self->v[i] - mean);
+	sd = sqrtl(dev / N_SAMPLES);
+	EXPECT_GE(1e-9, fabsl(iolat_hist_mean(self->h) - mean) / mean);
+	EXPECT_GE(1e-6, fabsl(iolat_hist_stddev(self->h) - sd) / sd)
+		TH_LOG("stddev %.3f, two passes %.3Lf", iolat_hist_stddev(self->h),
+		       sd);
+}
+
+/* A narrow spread far from zero: the sums keep it. */
+TEST(stddev_narrow_spread)
+{
+	struct iolat_hist *h = malloc(sizeof(*h));
+	unsigned int i;
+
+	ASSERT_NE(NULL, h);
+	iolat_hist_init(h);
+	for (i = 0; i < 1000; i++)
+		iolat_hist_add(h, 10000000000ULL + (i % 2 ? 100 : -100));
+	EXPECT_GE(1e-6, fabs(iolat_hist_stddev(h) - 100) / 100)
+		TH_LOG("stddev %.6f", iolat_hist_stddev(h));
+	free(h);
+}
+
 /* Per-CPU histograms merged equal the histogram of all samples. */
 TEST_F(accuracy, merge_equals_whole)
 {

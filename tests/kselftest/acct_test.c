@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest tests of iolat's busy time, queue depth and clock, on
+ * kselftest_harness.h (TAP), against the kernel's own counters and the
+ * per-request records of the same run.  Run as root in a guest of
+ * tests/guest/run (IOLAT_KO, IOLAT_CLI as for iolat_test), on every
+ * guest kernel including 5.10.  The devices are null_blk devices made
+ * through configfs with a fixed service time (irqmode=2): one of 200 us,
+ * one of 500 ms.  Under TCG the service time is stretched, so no test
+ * takes the configured figure as the truth.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "helpers.h"
+
+#define SUMMARY "/tmp/iolat_acct.json"
+
+/* Log a line that stays in the TAP output whether the test passes. */
+#define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
+
+FIXTURE(acct) {
+	char fast[32];		/* 200 us */
+	char slow[32];		/* 500 ms */
+};
+
+FIXTURE_SETUP(acct)
+{
+	if (sh("command -v fio >/dev/null") != 0)
+		SKIP(return, "fio is not installed");
+	ASSERT_EQ(0, module_load());
+	ASSERT_EQ(0, nullb_configfs());
+	ASSERT_EQ(0, nullb_create("iolat_fast", 200000, self->fast,
+				  sizeof(self->fast)));
+	ASSERT_EQ(0, nullb_create("iolat_slow", 500000000, self->slow,
+				  sizeof(self->slow)));
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(acct)
+{
+	sh("pkill -KILL -f -- --name=iolat_bg; while pgrep -f -- --name=iolat_bg >/dev/null; do sleep 0.1; done");
+	nullb_remove("iolat_fast");
+	nullb_remove("iolat_slow");
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/* The text from the `"total":true` line of `iolat stat -o json` on. */
+static const char *stat_total(const char *out)
+{
+	return strstr(out, "\"total\":true");
+}
+
+/*
+ * Sparse I/O: single 4k reads (QD1) spread across jiffies at a duty cycle
+ * of about 5%.  At QD1 requests never overlap, so the true busy time is
+ * the sum of the request times, which the kernel keeps in nanoseconds
+ * (diskstats field 11, shown as the kernel's aqu-sz).  iolat's queue-busy
+ * %util must be within 0.5 points of it and its device-busy %util not
+ * above it; the kernel's jiffy-based %util is logged beside them.  TCG
+ * stretches the configured 200 us, differently from run to run (2 to 10 ms
+ * a request on a loaded CI host), so the rate is set from the request time
+ * this run's guest shows at a low rate, down to 3 reads/s.
+ */
+TEST_F_TIMEOUT(acct, sparse_util_exact, 300)
+{
+	double util = 0, qutil = 0, k_util = 0, k_sum = 0, r_s = 0, req_ms;
+	unsigned long long f0[17], f1[17];
+	const char *total, *kernel;
+	int st, rate, attempt;
+	char *out;
+
+	/* the request time at a sparse rate (an idle vCPU wakes slowly) */
+	ASSERT_LT(10, dev_stat(self->fast, f0));
+	ASSERT_EQ(0, sh("fio --name=cal --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --rate_iops=50 --number_ios=150 --size=512M --eta=never --output=/dev/null",
+			self->fast));
+	ASSERT_LT(10, dev_stat(self->fast, f1));
+	ASSERT_LT(0, f1[0] - f0[0]);
+	req_ms = (double)(f1[10] - f0[10]) / (f1[0] - f0[0]);
+	rate = req_ms > 0 ? 0.05 * 1000 / req_ms : 200;
+	/* a request takes longer when requests come at a rate: adjust */
+	for (attempt = 0;; attempt++) {
+		rate = rate < 3 ? 3 : rate > 200 ? 200 : rate;
+		NOTE("sparse on %s: %.3f ms a request (200 us configured): %d reads/s",
+		     self->fast, req_ms, rate);
+		st = sh("%s stat -o json -d %s 5 -- fio --name=sparse --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --rate_iops=%d --runtime=12 --time_based --size=512M --eta=never --output=/dev/null >%s 2>%s",
+			env("IOLAT_CLI"), self->fast, self->fast, rate, OUT,
+			ERR);
+		ASSERT_EQ(0, st) TH_LOG("iolat stat: %s", slurp(ERR));
+		out = slurp(OUT);
+		total = stat_total(out);
+		ASSERT_NE(NULL, total) TH_LOG("no total in: %s", out);
+		kernel = strstr(total, "\"kernel\"");
+		ASSERT_NE(NULL, kernel);
+		util = json_num(total, "util");
+		qutil = json_num(total, "qutil");
+		r_s = json_num(total, "r_s");
+		k_util = json_num(kernel, "util");
+		k_sum = 100 * json_num(kernel, "aqu_sz");
+		NOTE("sparse on %s: kernel %%util %.2f, sum of request times %.2f%%, iolat queue-busy %.2f%%, device-busy %.2f%%, %.1f reads/s",
+		     self->fast, k_util, k_sum, qutil, util, r_s);
+		if (k_sum <= 8 || attempt == 2 || rate == 3 || r_s <= 0)
+			break;
+		req_ms = 10 * k_sum / r_s;
+		rate = rate * 5 / k_sum;
+	}
+	/* the scenario: a low duty cycle, reads actually done */
+	ASSERT_LT(rate / 4.0, r_s);
+	ASSERT_LT(1.0, k_sum);
+	ASSERT_GE(10.0, k_sum);
+	EXPECT_GE(0.5, fabs(qutil - k_sum));
+	/* the kernel's sum is in whole ms over the window: 0.02 points */
+	EXPECT_GE(k_sum + 0.02, util);
+	EXPECT_GE(qutil, util);
+}
+
+/* Per-request records of `iolat trace -o csv`: sums over the window. */
+struct rec_sums {
+	unsigned long long start_ns;
+	double q_integral;	/* sum of [first stage, complete] */
+	double d_integral;	/* sum of [issue, complete] */
+	unsigned long n, cap;
+	unsigned long long (*d)[2];	/* [issue, complete] of each */
+	unsigned long long (*q)[2];	/* [first stage, complete] of each */
+};
+
+static void rec_row(void *arg, const struct row *r)
+{
+	struct rec_sums *s = arg;
+	unsigned long long first = 0;
+	int k;
+
+	for (k = 0; k < 4 && !first; k++)
+		first = r->t[k];
+	if (first < s->start_ns)
+		first = s->start_ns;
+	s->q_integral += r->t[4] - first;
+	s->d_integral += r->t[4] - r->t[3];
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		s->d = realloc(s->d, s->cap * sizeof(*s->d));
+		s->q = realloc(s->q, s->cap * sizeof(*s->q));
+		if (!s->d || !s->q)
+			abort();
+	}
+	s->d[s->n][0] = r->t[3];
+	s->d[s->n][1] = r->t[4];
+	s->q[s->n][0] = first;
+	s->q[s->n][1] = r->t[4];
+	s->n++;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const unsigned long long *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Exact measure of the union of @n intervals, by a sweep. */
+static unsigned long long union_ns(unsigned long long (*iv)[2], unsigned long n)
+{
+	unsigned long long total = 0, s = 0, e = 0;
+	unsigned long i;
+
+	qsort(iv, n, sizeof(*iv), by_start);
+	for (i = 0; i < n; i++) {
+		if (i && iv[i][0] <= e) {
+			if (iv[i][1] > e)
+				e = iv[i][1];
+			continue;
+		}
+		total += e - s;
+		s = iv[i][0];
+		e = iv[i][1];
+	}
+	return total + e - s;
+}
+
+/*
+ * Saturation: 30 s of a running QD 8 random-read job on the 500 ms
+ * device.  The records leave out the requests still in flight at the
+ * window's end, which the counters include for their part inside it:
+ * some 8 x 250 ms, 0.8% of the window's in-flight time.
+ * The depth is eight QD1 streams of one fio run, started 62 ms apart:
+ * a single libaio job at iodepth 8 submits its eight requests together,
+ * they complete together, and the device then idles for as long as fio
+ * takes to refill the queue (7% of the time on a loaded CI host under
+ * TCG).  Staggered, each stream refills while the others still run, so
+ * the device is idle only for want of I/O.  The long service time keeps
+ * a starved guest's refills (150 ms a request was seen on a CI host whose
+ * guests got a fraction of a core) short beside it.
+ * %util >= 99%, and aqu-sz within 3% of the in-flight average of the
+ * same run's records and of the kernel's own aqu-sz over the same window.
+ * A window in which the guest left the device idle (the records' own
+ * union of [issue, complete] says so too) is measured again, twice at
+ * most: that is the workload failing to saturate, not iolat.
+ */
+TEST_F_TIMEOUT(acct, saturation_aqu_sz, 400)
+{
+	double window, util = 0, aqu, rec_aqu, k_aqu, rec_util;
+	char cmd[1024], *sum;
+	size_t len;
+	pid_t fio;
+	int st, i, attempt;
+
+	len = snprintf(cmd, sizeof(cmd),
+		       "exec fio --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --time_based --runtime=300 --size=512M --eta=never --output=/dev/null",
+		       self->slow);
+	for (i = 0; i < 8; i++)
+		len += snprintf(cmd + len, sizeof(cmd) - len,
+				" --name=iolat_bg%d --startdelay=%dms", i, 62 * i);
+	ASSERT_GT(sizeof(cmd), len);
+	fio = spawn_sh(cmd);
+	ASSERT_LT(0, fio);
+	/* running at full depth: the device's in-flight field */
+	for (i = 0; i < 300; i++) {
+		unsigned long long f[17];
+
+		if (dev_stat(self->slow, f) > 8 && f[8] >= 6)
+			break;
+		usleep(100000);
+	}
+	ASSERT_GT(300, i) TH_LOG("fio never reached depth 6 on %s", self->slow);
+	sleep(1);
+	for (attempt = 0; attempt < 3; attempt++) {
+		struct rec_sums rs = { 0 };
+
+		st = sh("%s trace -o csv -t 30 -d %s --summary %s >%s 2>%s",
+			env("IOLAT_CLI"), self->slow, SUMMARY, CSV, ERR);
+		ASSERT_EQ(0, st) TH_LOG("iolat trace: %s", slurp(ERR));
+		sum = slurp(SUMMARY);
+		rs.start_ns = json_num(sum, "start_ns");
+		window = json_num(sum, "elapsed_ns");
+		ASSERT_LT(1e9, window) TH_LOG("summary: %s", sum);
+		ASSERT_LT(200, csv_rows(CSV, rec_row, &rs));
+		for (i = 0; i < (int)rs.n; i++) {
+			unsigned long long *d = rs.d[i];
+
+			d[0] = d[0] < rs.start_ns ? rs.start_ns : d[0];
+			d[1] = d[1] > rs.start_ns + window ?
+			       rs.start_ns + window : d[1];
+			d[0] = d[0] > d[1] ? d[1] : d[0];
+		}
+		rec_util = 100.0 * union_ns(rs.d, rs.n) / window;
+		util = 100 * json_num(sum, "busy_ns") / window;
+		aqu = json_num(sum, "qinflight_ns") / window;
+		rec_aqu = rs.q_integral / window;
+		k_aqu = json_num(strstr(sum, "\"kernel\""),
+				 "time_in_queue_ms") * 1e6 / window;
+		NOTE("saturation on %s: %%util %.3f (records %.3f), aqu-sz %.4f, from %lu records %.4f, kernel %.4f (device queue %.4f)",
+		     self->slow, util, rec_util, aqu, rs.n, rec_aqu, k_aqu,
+		     json_num(sum, "inflight_ns") / window);
+		free(rs.d);
+		free(rs.q);
+		/* the records end before the window does: at most that */
+		EXPECT_LE(rec_util, util + 0.001);
+		EXPECT_GE(0.03, fabs(aqu - rec_aqu) / rec_aqu);
+		EXPECT_GE(0.03, fabs(aqu - k_aqu) / k_aqu);
+		if (util >= 99.0 || rec_util >= 99.0)
+			break;
+		NOTE("the device idled %.2f%% of the window for want of I/O: again",
+		     100 - util);
+	}
+	kill(-fio, SIGKILL);
+	waitpid(fio, NULL, 0);
+	EXPECT_LE(99.0, util);
+}
+
+/*
+ * Sessions started and stopped under load: requests complete while the
+ * probes are being attached, before the session's start, and while it
+ * stops.  However short the session, its counters stay within what the
+ * window can hold: busy time within the elapsed time, at most the
+ * job's depth of 4 in flight on average, every wait shorter than a
+ * second.  A completion taken into the counters before the start would
+ * add the whole uptime to them.
+ */
+TEST_F_TIMEOUT(acct, start_under_load, 300)
+{
+	unsigned long long first = 0;
+	char cmd[512], *sum;
+	int st, i, ios = 0;
+	pid_t fio;
+
+	snprintf(cmd, sizeof(cmd),
+		 "exec fio --name=iolat_bg --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --time_based --runtime=120 --size=512M --eta=never --output=/dev/null",
+		 self->fast);
+	fio = spawn_sh(cmd);
+	ASSERT_LT(0, fio);
+	/* fio is issuing: a hundred reads done (slow to start under KASAN) */
+	for (i = 0; i < 600; i++) {
+		unsigned long long f[17];
+
+		if (dev_stat(self->fast, f) > 8 && !i)
+			first = f[0];
+		if (i && f[0] >= first + 100)
+			break;
+		usleep(100000);
+	}
+	ASSERT_GT(600, i) TH_LOG("fio never got going on %s", self->fast);
+	for (i = 0; i < 6; i++) {
+		double el, b, qb, in, qin, wait, n;
+
+		st = sh("%s trace -o csv -t 0.5 -d %s --summary %s >/dev/null 2>%s",
+			env("IOLAT_CLI"), self->fast, SUMMARY, ERR);
+		EXPECT_EQ(0, st) TH_LOG("iolat trace: %s", slurp(ERR));
+		if (st)
+			continue;
+		sum = slurp(SUMMARY);
+		el = json_num(sum, "elapsed_ns");
+		b = json_num(sum, "busy_ns");
+		qb = json_num(sum, "qbusy_ns");
+		in = json_num(sum, "inflight_ns");
+		qin = json_num(sum, "qinflight_ns");
+		wait = json_num(sum, "wait_ns");
+		n = json_num(sum, "ios");
+		ios += n;
+		NOTE("session %d: %.0f ms, %.0f reads, %%util %.2f, aqu-sz %.3f, queue %.3f, await %.3f ms, %lld not seen whole",
+		     i, el / 1e6, n, 100 * b / el, in / el, qin / el,
+		     n ? wait / n / 1e6 : 0, json_sum(sum, "dropped"));
+		EXPECT_GE(el, b) TH_LOG("%s", sum);
+		EXPECT_GE(el, qb) TH_LOG("%s", sum);
+		EXPECT_GE(4.0 * el, in) TH_LOG("%s", sum);
+		EXPECT_GE(4.0 * el, qin) TH_LOG("%s", sum);
+		EXPECT_GE(1e9 * n, wait) TH_LOG("%s", sum);
+	}
+	kill(-fio, SIGKILL);
+	waitpid(fio, NULL, 0);
+	EXPECT_LT(100, ios);
+}
+
+/*
+ * Overlap: two QD1 streams at once on the 500 ms device (two hardware
+ * queues).  The busy time is the union of the records' [issue, complete]
+ * intervals, computed here by an exact sweep (within 0.1%), and clearly
+ * below the sum of their lengths.
+ */
+TEST_F_TIMEOUT(acct, overlap_busy_is_union, 300)
+{
+	unsigned long long dev_union, q_union;
+	double busy, qbusy;
+	struct rec_sums rs = { 0 };
+	char *sum;
+	int st;
+
+	st = sh("%s trace -o csv -d %s --summary %s -- fio --name=o --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --numjobs=2 --number_ios=25 --size=512M --eta=never --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), self->slow, SUMMARY, self->slow, CSV, ERR);
+	ASSERT_EQ(0, st) TH_LOG("iolat trace: %s", slurp(ERR));
+	sum = slurp(SUMMARY);
+	rs.start_ns = json_num(sum, "start_ns");
+	ASSERT_EQ(50, csv_rows(CSV, rec_row, &rs));
+	ASSERT_EQ(0, json_sum(sum, "dropped"));
+	busy = json_num(sum, "busy_ns");
+	qbusy = json_num(sum, "qbusy_ns");
+	dev_union = union_ns(rs.d, rs.n);
+	q_union = union_ns(rs.q, rs.n);
+	NOTE("overlap on %s: busy %.0f ns, union of records %llu ns, sum %.0f ns (x%.2f); queue busy %.0f ns, union %llu ns",
+	     self->slow, busy, dev_union, rs.d_integral,
+	     rs.d_integral / dev_union, qbusy, q_union);
+	EXPECT_GE(0.001, fabs(busy - dev_union) / dev_union);
+	EXPECT_LT(1.2 * busy, rs.d_integral);
+	EXPECT_GE(0.01, fabs(qbusy - q_union) / q_union);
+	free(rs.d);
+	free(rs.q);
+}
+
+/*
+ * Counters read every 250 ms while fio runs and after the device goes
+ * idle: every interval's values are whole (no counter went back), busy
+ * time within the interval, in-flight time at least the busy time, the
+ * queue's at least the device's, and nothing moves once idle.
+ */
+TEST_F_TIMEOUT(acct, counters_consistent, 300)
+{
+	char *out, *line, *save = NULL;
+	int rows = 0, idle = 0, busy_rows = 0, st;
+
+	st = sh("%s stat -o json -d %s 0.25 -- sh -c 'sleep 1; fio --name=c --filename=/dev/%s --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --runtime=3 --time_based --size=512M --eta=never --output=/dev/null && sleep 3' >%s 2>%s",
+		env("IOLAT_CLI"), self->fast, self->fast, OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("iolat stat: %s", slurp(ERR));
+	out = slurp(OUT);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		double el = json_num(line, "elapsed_ns");
+		double b = json_num(line, "busy_ns");
+		double qb = json_num(line, "qbusy_ns");
+		double in = json_num(line, "inflight_ns");
+		double qin = json_num(line, "qinflight_ns");
+
+		rows++;
+		EXPECT_GT(1e17, b + qb + in + qin) TH_LOG("went back: %s", line);
+		EXPECT_GE(el, b) TH_LOG("%s", line);
+		EXPECT_GE(el, qb) TH_LOG("%s", line);
+		EXPECT_GE(in, b) TH_LOG("%s", line);
+		EXPECT_GE(qin, qb) TH_LOG("%s", line);
+		EXPECT_GE(qb, b) TH_LOG("%s", line);
+		if (b > 0 && !strstr(line, "\"total\""))
+			busy_rows++;
+		if (!strstr(line, "\"total\"") && busy_rows && b == 0 &&
+		    qin == 0)
+			idle++;
+	}
+	NOTE("counters: %d rows, %d busy, %d idle after the load",
+	     rows, busy_rows, idle);
+	EXPECT_LE(20, rows);
+	EXPECT_LE(4, busy_rows);
+	EXPECT_LE(4, idle);
+}
+
+/*
+ * The clock test runs on the guest's CPUs: every candidate clock is read
+ * in sequence, and the one iolat uses never goes back.
+ */
+TEST_F_TIMEOUT(acct, clocktest_no_inversions, 300)
+{
+	const char *p, *use;
+	char *out;
+	int st, clocks = 0;
+
+	st = sh("%s clocktest -o json -n 20000 >%s 2>%s", env("IOLAT_CLI"),
+		OUT, ERR);
+	out = slurp(OUT);
+	NOTE("clocktest: %s", out);
+	ASSERT_EQ(0, st) TH_LOG("iolat clocktest: %s", slurp(ERR));
+	for (p = out; (p = strstr(p, "\"name\"")); p++) {
+		clocks++;
+		EXPECT_LT(1000, json_num(p, "samples"));
+		EXPECT_LT(0, json_num(p, "read_ns"));
+	}
+	EXPECT_LE(4, clocks);
+	use = strstr(out, "\"in_use\":true");
+	ASSERT_NE(NULL, use);
+	EXPECT_EQ(0, json_num(use, "inversions"));
+	EXPECT_EQ(NULL, strstr(slurp(ERR), "went back"));
+	EXPECT_EQ(0, sh("dmesg | grep -q 'went back across CPUs'") == 0);
+}
+
+TEST_HARNESS_MAIN

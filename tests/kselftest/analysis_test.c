@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest tests of iolat's analysis and outputs on real runs, on
+ * kselftest_harness.h (TAP), as root in a guest of tests/guest/run
+ * (IOLAT_KO, IOLAT_CLI as for iolat_test).  The device is a null_blk
+ * device with a 100 us service time (irqmode=2), so that latencies have
+ * a spread to take percentiles of.
+ *   - fio's own completion latency (json+) against iolat's D2C and Q2C
+ *     of the same requests;
+ *   - `iolat report` on the saved run prints what the live run printed;
+ *   - fio's fiologparser_hist.py on iolat's -o fio log agrees with
+ *     iolat's percentiles of the same intervals within 1%;
+ *   - promtool accepts the exposition of report, export --textfile and
+ *     export --listen; two runs' expositions add up to the one of both;
+ *   - iolat top shows the device and fio, and quits on q.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "helpers.h"
+
+#define D "/tmp/iolat_analysis"
+#define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
+#define PY "/usr/bin/python3"	/* Debian's, with numpy and pandas */
+
+FIXTURE(analysis) {
+	char dev[32];
+};
+
+FIXTURE_SETUP(analysis)
+{
+	if (sh("command -v fio >/dev/null") != 0)
+		SKIP(return, "fio is not installed");
+	ASSERT_EQ(0, module_load());
+	ASSERT_EQ(0, nullb_configfs());
+	ASSERT_EQ(0, nullb_create("iolat_an", 100000, self->dev,
+				  sizeof(self->dev)));
+	ASSERT_EQ(0, sh("rm -rf " D " && mkdir -p " D));
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(analysis)
+{
+	sh("pkill -KILL -f -- --name=iolat_bg; while pgrep -f -- --name=iolat_bg >/dev/null; do sleep 0.1; done");
+	nullb_remove("iolat_an");
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/* A number after @key in @text from @from on, or NAN. */
+static double num_after(const char *from, const char *key)
+{
+	const char *p = from ? strstr(from, key) : NULL;
+
+	return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* fio's json+ percentile @pct ("50.000000") of the read clat, in ns. */
+static double fio_clat(const char *fio, const char *pct)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "\"%s\" : ", pct);
+	return num_after(strstr(strstr(fio, "\"clat_ns\""), "\"percentile\""),
+			 key);
+}
+
+/*
+ * fiologparser_hist.py values each fio bin at its upper edge, not its
+ * middle: plat_idx_to_val_coarse() averages the bin's lower edge with the
+ * upper edge of the next one.  Half a bin of fio's layout at @v: 2^(msb
+ * - 6) / 2, 0.39% to 0.78% of @v.
+ */
+static double half_fio_bin(double v)
+{
+	int msb = v >= 1 ? (int)floor(log2(v)) : 0;
+
+	return msb <= 6 ? 0 : ldexp(1, msb - 6) / 2;
+}
+
+/*
+ * One fio run under `iolat record -w -i 1 -o json`, then three checks on
+ * it: fio's clat against D2C and Q2C; report reproducing the live JSON;
+ * fiologparser_hist.py on the -o fio log against iolat's intervals.
+ */
+TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
+{
+	double c50, c99, d50, d99, q50, q99;
+	char *live, *rep, *fio, *parsed, *line, *save = NULL;
+	const char *dev_sum, *iv;
+	int st, rows = 0, checked = 0;
+
+	st = sh("%s record -w " D "/run.rec -i 1 -o json -d %s -- fio --name=x --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=12000 --size=512M --eta=never --output-format=json+ --output=" D "/fio.json >" D "/live.json 2>%s",
+		env("IOLAT_CLI"), self->dev, self->dev, ERR);
+	ASSERT_EQ(0, st) TH_LOG("iolat record: %s", slurp(ERR));
+	live = slurp(D "/live.json");
+	fio = slurp(D "/fio.json");
+	/* fio's clat of a sync engine is the whole pread(): above D2C */
+	c50 = fio_clat(fio, "50.000000");
+	c99 = fio_clat(fio, "99.000000");
+	dev_sum = strstr(live, "], \"devices\": [");
+	ASSERT_NE(NULL, dev_sum);
+	d50 = num_after(strstr(dev_sum, "\"D2C\""), "\"p50_ns\": ");
+	d99 = num_after(strstr(dev_sum, "\"D2C\""), "\"p99_ns\": ");
+	q50 = num_after(strstr(dev_sum, "\"Q2C\""), "\"p50_ns\": ");
+	q99 = num_after(strstr(dev_sum, "\"Q2C\""), "\"p99_ns\": ");
+	NOTE("fio clat p50 %.0f p99 %.0f ns; iolat D2C p50 %.0f p99 %.0f, Q2C p50 %.0f p99 %.0f ns; fio - D2C at p50: %.0f ns (%.1f%%)",
+	     c50, c99, d50, d99, q50, q99, c50 - d50, 100 * (c50 - d50) / c50);
+	EXPECT_EQ(12000, json_sum(live, "delivered"));
+	EXPECT_GE(c50, d50);
+	EXPECT_GE(c99, d99);
+	EXPECT_GE(c50, q50);
+	EXPECT_GE(c99, q99);
+	/* docs/output.md: fio adds the syscall and the wakeup, under TCG
+	 * tens of microseconds, more on a loaded host: D2C p50 is at least
+	 * 30% of fio's p50
+	 */
+	EXPECT_LE(0.3 * c50, d50);
+
+	/* report on the saved run: the same JSON, byte for byte */
+	st = sh("%s report -i 1 -o json " D "/run.rec >" D "/rep.json 2>%s",
+		env("IOLAT_CLI"), ERR);
+	ASSERT_EQ(0, st) TH_LOG("iolat report: %s", slurp(ERR));
+	rep = slurp(D "/rep.json");
+	EXPECT_EQ(0, strcmp(live, rep));
+	EXPECT_EQ(0, sh("cmp " D "/live.json " D "/rep.json"));
+
+	/* fio's parser on iolat's fio log, the same intervals */
+	ASSERT_EQ(0, sh("%s report -o fio -i 1 " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i 1 -P 50,90,99 " D "/run.rec >" D "/p.json",
+			env("IOLAT_CLI"), ERR, env("IOLAT_CLI")));
+	ASSERT_EQ(0, sh("zcat /usr/share/doc/fio/fiologparser_hist.py.gz >" D "/fiologparser_hist.py && " PY " " D "/fiologparser_hist.py --noweight -i 1000 --percentiles 90:99 " D "/clat_hist.log >" D "/parsed.csv 2>%s",
+			ERR)) TH_LOG("fiologparser_hist.py: %s", slurp(ERR));
+	parsed = slurp(D "/parsed.csv");
+	rep = slurp(D "/p.json");
+	iv = strstr(rep, "\"intervals\": [");
+	for (line = strtok_r(parsed, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		double end_ms, samples, mn, avg, med, p90, p99;
+		double i50, i90, i99;
+		const char *q;
+
+		if (sscanf(line, "%lf, %lf, %lf, %lf, %lf, %lf, %lf", &end_ms,
+			   &samples, &mn, &avg, &med, &p90, &p99) != 7)
+			continue;
+		rows++;
+		/* iolat's interval of the same requests: the same count */
+		for (q = iv; (q = strstr(q, "\"from_s\"")); q++)
+			if (num_after(q, "\"ios\": ") == samples)
+				break;
+		if (!q) {
+			/* the last second and the partial interval after it
+			 * end less than 10 ms apart: the parser adds them
+			 */
+			NOTE("parser row to %.0f ms of %.0f requests: two iolat intervals",
+			     end_ms, samples);
+			EXPECT_EQ(NULL, strtok_r(NULL, "\n", &save));
+			break;
+		}
+		q = strstr(q, "\"Q2C\"");
+		i50 = num_after(q, "\"p50_ns\": ");
+		i90 = num_after(q, "\"p90_ns\": ");
+		i99 = num_after(q, "\"p99_ns\": ");
+		NOTE("interval to %.0f ms, %.0f requests: fiologparser p50 %.0f p90 %.0f p99 %.0f; iolat %.0f %.0f %.0f ns (%+.2f%% %+.2f%% %+.2f%%)",
+		     end_ms, samples, med, p90, p99, i50, i90, i99,
+		     100 * (med - i50) / i50, 100 * (p90 - i90) / i90,
+		     100 * (p99 - i99) / i99);
+		if (samples < 500)
+			continue;	/* a second fio barely ran in */
+		checked++;
+		/* within 1%, once the parser's own offset of half a fio bin
+		 * is taken off (docs/output.md); and within 1% + that offset
+		 */
+		EXPECT_GE(0.01, fabs(med - half_fio_bin(med) - i50) / i50);
+		EXPECT_GE(0.01, fabs(p90 - half_fio_bin(p90) - i90) / i90);
+		EXPECT_GE(0.01, fabs(p99 - half_fio_bin(p99) - i99) / i99);
+		EXPECT_GE(0.01 + half_fio_bin(med) / med, fabs(med - i50) / i50);
+	}
+	NOTE("%d intervals parsed, %d with 500 requests or more compared", rows,
+	     checked);
+	EXPECT_LE(2, checked);
+}
+
+/* fio in the background on the device, for @secs seconds. */
+static pid_t background_fio(const char *dev, int secs)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "exec fio --name=iolat_bg --filename=/dev/%s --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --time_based --runtime=%d --size=512M --eta=never --output=/dev/null",
+		 dev, secs);
+	return spawn_sh(cmd);
+}
+
+/*
+ * Prometheus: promtool accepts report's exposition, export's text file
+ * and export's /metrics; two runs' expositions summed series by series
+ * are the exposition of both runs.
+ */
+TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
+{
+	const char *awk_sum = "awk '!/^#/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%s %.0f\\n\", k, v[k] }'";
+	char *prom, cmd[512];
+	pid_t fio, exp;
+	int st;
+
+	if (sh("command -v promtool >/dev/null"))
+		SKIP(return, "promtool is not installed (prometheus package)");
+	ASSERT_EQ(0, sh("%s record -w " D "/a.rec -o prom -d %s -- fio --name=a --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=3000 --size=512M --eta=never --output=/dev/null >" D "/a.live.prom 2>%s",
+			env("IOLAT_CLI"), self->dev, self->dev, ERR))
+		TH_LOG("%s", slurp(ERR));
+	ASSERT_EQ(0, sh("%s record -w " D "/b.rec -o prom -d %s -- fio --name=b --filename=/dev/%s --rw=randwrite --bs=16k --direct=1 --ioengine=psync --number_ios=1000 --size=512M --eta=never --output=/dev/null >/dev/null 2>%s",
+			env("IOLAT_CLI"), self->dev, self->dev, ERR))
+		TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("promtool check metrics <" D "/a.live.prom"));
+	ASSERT_EQ(0, sh("%s report -o prom " D "/a.rec >" D "/a.prom && %s report -o prom " D "/b.rec >" D "/b.prom && %s report -o prom " D "/a.rec " D "/b.rec >" D "/ab.prom",
+			env("IOLAT_CLI"), env("IOLAT_CLI"), env("IOLAT_CLI")));
+	EXPECT_EQ(0, sh("cmp " D "/a.live.prom " D "/a.prom"));
+	EXPECT_EQ(0, sh("promtool check metrics <" D "/ab.prom"));
+	EXPECT_EQ(0, sh("%s " D "/a.prom " D "/b.prom | sort >" D "/sum && %s " D "/ab.prom | sort >" D "/ab && grep -q 'stage=\"Q2C\"' " D "/ab",
+			awk_sum, awk_sum));
+	EXPECT_EQ(0, sh("diff " D "/sum " D "/ab >" D "/sum.diff"))
+		TH_LOG("a + b != ab: %s", slurp(D "/sum.diff"));
+
+	/* export --textfile: a whole file, refreshed, that promtool accepts */
+	fio = background_fio(self->dev, 60);
+	ASSERT_LT(0, fio);
+	st = sh("%s export --textfile " D " -i 0.5 -d %s -t 3 2>%s", env("IOLAT_CLI"),
+		self->dev, ERR);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("promtool check metrics <" D "/iolat.prom"));
+	prom = slurp(D "/iolat.prom");
+	EXPECT_LT(0, num_after(strstr(prom, "iolat_busy_seconds_total{"), "} "));
+	EXPECT_LT(0, num_after(strstr(prom, "iolat_requests_total{"), "} "));
+	NOTE("export --textfile: %s", strstr(slurp(ERR), "iolat: ") ?
+	     strrchr(slurp(ERR), ':') + 2 : "?");
+	EXPECT_EQ(0, sh("ls -a " D " | grep -c '^.iolat.prom' | grep -qx 0"));
+
+	/* export --listen: GET /metrics while it runs (the rig's guest
+	 * starts with its loopback down)
+	 */
+	ASSERT_EQ(0, sh("ip link set lo up"));
+	snprintf(cmd, sizeof(cmd), "exec %s export --listen 127.0.0.1:19301 -d %s -t 20 2>" D "/listen.err",
+		 env("IOLAT_CLI"), self->dev);
+	exp = spawn_sh(cmd);
+	ASSERT_LT(0, exp);
+	/* scraped as soon as it listens */
+	st = sh("for i in $(seq 100); do " PY " -c 'import urllib.request as u; r = u.urlopen(\"http://127.0.0.1:19301/metrics\", timeout=10); assert r.status == 200; open(\"" D "/scrape.prom\", \"wb\").write(r.read())' 2>" D "/scrape.err && exit 0; sleep 0.2; done; exit 1");
+	EXPECT_EQ(0, st) TH_LOG("%s %s", slurp(D "/scrape.err"), slurp(D "/listen.err"));
+	ASSERT_EQ(0, wait_for(exp, 60, &st));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("%s", slurp(D "/listen.err"));
+	EXPECT_NE(NULL, strstr(slurp(D "/listen.err"), "scrapes served"));
+	EXPECT_EQ(NULL, strstr(slurp(D "/listen.err"), " 0 scrapes served"));
+	EXPECT_EQ(0, sh("promtool check metrics <" D "/scrape.prom"));
+	EXPECT_LT(0, num_after(strstr(slurp(D "/scrape.prom"),
+				      "iolat_busy_seconds_total{"), "} "));
+
+	/* top: the device and fio, four frames; and q ends it */
+	st = sh("%s top -d %s -i 0.5 -n 4 </dev/null >" D "/top.txt 2>%s",
+		env("IOLAT_CLI"), self->dev, ERR);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("test $(grep -c '^iolat top' " D "/top.txt) -eq 4"));
+	EXPECT_EQ(0, sh("grep -q '^%s ' " D "/top.txt && grep -q '^fio ' " D "/top.txt",
+			self->dev)) TH_LOG("%s", slurp(D "/top.txt"));
+	st = sh("(sleep 1.5; echo q) | timeout 20 %s top -d %s -i 0.5 >/dev/null 2>%s",
+		env("IOLAT_CLI"), self->dev, ERR);
+	EXPECT_EQ(0, st) TH_LOG("top did not quit on q: %d %s", st, slurp(ERR));
+	kill(-fio, 9);
+	waitpid(fio, NULL, 0);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the guest tests share; see helpers.h.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "helpers.h"
+
+#define KSFT_FAIL 1
+
+const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v) {
+		fprintf(stderr, "# %s is not set\n", name);
+		exit(KSFT_FAIL);
+	}
+	return v;
+}
+
+/* sh -c the formatted command; its exit status, or -1. */
+int sh(const char *fmt, ...)
+{
+	char *cmd;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		cmd = NULL;
+	va_end(ap);
+	if (!cmd)
+		return -1;
+	st = system(cmd);
+	free(cmd);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* A whole file's text in a fresh string, or NULL; the caller frees it. */
+char *slurp_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t len = 0, room = 1 << 16, n;
+	char *buf = malloc(room), *grown;
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	while ((n = fread(buf + len, 1, room - len - 1, f)) > 0) {
+		len += n;
+		if (room - len - 1 > 0)
+			continue;
+		grown = realloc(buf, room * 2);
+		if (!grown)
+			break;
+		buf = grown;
+		room *= 2;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A file's text (first 64 KiB) in a fresh string; tests exit, not free. */
+char *slurp(const char *path)
+{
+	char *buf = calloc(1, 1 << 16);
+	FILE *f = fopen(path, "r");
+
+	if (!buf)
+		abort();
+	if (f) {
+		if (fread(buf, 1, (1 << 16) - 1, f) == 0)
+			buf[0] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The number after "key": in a JSON text, summed over every occurrence. */
+long long json_sum(const char *text, const char *key)
+{
+	char pat[64];
+	const char *p = text;
+	long long sum = 0;
+	int found = 0;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	while ((p = strstr(p, pat))) {
+		p += strlen(pat);
+		while (*p == ' ' || *p == ':')
+			p++;
+		sum += strtoll(p, NULL, 10);
+		found = 1;
+	}
+	return found ? sum : -1;
+}
+
+/* The fields of /sys/block/DEV/stat into @f; how many were read, or -1. */
+int dev_stat(const char *dev, unsigned long long f[17])
+{
+	char path[128];
+	FILE *fp;
+	int n;
+
+	memset(f, 0, 17 * sizeof(f[0]));
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	n = fscanf(fp, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7],
+		   &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14],
+		   &f[15], &f[16]);
+	fclose(fp);
+	return n;
+}
+
+/* Requests the device completed: reads + writes + discards + flushes. */
+long long completed(const char *dev)
+{
+	unsigned long long f[17];
+
+	if (dev_stat(dev, f) < 11)
+		return -1;
+	return f[0] + f[4] + f[11] + f[15];
+}
+
+/* Writes the device completed (its stat file's fifth field). */
+long long completed_writes(const char *dev)
+{
+	unsigned long long f[17];
+
+	return dev_stat(dev, f) < 5 ? -1 : (long long)f[4];
+}
+
+bool module_loaded(void)
+{
+	return access("/sys/module/iolat", F_OK) == 0;
+}
+
+int module_load(void)
+{
+	if (module_loaded())
+		return 0;
+	return sh("insmod %s", env("IOLAT_KO"));
+}
+
+/* rmmod, retrying while a netlink dump briefly holds the module. */
+int module_unload(void)
+{
+	int i;
+
+	for (i = 0; i < 100 && module_loaded(); i++) {
+		if (sh("rmmod iolat 2>/dev/null") == 0)
+			return 0;
+		usleep(50000);
+	}
+	return module_loaded() ? -1 : 0;
+}
+
+/*
+ * Kernel reports that fail a run (oopses, KASAN, lockdep, warnings): the
+ * fixed strings in tests/kernel-reports, which check.sh also applies to
+ * the guest's whole kernel log.  Non-zero if dmesg has one, or if the
+ * patterns cannot be read.
+ */
+int dmesg_bad_reports(void)
+{
+	int st = sh("dmesg | grep -F -f '%s' >&2", IOLAT_KERNEL_REPORTS);
+
+	if (st == 1)
+		return 0;
+	fprintf(stderr, st == 0 ? "# dmesg has kernel reports (above)\n" :
+		"# cannot match dmesg against %s\n", IOLAT_KERNEL_REPORTS);
+	return 1;
+}
+
+pid_t spawn_sh(const char *cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* waitpid with a deadline; -1 if @pid is still running after @secs. */
+int wait_for(pid_t pid, int secs, int *status)
+{
+	int i;
+
+	for (i = 0; i < secs * 20; i++) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return 0;
+		usleep(50000);
+	}
+	return -1;
+}
+
+/* Wait up to @secs for @path to contain @text. */
+int wait_text(const char *path, const char *text, int secs)
+{
+	int i;
+
+	for (i = 0; i < secs * 20; i++) {
+		if (strstr(slurp(path), text))
+			return 0;
+		usleep(50000);
+	}
+	return -1;
+}
+
+/* Parse the CSV trace at @path; @fn gets each row.  Rows, or -1. */
+int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
+		    void *arg)
+{
+	char line[1024], *p, *f[32];
+	struct row r;
+	FILE *fp = fopen(path, "r");
+	int n = 0, k;
+
+	if (!fp)
+		return -1;
+	if (!fgets(line, sizeof(line), fp) || strncmp(line, "q_ns,", 5)) {
+		fclose(fp);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		p = line;
+		for (k = 0; k < 32 && p; k++)
+			f[k] = strsep(&p, ",");
+		if (k < 27) {
+			fclose(fp);
+			return -1;
+		}
+		memset(&r, 0, sizeof(r));
+		for (k = 0; k < 5; k++)
+			r.t[k] = strtoull(f[k], NULL, 10);
+		snprintf(r.dev, sizeof(r.dev), "%s", f[5]);
+		snprintf(r.op, sizeof(r.op), "%s", f[8]);
+		snprintf(r.flags, sizeof(r.flags), "%s", f[9]);
+		r.nr_bios = strtoul(f[14], NULL, 10);
+		r.pid = strtoul(f[19], NULL, 10);
+		r.tgid = strtoul(f[20], NULL, 10);
+		snprintf(r.comm, sizeof(r.comm), "%s", f[21]);
+		fn(arg, &r);
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+/* The number after the first "key": in a JSON text, or NAN. */
+double json_num(const char *text, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	p = strstr(text, pat);
+	if (!p)
+		return 0.0 / 0.0;
+	p += strlen(pat);
+	while (*p == ' ' || *p == ':')
+		p++;
+	return strtod(p, NULL);
+}
+
+#define NULLB_CFS "/sys/kernel/config/nullb"
+
+/* null_blk loaded without devices, and configfs mounted to make them. */
+int nullb_configfs(void)
+{
+	return sh("modprobe null_blk nr_devices=0 2>/dev/null || "
+		  "test -d /sys/module/null_blk") ||
+	       sh("mountpoint -q /sys/kernel/config || "
+		  "mount -t configfs none /sys/kernel/config") ? -1 : 0;
+}
+
+void nullb_remove(const char *name)
+{
+	sh("cd " NULLB_CFS " 2>/dev/null && test -d %s && "
+	   "echo 0 >%s/power && rmdir %s", name, name, name);
+}
+
+/*
+ * A null_blk device of configfs directory @name with a fixed service time
+ * and two hardware queues; its disk name into @disk: @name itself since
+ * Linux 6.0, nullb<index> before.  0 or -1.
+ */
+int nullb_create(const char *name, unsigned long nsec, char *disk,
+			size_t len)
+{
+	char path[256], *idx;
+
+	nullb_remove(name);
+	if (sh("mkdir -p " NULLB_CFS "/%s && cd " NULLB_CFS "/%s && "
+	       "echo 2 >irqmode && echo %lu >completion_nsec && "
+	       "echo 2 >submit_queues && echo 1024 >size && echo 1 >power",
+	       name, name, nsec))
+		return -1;
+	snprintf(path, sizeof(path), NULLB_CFS "/%s/index", name);
+	idx = slurp(path);
+	snprintf(disk, len, "nullb%ld", strtol(idx, NULL, 10));
+	free(idx);
+	snprintf(path, sizeof(path), "/sys/block/%s", name);
+	if (!access(path, F_OK))
+		snprintf(disk, len, "%s", name);
+	return sh("test -b /dev/%s", disk) ? -1 : 0;
+}

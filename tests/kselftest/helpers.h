@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the guest tests share: running commands, reading files, the
+ * module's load and unload, the kernel log check, a device's kernel
+ * counters and `iolat trace -o csv` rows.
+ */
+#ifndef IOLAT_KSFT_HELPERS_H
+#define IOLAT_KSFT_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/iolat.h>
+
+#define OUT "/tmp/iolat_test.out"
+#define ERR "/tmp/iolat_test.err"
+#define CSV "/tmp/iolat_test.csv"
+
+const char *env(const char *name);
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *slurp(const char *path);
+char *slurp_all(const char *path);
+int count_lines(const char *s);
+long long json_sum(const char *text, const char *key);
+double json_num(const char *text, const char *key);
+int dev_stat(const char *dev, unsigned long long f[17]);
+long long completed(const char *dev);
+long long completed_writes(const char *dev);
+bool module_loaded(void);
+int module_load(void);
+int module_unload(void);
+int dmesg_bad_reports(void);
+pid_t spawn_sh(const char *cmd);
+int wait_for(pid_t pid, int secs, int *status);
+int wait_text(const char *path, const char *text, int secs);
+int nullb_configfs(void);
+void nullb_remove(const char *name);
+int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
+
+/* One request of `iolat trace -o csv`. */
+struct row {
+	unsigned long long t[5];	/* q g i d c */
+	char dev[32];
+	char op[16];
+	char flags[64];
+	unsigned int nr_bios, pid, tgid;
+	char comm[IOLAT_COMM_LEN];
+};
+int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
+	     void *arg);
+
+#endif /* IOLAT_KSFT_HELPERS_H */

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVMe commands, in the guest, on QEMU's NVMe controller (nvme0n1, two
+ * vCPUs so several I/O queues): `iolat trace --nvme -o csv` against what
+ * the workload itself says it did (fio's own I/O log, blkdiscard's
+ * range, nvme-cli), against ftrace's nvme_complete_rq events for the
+ * conservation of polled I/O, and across an nvme-core reload.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "kselftest_harness.h"
+#include "helpers.h"
+
+#define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
+#define NS "nvme0n1"
+#define IOLOG "/tmp/iolat_nvme.iolog"
+#define MNT "/tmp/iolat_nvme_mnt"
+#define TRACEFS "/sys/kernel/tracing"
+
+/* One command of `iolat trace --nvme -o csv`, by the header's names. */
+struct cmd {
+	char comm[IOLAT_COMM_LEN], dev[32], opcode[24], status[40];
+	unsigned long long start, end, slba, lbas, bytes, dsm_first_slba;
+	unsigned int qid, cid, nsid, admin, dsm_ranges, dsm_first_lbas;
+};
+
+#define MAX_CMDS 40000
+
+struct cmds {
+	unsigned int n;
+	struct cmd *c;
+};
+
+static int col(char **names, int nr, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/* Read the CSV at @path into @out: the number of commands, or -1. */
+static int read_cmds(const char *path, struct cmds *out)
+{
+	enum { START, END, COMM, DEV, QID, CID, OPCODE, NSID, SLBA, LBAS,
+	       BYTES, STATUS, ADMIN, DSM_RANGES, DSM_FIRST_SLBA,
+	       DSM_FIRST_LBAS, NR_COLS };
+	static const char *const want[NR_COLS] = {
+		"start_ns", "end_ns", "comm", "device", "qid", "cid", "opcode",
+		"nsid", "slba", "length_lbas", "length_bytes", "status",
+		"admin", "dsm_ranges", "dsm_first_slba", "dsm_first_lbas",
+	};
+	char *text = slurp_all(path), *line, *save = NULL, *f[64], *p;
+	int idx[NR_COLS], nf, i;
+
+	out->n = 0;
+	out->c = calloc(MAX_CMDS, sizeof(*out->c));
+	if (!out->c || !text)
+		return -1;
+	line = strtok_r(text, "\n", &save);
+	if (!line)
+		return -1;
+	for (nf = 0, p = line; nf < 64 && p; nf++)
+		f[nf] = strsep(&p, ",");
+	for (i = 0; i < NR_COLS; i++)
+		if ((idx[i] = col(f, nf, want[i])) < 0)
+			return -1;
+	while ((line = strtok_r(NULL, "\n", &save)) && out->n < MAX_CMDS) {
+		struct cmd *c = &out->c[out->n++];
+		char *v[64];
+		int n;
+
+		for (n = 0, p = line; n < 64 && p; n++)
+			v[n] = strsep(&p, ",");
+		if (n != nf)
+			return -1;
+		c->start = strtoull(v[idx[START]], NULL, 10);
+		c->end = strtoull(v[idx[END]], NULL, 10);
+		snprintf(c->comm, sizeof(c->comm), "%s", v[idx[COMM]]);
+		snprintf(c->dev, sizeof(c->dev), "%s", v[idx[DEV]]);
+		c->qid = strtoul(v[idx[QID]], NULL, 10);
+		c->cid = strtoul(v[idx[CID]], NULL, 10);
+		snprintf(c->opcode, sizeof(c->opcode), "%s", v[idx[OPCODE]]);
+		c->nsid = strtoul(v[idx[NSID]], NULL, 10);
+		c->slba = strtoull(v[idx[SLBA]], NULL, 10);
+		c->lbas = strtoull(v[idx[LBAS]], NULL, 10);
+		c->bytes = strtoull(v[idx[BYTES]], NULL, 10);
+		snprintf(c->status, sizeof(c->status), "%s", v[idx[STATUS]]);
+		c->admin = strtoul(v[idx[ADMIN]], NULL, 10);
+		c->dsm_ranges = strtoul(v[idx[DSM_RANGES]], NULL, 10);
+		c->dsm_first_slba = strtoull(v[idx[DSM_FIRST_SLBA]], NULL, 10);
+		c->dsm_first_lbas = strtoul(v[idx[DSM_FIRST_LBAS]], NULL, 10);
+	}
+	return out->n;
+}
+
+static unsigned int count_opcode(const struct cmds *cs, const char *opcode)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < cs->n; i++)
+		n += !strcmp(cs->c[i].opcode, opcode);
+	return n;
+}
+
+/* The namespace's logical block size. */
+static unsigned int lba_size(void)
+{
+	char *s = slurp("/sys/block/" NS "/queue/logical_block_size");
+
+	return strtoul(s, NULL, 10);
+}
+
+/* Wait for the namespace to be there (after loading nvme). */
+static int wait_ns(void)
+{
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		if (!sh("test -b /dev/" NS))
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+FIXTURE(nvme) {
+	unsigned int lba;
+};
+
+FIXTURE_SETUP(nvme)
+{
+	if (sh("command -v fio >/dev/null") != 0)
+		SKIP(return, "fio is not installed");
+	ASSERT_EQ(0, sh("modprobe nvme"));
+	ASSERT_EQ(0, wait_ns()) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
+	ASSERT_EQ(0, module_load());
+	self->lba = lba_size();
+	ASSERT_LT(0, self->lba);
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(nvme)
+{
+	sh("umount " MNT " 2>/dev/null; true");
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/*
+ * A sequential fio job's writes then reads: each of fio's I/Os (its own
+ * log, --write_iolog) is one NVMe command with the right opcode, slba
+ * and length, on an I/O queue, status success.
+ */
+TEST_F_TIMEOUT(nvme, fio_offsets, 300)
+{
+	struct cmds cs;
+	unsigned long long off, len;
+	char *log, *line, *save = NULL, op[16], file[64];
+	unsigned int i, matched = 0, ios = 0;
+	int st;
+
+	st = sh("%s trace --nvme -o csv -d " NS " -- fio --name=seq --filename=/dev/" NS " --rw=write --bs=64k --offset=8M --size=2M --direct=1 --ioengine=psync --write_iolog=" IOLOG ".w --output=/dev/null >%s 2>%s && "
+		"%s trace --nvme -o csv -d " NS " -- fio --name=seq --filename=/dev/" NS " --rw=read --bs=64k --offset=8M --size=2M --direct=1 --ioengine=psync --write_iolog=" IOLOG ".r --output=/dev/null >>%s 2>>%s",
+		env("IOLAT_CLI"), CSV, ERR, env("IOLAT_CLI"), CSV, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	/* the second header line is a row of its own: drop it */
+	sh("awk 'NR == 1 || !/^start_ns/' %s >%s.1 && mv %s.1 %s", CSV, CSV,
+	   CSV, CSV);
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	NOTE("fio_offsets: %u commands, %u writes, %u reads", cs.n,
+	     count_opcode(&cs, "write"), count_opcode(&cs, "read"));
+	sh("cat " IOLOG ".w " IOLOG ".r >" IOLOG);
+	log = slurp_all(IOLOG);
+	ASSERT_NE(NULL, log);
+	for (line = strtok_r(log, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		/* version 3 logs begin each line with a time */
+		if (sscanf(line, "%*u %63s %15s %llu %llu", file, op, &off,
+			   &len) != 4 &&
+		    sscanf(line, "%63s %15s %llu %llu", file, op, &off,
+			   &len) != 4)
+			continue;
+		if (strcmp(op, "read") && strcmp(op, "write"))
+			continue;
+		ios++;
+		for (i = 0; i < cs.n; i++) {
+			struct cmd *c = &cs.c[i];
+
+			if (strcmp(c->opcode, op) || c->slba != off / self->lba ||
+			    c->bytes != len || c->lbas != len / self->lba)
+				continue;
+			EXPECT_LT(0, c->qid);
+			EXPECT_STREQ("success", c->status);
+			EXPECT_STREQ(NS, c->dev);
+			EXPECT_STREQ("fio", c->comm);
+			EXPECT_LT(c->start, c->end);
+			matched++;
+			break;
+		}
+		EXPECT_GT(cs.n, i) TH_LOG("fio's %s at %llu, %llu bytes: no command",
+					  op, off, len);
+	}
+	NOTE("fio_offsets: fio logged %u I/Os, %u matched a command", ios,
+	     matched);
+	EXPECT_EQ(64, ios);
+	EXPECT_EQ(ios, matched);
+	EXPECT_EQ(32, count_opcode(&cs, "write"));
+	EXPECT_EQ(32, count_opcode(&cs, "read"));
+}
+
+/* blkdiscard of a known range: DSM commands whose ranges add up to it. */
+TEST_F_TIMEOUT(nvme, discard_ranges, 300)
+{
+	const unsigned long long off = 3ULL << 20, len = 5ULL << 20;
+	unsigned long long lbas = 0, next = off / self->lba;
+	unsigned int i, dsm = 0;
+	struct cmds cs;
+	int st;
+
+	st = sh("%s trace --nvme -o csv -d " NS " -- blkdiscard -o %llu -l %llu /dev/" NS " >%s 2>%s",
+		env("IOLAT_CLI"), off, len, CSV, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	for (i = 0; i < cs.n; i++) {
+		struct cmd *c = &cs.c[i];
+
+		if (strcmp(c->opcode, "dsm"))
+			continue;
+		NOTE("discard_ranges: dsm cid %u qid %u: %u range(s), %llu blocks, first at %llu for %u, %llu bytes, %s",
+		     c->cid, c->qid, c->dsm_ranges, c->lbas, c->dsm_first_slba,
+		     c->dsm_first_lbas, c->bytes, c->status);
+		dsm++;
+		lbas += c->lbas;
+		EXPECT_STREQ("success", c->status);
+		EXPECT_EQ(c->lbas * self->lba, c->bytes);
+		EXPECT_LT(0, c->dsm_ranges);
+		/* blkdiscard goes in order, one contiguous range each */
+		if (c->dsm_ranges == 1) {
+			EXPECT_EQ(next, c->dsm_first_slba);
+			EXPECT_EQ(c->lbas, c->dsm_first_lbas);
+			next = c->dsm_first_slba + c->dsm_first_lbas;
+		}
+	}
+	EXPECT_LT(0, dsm);
+	EXPECT_EQ(len / self->lba, lbas);
+	EXPECT_EQ(0, count_opcode(&cs, "write"));
+}
+
+/* nvme id-ctrl is an admin command: qid 0, identify, nvme0, by nvme. */
+TEST_F_TIMEOUT(nvme, admin_identify, 300)
+{
+	unsigned int i, found = 0;
+	struct cmds cs;
+	int st;
+
+	if (sh("command -v nvme >/dev/null"))
+		SKIP(return, "nvme-cli is not installed");
+	st = sh("%s trace --nvme -o csv -d " NS " -- sh -c 'nvme id-ctrl /dev/nvme0 >/dev/null' >%s 2>%s",
+		env("IOLAT_CLI"), CSV, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	for (i = 0; i < cs.n; i++) {
+		struct cmd *c = &cs.c[i];
+
+		if (strcmp(c->opcode, "identify"))
+			continue;
+		NOTE("admin_identify: %s qid %u cid %u %s by %s, %llu bytes, %s",
+		     c->dev, c->qid, c->cid, c->opcode, c->comm, c->bytes,
+		     c->status);
+		EXPECT_EQ(0, c->qid);
+		EXPECT_EQ(1, c->admin);
+		EXPECT_STREQ("nvme0", c->dev);
+		EXPECT_STREQ("nvme", c->comm);
+		EXPECT_STREQ("success", c->status);
+		EXPECT_EQ(4096, c->bytes);
+		found++;
+	}
+	EXPECT_EQ(1, found);
+}
+
+/*
+ * fsync on a file system on the drive sends flushes; blkdiscard -z a
+ * range sends write-zeroes commands covering it.
+ */
+TEST_F_TIMEOUT(nvme, flush_and_write_zeroes, 300)
+{
+	const unsigned long long off = 20ULL << 20, len = 1ULL << 20;
+	unsigned long long lbas = 0;
+	unsigned int i, flushes, wz = 0;
+	struct cmds cs;
+	int st;
+
+	ASSERT_EQ(0, sh("modprobe ext4 && mkfs.ext4 -q -F /dev/" NS " >/dev/null 2>&1 && mkdir -p " MNT " && mount /dev/" NS " " MNT));
+	st = sh("%s trace --nvme -o csv -d " NS " -- sh -c 'dd if=/dev/zero of=" MNT "/f bs=4k count=16 conv=fsync 2>/dev/null && sync' >%s 2>%s",
+		env("IOLAT_CLI"), CSV, ERR);
+	sh("umount " MNT);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	flushes = count_opcode(&cs, "flush");
+	NOTE("flush_and_write_zeroes: fsync on ext4: %u commands, %u flushes, %u writes",
+	     cs.n, flushes, count_opcode(&cs, "write"));
+	EXPECT_LT(0, flushes);
+	for (i = 0; i < cs.n; i++)
+		if (!strcmp(cs.c[i].opcode, "flush"))
+			EXPECT_EQ(0, cs.c[i].lbas);
+	free(cs.c);
+
+	st = sh("%s trace --nvme -o csv -d " NS " -- blkdiscard -z -o %llu -l %llu /dev/" NS " >%s 2>%s",
+		env("IOLAT_CLI"), off, len, CSV, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	for (i = 0; i < cs.n; i++) {
+		struct cmd *c = &cs.c[i];
+
+		if (strcmp(c->opcode, "write_zeroes"))
+			continue;
+		wz++;
+		lbas += c->lbas;
+		EXPECT_LE(off / self->lba, c->slba);
+		EXPECT_GE((off + len) / self->lba, c->slba + c->lbas);
+		EXPECT_STREQ("success", c->status);
+	}
+	NOTE("flush_and_write_zeroes: blkdiscard -z of %llu bytes: %u write_zeroes commands, %llu blocks",
+	     len, wz, lbas);
+	EXPECT_LT(0, wz);
+	EXPECT_EQ(len / self->lba, lbas);
+}
+
+/*
+ * iolat nvme -o json: a job of 300 random reads at QD 4 is 300 read
+ * commands, spread over the I/O queues, each with a queue depth at
+ * setup below 4 and a driver time within its own min and max.
+ */
+TEST_F_TIMEOUT(nvme, summary_json, 300)
+{
+	char *out, *p, *ops;
+	long long qids = 0, qd = 0;
+	int st, nq = 0;
+
+	st = sh("%s nvme -o json -d " NS " -- fio --name=j --filename=/dev/" NS " --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=300 --size=64M --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	NOTE("summary_json: %.400s", out);
+	ops = strstr(out, "\"opcodes\"");
+	ASSERT_NE(NULL, ops);
+	/* the qids: everything before "opcodes" */
+	for (p = out; (p = strstr(p, "\"qid\":")) && p < ops; p++) {
+		char *h = strstr(p, "\"qd_hist\":[");
+		int i;
+
+		nq++;
+		qids += (long long)json_num(p, "commands");
+		EXPECT_LE(json_num(p, "min_ns"), json_num(p, "p50_ns"));
+		EXPECT_LE(json_num(p, "p50_ns"), json_num(p, "p99_ns"));
+		EXPECT_LE(json_num(p, "p99_ns"), json_num(p, "max_ns") * 1.004);
+		ASSERT_NE(NULL, h);
+		h += strlen("\"qd_hist\":[");
+		for (i = 0; *h && *h != ']'; i++) {
+			long long n = strtoll(h, &h, 10);
+
+			qd += n;
+			EXPECT_TRUE(i < 4 || n == 0) TH_LOG("depth %d at setup", i);
+			if (*h == ',')
+				h++;
+		}
+	}
+	EXPECT_LE(1, nq);
+	EXPECT_EQ(300, qids);
+	EXPECT_EQ(300, qd);
+	p = strstr(ops, "\"opcode\":\"read\"");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(300, json_num(p, "commands"));
+	EXPECT_EQ(300 * 4096, json_num(p, "bytes"));
+	EXPECT_EQ(0, json_num(p, "errors"));
+}
+
+/* nvme_complete_rq events in ftrace's buffer, or -1 if it lost some. */
+static long long ftrace_completions(void)
+{
+	long long n = -1, in, written;
+	char *head;
+
+	if (sh("head -5 " TRACEFS "/trace >/tmp/iolat_ftrace.head && grep -c nvme_complete_rq: " TRACEFS "/trace >/tmp/iolat_ftrace.n") > 1)
+		return -1;
+	head = slurp("/tmp/iolat_ftrace.head");
+	if (sscanf(strstr(head, "entries-in-buffer/entries-written:") ?: "",
+		   "entries-in-buffer/entries-written: %lld/%lld", &in,
+		   &written) != 2 || in != written)
+		return -1;
+	sscanf(slurp("/tmp/iolat_ftrace.n"), "%lld", &n);
+	return n;
+}
+
+/*
+ * io_uring polled I/O on nvme's poll queues: every command the driver
+ * completed (ftrace's nvme_complete_rq, fio's own count) is a record or
+ * counted dropped, batched completions included, and they ran on a poll
+ * queue.
+ */
+TEST_F_TIMEOUT(nvme, polled_conservation, 600)
+{
+	long long events, records, dropped, before, after;
+	unsigned int i, polled = 0, poll_qid = 0;
+	char path[128], *sum, *type;
+	struct cmds cs;
+	int st;
+
+	ASSERT_EQ(0, sh("modprobe -r nvme && modprobe nvme poll_queues=1"));
+	ASSERT_EQ(0, wait_ns());
+	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/block/" NS "/hctx%u/type", i);
+		type = slurp(path);
+		if (strstr(type, "poll"))
+			poll_qid = i + 1;
+	}
+	ASSERT_LT(0, poll_qid) TH_LOG("no poll queue after poll_queues=1");
+	sh("mountpoint -q " TRACEFS " || mount -t tracefs none " TRACEFS);
+	ASSERT_EQ(0, sh("cd " TRACEFS " && echo 0 >tracing_on && echo 16384 >buffer_size_kb && echo >trace && "
+			"echo 'disk == \"" NS "\"' >events/nvme/nvme_complete_rq/filter && "
+			"echo 1 >events/nvme/nvme_complete_rq/enable && echo 1 >tracing_on"));
+	before = completed(NS);
+	st = sh("%s trace --nvme -o csv -b 65536 -d " NS " --summary /tmp/iolat_nvme.json -- fio --name=poll --filename=/dev/" NS " --rw=randread --bs=4k --direct=1 --ioengine=io_uring --hipri --iodepth=32 --number_ios=20000 --size=256M --output-format=json --output=/tmp/iolat_fio.json >%s 2>%s",
+		env("IOLAT_CLI"), CSV, ERR);
+	after = completed(NS);
+	sh("cd " TRACEFS " && echo 0 >tracing_on && echo 0 >events/nvme/nvme_complete_rq/enable");
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	events = ftrace_completions();
+	sum = slurp("/tmp/iolat_nvme.json");
+	dropped = json_sum(sum, "dropped");
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	records = cs.n;
+	for (i = 0; i < cs.n; i++)
+		polled += cs.c[i].qid == poll_qid;
+	NOTE("polled_conservation: ftrace nvme_complete_rq %lld, iolat records %lld + dropped %lld, on the poll queue (qid %u) %u, diskstats %lld, fio %lld reads, module saw %lld completions",
+	     events, records, dropped, poll_qid, polled, after - before,
+	     (long long)json_num(strstr(slurp("/tmp/iolat_fio.json"), "\"read\""), "total_ios"),
+	     (long long)json_num(sum, "completed"));
+	EXPECT_LT(0, events) TH_LOG("ftrace lost events or saw none");
+	EXPECT_EQ(events, records + dropped);
+	EXPECT_EQ(0, dropped);
+	EXPECT_EQ(after - before, records + dropped);
+	EXPECT_EQ(events, json_num(sum, "completed"));
+	EXPECT_LE(20000, polled);
+	ASSERT_EQ(0, sh("modprobe -r nvme && modprobe nvme"));
+	ASSERT_EQ(0, wait_ns());
+}
+
+/*
+ * iolat loaded before nvme; nvme and nvme-core unloaded while a session
+ * traces NVMe commands, then loaded again: no kernel report, the user is
+ * told of both, and the commands after the reload are traced.
+ */
+TEST_F_TIMEOUT(nvme, reload_while_tracing, 600)
+{
+	unsigned int i, after = 0;
+	char cmd[512];
+	struct cmds cs;
+	pid_t pid;
+	int st;
+
+	ASSERT_EQ(0, module_unload());
+	ASSERT_EQ(0, sh("modprobe -r nvme nvme_core"));
+	ASSERT_EQ(0, module_load());
+	ASSERT_EQ(0, sh("modprobe nvme"));
+	ASSERT_EQ(0, wait_ns());
+	snprintf(cmd, sizeof(cmd),
+		 "exec %s trace --nvme -o csv -d " NS " -t 60 >%s 2>%s",
+		 env("IOLAT_CLI"), CSV, ERR);
+	pid = spawn_sh(cmd);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 30));
+	sh("dd if=/dev/" NS " of=/dev/null bs=4k count=8 iflag=direct 2>/dev/null");
+	ASSERT_EQ(0, sh("modprobe -r nvme nvme_core"));
+	EXPECT_EQ(0, wait_text(ERR, "was unloaded", 30)) TH_LOG("%s", slurp(ERR));
+	ASSERT_EQ(0, sh("modprobe nvme"));
+	ASSERT_EQ(0, wait_ns());
+	EXPECT_EQ(0, wait_text(ERR, "is back", 30)) TH_LOG("%s", slurp(ERR));
+	sh("cp /bin/dd /tmp/iolat_after && /tmp/iolat_after if=/dev/" NS " of=/dev/null bs=4k count=16 skip=200 iflag=direct 2>/dev/null");
+	kill(pid, SIGINT);
+	ASSERT_EQ(0, wait_for(pid, 60, &st));
+	NOTE("reload_while_tracing: %s", slurp(ERR));
+	ASSERT_LT(0, read_cmds(CSV, &cs));
+	for (i = 0; i < cs.n; i++)
+		after += !strcmp(cs.c[i].comm, "iolat_after") &&
+			 !strcmp(cs.c[i].opcode, "read");
+	NOTE("reload_while_tracing: %u commands traced, %u reads after the reload",
+	     cs.n, after);
+	EXPECT_EQ(16, after);
+	EXPECT_EQ(0, sh("dmesg | grep -q 'NVMe commands no longer traced'"));
+	EXPECT_EQ(0, sh("dmesg | grep -q 'tracing NVMe commands again'"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the record file and of `iolat report` and `iolat plot`
+ * on it, on kselftest_harness.h: record files are written here with the
+ * CLI's own writer (user/recfile.c) from requests of known latencies,
+ * then the iolat binary (IOLAT_CLI, default build/iolat) reads them:
+ *   - report's percentiles against the exact sorted latencies;
+ *   - a truncated or corrupt file: one clear line, non-zero exit;
+ *   - `-o prom` accepted by promtool (Debian's prometheus package), and
+ *     two files' expositions summed equal the one of both files;
+ *   - the SVG of `iolat plot` rendered by headless Chromium to a PNG that
+ *     is not blank.
+ * The tools are installed by `make check` (tests/deps.sh); without them
+ * the tests fail under CI=true, and are skipped, loudly, otherwise.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "../../user/analyze.h"
+#include "kselftest_harness.h"
+
+#define N_REQ 200000
+#define DIR "/tmp/iolat_report_test"
+
+/* The CLI's own messages: this test links recfile.o, not main.o. */
+void iolat_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void iolat_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return ((rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static const char *cli(void)
+{
+	const char *c = getenv("IOLAT_CLI");
+
+	return c ? c : "build/iolat";
+}
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return strdup("");
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A record file of one device "nullb0" (or @dev) with @n reads over
+ * 10 s, Q2C log-normal around @median_ns; the latencies go to @lat.
+ */
+static int write_file(const char *path, const char *dev, unsigned int n,
+		      double median_ns, uint64_t *lat)
+{
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_dev_counters c[1] = { 0 };
+	struct iolat_run run = { 0 };
+	struct iolat_record r;
+	struct iolat_file *f;
+	uint64_t t0 = 1000000000000ULL, t, next_mark;
+	unsigned int i;
+
+	memcpy(h->magic, IOLAT_FILE_MAGIC, 8);
+	h->version = IOLAT_FILE_VERSION;
+	h->endian = IOLAT_FILE_ENDIAN;
+	h->abi_version = IOLAT_ABI_VERSION;
+	h->record_size = sizeof(struct iolat_record);
+	h->t0_ns = t0;
+	h->t0_real_ns = 1800000000ULL * 1000000000ULL;
+	strcpy(h->cli_version, "test");
+	strcpy(h->module_version, "test");
+	strcpy(h->host, "testhost");
+	strcpy(h->kernel, "6.1.0-test");
+	h->nr_devs = 1;
+	strcpy(h->devs[0].name, dev);
+	h->devs[0].major = 250;
+	h->devs[0].nr_hwq = 1;
+	h->devs[0].depth = 64;
+	h->devs[0].nvme_ctrl = -1;
+	h->devs[0].sectors = 1 << 21;
+	f = iolat_file_create(path, h);
+	free(h);
+	if (!f)
+		return -1;
+	next_mark = t0 + 10000000;
+	for (i = 0; i < n; i++) {
+		double u1 = uniform(), u2 = uniform();
+		double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+
+		lat[i] = (uint64_t)(median_ns * exp(0.5 * z)) + 1;
+		t = t0 + (uint64_t)i * 10000000000ULL / n + 1000;
+		while (t > next_mark) {
+			iolat_file_mark(f, next_mark);
+			next_mark += 10000000;
+		}
+		memset(&r, 0, sizeof(r));
+		r.major = 250;
+		r.q_ns = t > lat[i] ? t - lat[i] : 1;
+		r.d_ns = r.q_ns + lat[i] / 10;
+		r.c_ns = t;
+		r.bytes = 4096;
+		r.sector = (i * 7919ULL) % (1 << 21);
+		r.nr_bios = 1;
+		r.op = IOLAT_OP_READ;
+		r.pid = 100 + i % 3;
+		strcpy(r.comm, "fio");
+		iolat_file_records(f, &r);
+	}
+	run.seconds = 10;
+	run.delivered = n;
+	run.stats.written = n;
+	c[0].valid = true;
+	c[0].start_ns = t0;
+	c[0].now_ns = t0 + 10000000000ULL;
+	c[0].busy_ns = 9000000000ULL;
+	c[0].qbusy_ns = 9500000000ULL;
+	c[0].inflight_ns = 12000000000ULL;
+	c[0].qinflight_ns = 15000000000ULL;
+	iolat_file_mark(f, t0 + 10000000000ULL + 5000000);
+	iolat_file_end(f, t0 + 10000000000ULL + 5000000, &run, 1, c);
+	return iolat_file_close(f);
+}
+
+FIXTURE(report) {
+	uint64_t *lat;
+};
+
+FIXTURE_SETUP(report)
+{
+	self->lat = malloc(N_REQ * sizeof(*self->lat));
+	ASSERT_NE(NULL, self->lat);
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	ASSERT_EQ(0, write_file(DIR "/a.rec", "nullb0", N_REQ, 200e3,
+				self->lat));
+}
+
+FIXTURE_TEARDOWN(report)
+{
+	free(self->lat);
+}
+
+static double json_after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtod(p + strlen(key), NULL) : -1;
+}
+
+/* The run's Q2C percentiles within 0.4% of the exact sorted values. */
+TEST_F(report, percentiles_exact_within_bins)
+{
+	static const struct { const char *key; double p; } pct[] = {
+		{ "\"p50_ns\": ", 0.5 }, { "\"p90_ns\": ", 0.9 },
+		{ "\"p99_ns\": ", 0.99 }, { "\"p99.9_ns\": ", 0.999 },
+	};
+	const char *dev, *q2c;
+	char *out;
+	size_t i;
+
+	ASSERT_EQ(0, sh("%s report -o json %s/a.rec >%s/a.json", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/a.json");
+	dev = strstr(out, "\"devices\": [{\"name\": \"nullb0\"");
+	ASSERT_NE(NULL, dev);
+	q2c = strstr(dev, "\"Q2C\": ");
+	ASSERT_NE(NULL, q2c);
+	EXPECT_EQ(N_REQ, json_after(q2c, "\"count\": "));
+	qsort(self->lat, N_REQ, sizeof(*self->lat), cmp_u64);
+	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+		uint64_t rank = (uint64_t)ceil(N_REQ * pct[i].p);
+		double exact = self->lat[rank - 1];
+		double got = json_after(q2c, pct[i].key);
+
+		EXPECT_GE(0.004, fabs(got - exact) / exact)
+			TH_LOG("%s got %.0f exact %.0f", pct[i].key, got, exact);
+	}
+	free(out);
+}
+
+/*
+ * Intervals of 1 s: ten, and the last 5 ms to the stop; every request in
+ * exactly one of them.
+ */
+TEST_F(report, intervals_add_up)
+{
+	char *out, *p, *end;
+	long long sum = 0;
+	int n = 0;
+
+	ASSERT_EQ(0, sh("%s report -o json -i 1 %s/a.rec >%s/i.json", cli(),
+			DIR, DIR));
+	out = slurp(DIR "/i.json");
+	end = strstr(out, "], \"devices\": [");
+	ASSERT_NE(NULL, end);
+	*end = '\0';
+	for (p = strstr(out, "\"intervals\""); p && (p = strstr(p, "\"from_s\""));
+	     p++) {
+		char *ios = strstr(p, "\"ios\": "), *next = strstr(p + 1, "\"from_s\"");
+
+		n++;
+		if (ios && (!next || ios < next))
+			sum += strtoll(ios + 7, NULL, 10);
+	}
+	EXPECT_EQ(11, n);
+	EXPECT_EQ(N_REQ, sum);
+	free(out);
+}
+
+/* A file cut short, or not a record file: one line, non-zero exit. */
+TEST_F(report, truncated_and_corrupt_files)
+{
+	char *err;
+	struct stat st;
+
+	ASSERT_EQ(0, stat(DIR "/a.rec", &st));
+	ASSERT_EQ(0, sh("head -c %lld %s/a.rec >%s/cut.rec",
+			(long long)st.st_size / 2, DIR, DIR));
+	EXPECT_NE(0, sh("%s report %s/cut.rec >/dev/null 2>%s/err", cli(),
+			DIR, DIR));
+	err = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(err, "truncated")) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, strchr(err, '\n') ? strchr(strchr(err, '\n') + 1, '\n') : NULL);
+	free(err);
+	ASSERT_EQ(0, sh("printf 'not a record file at all, really not' >%s/bad.rec",
+			DIR));
+	EXPECT_NE(0, sh("%s report %s/bad.rec >/dev/null 2>%s/err", cli(),
+			DIR, DIR));
+	err = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(err, "not an iolat record file")) TH_LOG("%s", err);
+	free(err);
+	/* a block length that runs past any sane size */
+	ASSERT_EQ(0, sh("cp %s/a.rec %s/len.rec && printf '\\377\\377\\377\\177' | dd of=%s/len.rec bs=1 seek=%zu conv=notrunc status=none",
+			DIR, DIR, DIR, sizeof(struct iolat_file_header) + 4));
+	EXPECT_NE(0, sh("%s report %s/len.rec >/dev/null 2>%s/err", cli(),
+			DIR, DIR));
+	err = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(err, "corrupt")) TH_LOG("%s", err);
+	free(err);
+	EXPECT_NE(0, sh("%s report %s/missing.rec >/dev/null 2>&1", cli(), DIR));
+}
+
+static bool have(const char *tool)
+{
+	return !sh("command -v %s >/dev/null", tool);
+}
+
+static bool ci(void)
+{
+	return getenv("CI") && !strcmp(getenv("CI"), "true");
+}
+
+/*
+ * promtool accepts the exposition; the sum of two hosts' expositions is
+ * the exposition of both record sets: every bucket, sum and count.
+ */
+TEST_F(report, prom_valid_and_summable)
+{
+	uint64_t *lat2 = malloc(N_REQ * sizeof(*lat2));
+
+	ASSERT_NE(NULL, lat2);
+	ASSERT_EQ(0, write_file(DIR "/b.rec", "nullb0", N_REQ / 2, 3e6, lat2));
+	free(lat2);
+	ASSERT_EQ(0, sh("%s report -o prom %s/a.rec >%s/a.prom && %s report -o prom %s/b.rec >%s/b.prom && %s report -o prom %s/a.rec %s/b.rec >%s/ab.prom",
+			cli(), DIR, DIR, cli(), DIR, DIR, cli(), DIR, DIR, DIR));
+	if (!have("promtool")) {
+		if (ci())
+			ASSERT_TRUE(0) TH_LOG("promtool is missing (prometheus package)");
+		SKIP(return, "promtool is not installed (apt-get install prometheus)");
+	}
+	EXPECT_EQ(0, sh("promtool check metrics <%s/a.prom", DIR));
+	EXPECT_EQ(0, sh("promtool check metrics <%s/ab.prom", DIR));
+	/* a + b, series by series, is ab (numbers as decimal strings) */
+	EXPECT_EQ(0, sh("awk '!/^#/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%%s %%.0f\\n\", k, v[k] }' %s/a.prom %s/b.prom | sort >%s/sum && awk '!/^#/ { split($2, p, \".\"); printf \"%%s %%.0f\\n\", $1, p[1] * 1e9 + (p[2] ? p[2] : 0) }' %s/ab.prom | sort >%s/ab && cmp %s/sum %s/ab",
+			DIR, DIR, DIR, DIR, DIR, DIR, DIR));
+}
+
+/* The plot renders in headless Chromium: a PNG with more than white. */
+TEST_F(report, plot_renders)
+{
+	char *svg;
+
+	ASSERT_EQ(0, sh("%s plot -o %s/a.svg %s/a.rec", cli(), DIR, DIR));
+	svg = slurp(DIR "/a.svg");
+	EXPECT_NE(NULL, strstr(svg, "<svg"));
+	EXPECT_NE(NULL, strstr(svg, "</svg>"));
+	EXPECT_NE(NULL, strstr(svg, "<polyline"));
+	free(svg);
+	if (!have("chromium")) {
+		if (ci())
+			ASSERT_TRUE(0) TH_LOG("chromium is missing");
+		SKIP(return, "chromium is not installed (apt-get install chromium)");
+	}
+	ASSERT_EQ(0, sh("cd %s && rm -f a.png && timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1240,1000 --screenshot=a.png file://%s/a.svg >chromium.log 2>&1",
+			DIR, DIR));
+	/* pixels that are not the white background: a blank page has none */
+	EXPECT_EQ(0, sh("/usr/bin/python3 -c 'import sys; from PIL import Image\n"
+			"im = Image.open(\"%s/a.png\").convert(\"RGB\")\n"
+			"px = im.getdata()\n"
+			"ink = sum(1 for p in px if p != (255, 255, 255))\n"
+			"colours = len(set(px))\n"
+			"print(\"png %%dx%%d: %%d pixels drawn, %%d colours\" %% (im.width, im.height, ink, colours))\n"
+			"sys.exit(0 if ink > im.width * im.height // 50 and colours > 20 else 1)'",
+			DIR));
+}
+
+TEST_HARNESS_MAIN
