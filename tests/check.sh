@@ -101,12 +101,15 @@ check_versions() {
 	[ "$v" = "$d" ]
 }
 
-# Run each host unit test; they print TAP.
+# Run each host unit test; they print TAP, checked as the guest's are.
 unit_tests() {
-	local t st=0
+	local t tap st=0
 	make -s unit-tests KSFT_DIR="$KSFT" EXTRA_CFLAGS=-Werror || return 1
 	for t in build/tests/unit/*_test; do
-		IOLAT_CLI=$ROOT/build/iolat "$t" || st=1
+		tap=$OUT/unit-$(basename "$t").tap
+		IOLAT_CLI=$ROOT/build/iolat "$t" >"$tap" 2>&1 || st=1
+		cat "$tap"
+		tap_ok "$tap" || st=1
 	done
 	return $st
 }
@@ -156,15 +159,23 @@ dkms_install() {
 	done
 }
 
-# A TAP log passed only if it ran tests and none failed.
+# A TAP log passed only if it ran tests and none failed.  A skipped test
+# (a tool or a device missing) is said loudly, with its reason, and
+# fails the run with CI=true, as a guest that could not run does.
 tap_ok() {
-	local totals
+	local totals skipped
 	totals=$(grep -E '^# Totals: pass:[0-9]+ fail:[0-9]+' "$1") || {
 		echo "no TAP totals in $1"
 		return 1
 	}
 	echo "$totals"
-	[[ $totals =~ pass:([0-9]+)\ fail:0 ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+	[[ $totals =~ pass:([0-9]+)\ fail:0 ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] ||
+		return 1
+	[[ $totals =~ skip:([0-9]+) ]] && skipped=${BASH_REMATCH[1]} || skipped=0
+	[ "$skipped" = 0 ] && return 0
+	echo "check: ******** $skipped test(s) SKIPPED in $1: ********"
+	grep -E '^ok [0-9]+ .*# SKIP' "$1"
+	[ "${CI:-}" != true ]
 }
 
 # The kselftest programs a kernel's guest runs: on 5.10 only the
