@@ -132,15 +132,50 @@ static int wait_ns(void)
 	return -1;
 }
 
+/*
+ * Unload nvme (and @also, e.g. nvme_core).  An open namespace or
+ * controller holds nvme (nvme_ns_open() takes its module), and the
+ * kernel's partition scan after a load can still have the namespace open
+ * when its node appears: retry for up to 10 s, then say who holds it.
+ */
+static int nvme_unload(const char *also)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!sh("modprobe -r nvme %s 2>/dev/null", also))
+			return 0;
+		usleep(100000);
+	}
+	sh("echo \"# nvme refcnt $(cat /sys/module/nvme/refcnt 2>/dev/null), holders: $(ls /sys/module/nvme/holders 2>/dev/null)\" >&2; "
+	   "ls -l /proc/[0-9]*/fd 2>/dev/null | grep -E ' /dev/nvme' | sed 's/^/# open: /' >&2");
+	return -1;
+}
+
+/*
+ * Load nvme with @params, nvme-core's I/O timeout at 1 s rather than 30.
+ * Polled I/O on 6.12 under this rig's QEMU now and then stops at the
+ * emulated controller (seen with iolat not loaded: a job of 3.4 s took
+ * 312 s and 75 driver timeouts); the driver's timeout handler then aborts
+ * the commands, resets the controller and retries them, and the tests
+ * count every try.  The timeout is read when nvme allocates its tag sets.
+ */
+static int nvme_load(const char *params)
+{
+	return sh("modprobe nvme_core && echo 1 >/sys/module/nvme_core/parameters/io_timeout && modprobe nvme %s",
+		  params);
+}
+
 FIXTURE(nvme) {
 	unsigned int lba;
+	pid_t cli;	/* a CLI run in the background, reaped in teardown */
 };
 
 FIXTURE_SETUP(nvme)
 {
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
-	ASSERT_EQ(0, sh("modprobe nvme"));
+	ASSERT_EQ(0, nvme_load(""));
 	ASSERT_EQ(0, wait_ns()) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
 	ASSERT_EQ(0, module_load());
 	self->lba = lba_size();
@@ -148,9 +183,23 @@ FIXTURE_SETUP(nvme)
 	sh("dmesg -c >/dev/null");
 }
 
+/*
+ * Whatever a test left behind when an assertion ended it: its CLI, ftrace
+ * events (which hold nvme-core), a mount, nvme loaded with poll queues
+ * or not at all.
+ */
 FIXTURE_TEARDOWN(nvme)
 {
+	int st;
+
+	if (self->cli > 0) {
+		kill(-self->cli, SIGKILL);
+		wait_for(self->cli, 30, &st);
+	}
+	sh("echo 0 >" TRACEFS "/tracing_on 2>/dev/null; echo 0 >" TRACEFS "/events/nvme/enable 2>/dev/null; true");
 	sh("umount " MNT " 2>/dev/null; true");
+	if (sh("test -d /sys/module/nvme && test \"$(cat /sys/module/nvme/parameters/poll_queues)\" = 0"))
+		EXPECT_EQ(0, nvme_unload("") || nvme_load("") || wait_ns());
 	EXPECT_EQ(0, dmesg_bad_reports());
 }
 
@@ -401,20 +450,26 @@ static long long ftrace_completions(void)
 }
 
 /*
- * io_uring polled I/O on nvme's poll queues: every command the driver
- * completed (ftrace's nvme_complete_rq, fio's own count) is a record or
- * counted dropped, batched completions included, and they ran on a poll
- * queue.
+ * io_uring polled I/O on nvme's poll queues: every command completion the
+ * driver reported (ftrace's nvme_complete_rq on the namespace) is a
+ * request's record, counted dropped, or an earlier try of a command that
+ * nvme-core retried; every request the device completed (diskstats, fio's
+ * own count) is a record or dropped; the module's own count of
+ * completions adds the controller's admin commands (the aborts of
+ * commands that timed out among them).  Batched completions included;
+ * the requests ran on a poll queue.
  */
 TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 {
-	long long events, records, dropped, before, after;
+	long long events, io, admin = 0, dropped, retried, unmatched, before,
+		  after, seen;
 	unsigned int i, polled = 0, poll_qid = 0;
 	char path[128], *sum, *type;
 	struct cmds cs;
 	int st;
 
-	ASSERT_EQ(0, sh("modprobe -r nvme && modprobe nvme poll_queues=1"));
+	ASSERT_EQ(0, nvme_unload(""));
+	ASSERT_EQ(0, nvme_load("poll_queues=1"));
 	ASSERT_EQ(0, wait_ns());
 	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
 	for (i = 0; i < 16; i++) {
@@ -438,22 +493,32 @@ TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 	events = ftrace_completions();
 	sum = slurp("/tmp/iolat_nvme.json");
 	dropped = json_sum(sum, "dropped");
+	retried = json_num(sum, "retried");
+	unmatched = json_num(sum, "unmatched");
+	seen = json_num(sum, "completed");
 	ASSERT_LT(0, read_cmds(CSV, &cs));
-	records = cs.n;
-	for (i = 0; i < cs.n; i++)
-		polled += cs.c[i].qid == poll_qid;
-	NOTE("polled_conservation: ftrace nvme_complete_rq %lld, iolat records %lld + dropped %lld, on the poll queue (qid %u) %u, diskstats %lld, fio %lld reads, module saw %lld completions",
-	     events, records, dropped, poll_qid, polled, after - before,
+	for (i = 0; i < cs.n; i++) {
+		admin += cs.c[i].admin;
+		polled += !cs.c[i].admin && cs.c[i].qid == poll_qid;
+	}
+	io = cs.n - admin;
+	NOTE("polled_conservation: ftrace nvme_complete_rq %lld; iolat I/O records %lld + dropped %lld + retried %lld; on the poll queue (qid %u) %u; diskstats %lld, fio %lld reads; module saw %lld completions = %lld admin records + %lld unmatched + the I/O ones",
+	     events, io, dropped, retried, poll_qid, polled, after - before,
 	     (long long)json_num(strstr(slurp("/tmp/iolat_fio.json"), "\"read\""), "total_ios"),
-	     (long long)json_num(sum, "completed"));
+	     seen, admin, unmatched);
+	if (retried) {
+		NOTE("polled_conservation: %lld tries retried; the driver said:",
+		     retried);
+		sh("dmesg | grep -E 'timeout|Abort|reset' | tail -n 4 | sed 's/^/# /' >&2");
+	}
 	EXPECT_LT(0, events) TH_LOG("ftrace lost events or saw none");
-	EXPECT_EQ(events, records + dropped);
+	EXPECT_EQ(events, io + dropped + retried);
 	EXPECT_EQ(0, dropped);
-	EXPECT_EQ(after - before, records + dropped);
-	EXPECT_EQ(events, json_num(sum, "completed"));
+	EXPECT_EQ(after - before, io + dropped);
+	EXPECT_EQ(20000, io + dropped);
+	EXPECT_EQ(seen, events + admin + unmatched);
+	EXPECT_EQ(0, unmatched);
 	EXPECT_LE(20000, polled);
-	ASSERT_EQ(0, sh("modprobe -r nvme && modprobe nvme"));
-	ASSERT_EQ(0, wait_ns());
 }
 
 /*
@@ -466,29 +531,29 @@ TEST_F_TIMEOUT(nvme, reload_while_tracing, 600)
 	unsigned int i, after = 0;
 	char cmd[512];
 	struct cmds cs;
-	pid_t pid;
 	int st;
 
 	ASSERT_EQ(0, module_unload());
-	ASSERT_EQ(0, sh("modprobe -r nvme nvme_core"));
+	ASSERT_EQ(0, nvme_unload("nvme_core"));
 	ASSERT_EQ(0, module_load());
-	ASSERT_EQ(0, sh("modprobe nvme"));
+	ASSERT_EQ(0, nvme_load(""));
 	ASSERT_EQ(0, wait_ns());
 	snprintf(cmd, sizeof(cmd),
 		 "exec %s trace --nvme -o csv -d " NS " -t 60 >%s 2>%s",
 		 env("IOLAT_CLI"), CSV, ERR);
-	pid = spawn_sh(cmd);
-	ASSERT_LT(0, pid);
+	self->cli = spawn_sh(cmd);
+	ASSERT_LT(0, self->cli);
 	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 30));
 	sh("dd if=/dev/" NS " of=/dev/null bs=4k count=8 iflag=direct 2>/dev/null");
-	ASSERT_EQ(0, sh("modprobe -r nvme nvme_core"));
+	ASSERT_EQ(0, nvme_unload("nvme_core"));
 	EXPECT_EQ(0, wait_text(ERR, "was unloaded", 30)) TH_LOG("%s", slurp(ERR));
-	ASSERT_EQ(0, sh("modprobe nvme"));
+	ASSERT_EQ(0, nvme_load(""));
 	ASSERT_EQ(0, wait_ns());
 	EXPECT_EQ(0, wait_text(ERR, "is back", 30)) TH_LOG("%s", slurp(ERR));
 	sh("cp /bin/dd /tmp/iolat_after && /tmp/iolat_after if=/dev/" NS " of=/dev/null bs=4k count=16 skip=200 iflag=direct 2>/dev/null");
-	kill(pid, SIGINT);
-	ASSERT_EQ(0, wait_for(pid, 60, &st));
+	kill(self->cli, SIGINT);
+	ASSERT_EQ(0, wait_for(self->cli, 60, &st));
+	self->cli = 0;
 	NOTE("reload_while_tracing: %s", slurp(ERR));
 	ASSERT_LT(0, read_cmds(CSV, &cs));
 	for (i = 0; i < cs.n; i++)
