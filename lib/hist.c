@@ -63,12 +63,18 @@ static void add128(__u64 *hi, __u64 *lo, __u64 ahi, __u64 alo)
 /* (*hi, *lo) += v * v */
 static void add_square(__u64 *hi, __u64 *lo, __u64 v)
 {
+#ifdef __SIZEOF_INT128__
+	__uint128_t sq = (__uint128_t)v * v;
+
+	add128(hi, lo, (__u64)(sq >> 64), (__u64)sq);
+#else
 	__u64 a = v >> 32, b = v & 0xffffffffULL;
 	__u64 ab = a * b, bb = b * b, aa = a * a;
 
 	/* v^2 = aa << 64 + 2ab << 32 + bb */
 	add128(hi, lo, aa, bb);
 	add128(hi, lo, ab >> 31, ab << 33);
+#endif
 }
 
 void iolat_hist_add(struct iolat_hist *h, __u64 v)
@@ -102,6 +108,51 @@ void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src)
 	add128(&dst->sumsq_hi, &dst->sumsq_lo, src->sumsq_hi, src->sumsq_lo);
 	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
 		dst->bins[i] += src->bins[i];
+}
+
+/**
+ * iolat_hist_diff() - the values added to a histogram between two readings
+ * @d: set to @now minus @before
+ * @now: the later reading of a histogram that only grows
+ * @before: the earlier reading
+ *
+ * Counts, sums and bins are exact.  The minimum is exact if it was set
+ * between the readings, else it is the lower edge of the first bin that
+ * grew (the maximum likewise, with the upper edge of the last), within
+ * @now's own minimum and maximum: off by at most a bin's width.
+ */
+void iolat_hist_diff(struct iolat_hist *d, const struct iolat_hist *now,
+		     const struct iolat_hist *before)
+{
+	unsigned int i, first = IOLAT_HIST_NR_BINS, last = 0;
+
+	iolat_hist_init(d);
+	d->count = now->count - before->count;
+	d->sum = now->sum - before->sum;
+	d->overflow = now->overflow - before->overflow;
+	d->sumsq_lo = now->sumsq_lo - before->sumsq_lo;
+	d->sumsq_hi = now->sumsq_hi - before->sumsq_hi -
+		      (now->sumsq_lo < before->sumsq_lo);
+	for (i = 0; i < IOLAT_HIST_NR_BINS; i++) {
+		d->bins[i] = now->bins[i] - before->bins[i];
+		if (d->bins[i]) {
+			if (first == IOLAT_HIST_NR_BINS)
+				first = i;
+			last = i;
+		}
+	}
+	if (!d->count)
+		return;
+	if (now->min < before->min || first == IOLAT_HIST_NR_BINS)
+		d->min = now->min;
+	else
+		d->min = iolat_hist_bin_lo(first) > now->min ?
+			 iolat_hist_bin_lo(first) : now->min;
+	if (now->max > before->max || d->overflow)
+		d->max = now->max;
+	else
+		d->max = iolat_hist_bin_hi(last) - 1 < now->max ?
+			 iolat_hist_bin_hi(last) - 1 : now->max;
 }
 
 /**

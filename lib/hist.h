@@ -41,6 +41,8 @@ __u64 iolat_hist_bin_hi(unsigned int bin);
 void iolat_hist_init(struct iolat_hist *h);
 void iolat_hist_add(struct iolat_hist *h, __u64 v);
 void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src);
+void iolat_hist_diff(struct iolat_hist *d, const struct iolat_hist *now,
+		     const struct iolat_hist *before);
 __u64 iolat_hist_percentile(const struct iolat_hist *h, __u32 ppm);
 #ifndef __KERNEL__
 /* floating point: user space only */

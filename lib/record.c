@@ -50,44 +50,13 @@ const char *iolat_stage_name(unsigned int stage)
  * @stage: enum iolat_stage
  * @ns: set to the duration, if it is known
  *
- * A stage is known when the record has both of its timestamps (a request
- * issued without being inserted has no G2I or I2D) and they are in order.
- *
- * Return: 1 if known, else 0.
+ * Return: iolat_stage_ns() of the record's timestamps.
  */
 int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
 		       __u64 *ns)
 {
-	__u64 from, to;
-
-	switch (stage) {
-	case IOLAT_STAGE_Q2G:
-		from = r->q_ns;
-		to = r->g_ns;
-		break;
-	case IOLAT_STAGE_G2I:
-		from = r->g_ns;
-		to = r->i_ns;
-		break;
-	case IOLAT_STAGE_I2D:
-		from = r->i_ns;
-		to = r->d_ns;
-		break;
-	case IOLAT_STAGE_D2C:
-		from = r->d_ns;
-		to = r->c_ns;
-		break;
-	case IOLAT_STAGE_Q2C:
-		from = r->q_ns;
-		to = r->c_ns;
-		break;
-	default:
-		return 0;
-	}
-	if (!from || !to || to < from)
-		return 0;
-	*ns = to - from;
-	return 1;
+	return iolat_stage_ns(r->q_ns, r->g_ns, r->i_ns, r->d_ns, r->c_ns,
+			      stage, ns);
 }
 
 /**
@@ -167,16 +136,15 @@ int iolat_record_decode(const void *buf, __u32 len, __u32 rec_size,
 			__u32 index, struct iolat_record *out)
 {
 	const unsigned char *src;
-	unsigned char *dst = (unsigned char *)out;
-	__u32 i, n;
+	__u32 n;
 
 	if (!rec_size || index >= len / rec_size)
 		return -1;
 	src = (const unsigned char *)buf + (__u64)index * rec_size;
 	n = rec_size < sizeof(*out) ? rec_size : sizeof(*out);
-	for (i = 0; i < n; i++)
-		dst[i] = src[i];
-	for (; i < sizeof(*out); i++)
-		dst[i] = 0;
+	/* the compiler's own copies: no libc or kernel headers needed */
+	__builtin_memcpy(out, src, n);
+	if (n < sizeof(*out))
+		__builtin_memset((unsigned char *)out + n, 0, sizeof(*out) - n);
 	return 0;
 }

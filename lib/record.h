@@ -20,6 +20,59 @@ enum iolat_stage {
 	IOLAT_STAGE_NR
 };
 
+/**
+ * iolat_stage_ns() - how long a request spent in one stage
+ * @q_ns: Q, or 0 if not seen; likewise @g_ns, @i_ns, @d_ns and @c_ns
+ * @g_ns: G
+ * @i_ns: I
+ * @d_ns: D
+ * @c_ns: C
+ * @stage: enum iolat_stage
+ * @ns: set to the duration, if it is known
+ *
+ * A stage is known when both of its timestamps were seen (a request
+ * issued without being inserted has no G2I or I2D) and they are in order.
+ * The one definition, for records and for the module's histograms;
+ * inline, as the CLI computes it for every record it takes in.
+ *
+ * Return: 1 if known, else 0.
+ */
+static inline int iolat_stage_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns,
+				 __u64 d_ns, __u64 c_ns, unsigned int stage,
+				 __u64 *ns)
+{
+	__u64 from, to;
+
+	switch (stage) {
+	case IOLAT_STAGE_Q2G:
+		from = q_ns;
+		to = g_ns;
+		break;
+	case IOLAT_STAGE_G2I:
+		from = g_ns;
+		to = i_ns;
+		break;
+	case IOLAT_STAGE_I2D:
+		from = i_ns;
+		to = d_ns;
+		break;
+	case IOLAT_STAGE_D2C:
+		from = d_ns;
+		to = c_ns;
+		break;
+	case IOLAT_STAGE_Q2C:
+		from = q_ns;
+		to = c_ns;
+		break;
+	default:
+		return 0;
+	}
+	if (!from || !to || to < from)
+		return 0;
+	*ns = to - from;
+	return 1;
+}
+
 const char *iolat_op_name(unsigned int op);
 const char *iolat_stage_name(unsigned int stage);
 int iolat_record_stage(const struct iolat_record *r, unsigned int stage,

@@ -169,6 +169,52 @@ TEST_F(accuracy, merge_equals_whole)
 	free(sum);
 }
 
+/*
+ * An interval's histogram from two cumulative readings (what the CLI does
+ * with an aggregating session's histograms) equals the histogram of the
+ * interval's own samples: counts, sums and bins exactly, min and max to
+ * within their bin.
+ */
+TEST_F(accuracy, diff_of_readings_equals_interval)
+{
+	struct iolat_hist *before = malloc(sizeof(*before));
+	struct iolat_hist *now = malloc(sizeof(*now));
+	struct iolat_hist *ival = malloc(sizeof(*ival));
+	struct iolat_hist *d = malloc(sizeof(*d));
+	size_t i;
+
+	ASSERT_TRUE(before && now && ival && d);
+	iolat_hist_init(before);
+	iolat_hist_init(ival);
+	for (i = 0; i < N_SAMPLES; i++)
+		if ((self->v[i] * 2654435761u >> 9) % 3 == 0)
+			iolat_hist_add(before, self->v[i]);
+	memcpy(now, before, sizeof(*now));
+	for (i = 0; i < N_SAMPLES; i++) {
+		if ((self->v[i] * 2654435761u >> 9) % 3 != 0) {
+			iolat_hist_add(now, self->v[i]);
+			iolat_hist_add(ival, self->v[i]);
+		}
+	}
+	iolat_hist_diff(d, now, before);
+	EXPECT_EQ(ival->count, d->count);
+	EXPECT_EQ(ival->sum, d->sum);
+	EXPECT_EQ(ival->overflow, d->overflow);
+	EXPECT_EQ(ival->sumsq_lo, d->sumsq_lo);
+	EXPECT_EQ(ival->sumsq_hi, d->sumsq_hi);
+	EXPECT_EQ(0, memcmp(ival->bins, d->bins, sizeof(d->bins)));
+	EXPECT_EQ(iolat_hist_bin(ival->min), iolat_hist_bin(d->min));
+	EXPECT_EQ(iolat_hist_bin(ival->max), iolat_hist_bin(d->max));
+	/* nothing added: an empty interval */
+	iolat_hist_diff(d, now, now);
+	EXPECT_EQ(0, d->count);
+	EXPECT_EQ(0, iolat_hist_percentile(d, 500000));
+	free(before);
+	free(now);
+	free(ival);
+	free(d);
+}
+
 /* Values past the range are counted, never clamped into a bin. */
 TEST(overflow_is_counted)
 {
