@@ -10,6 +10,7 @@
  *   probe_nvme.c NVMe probes: command setup and completion, per controller
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
  *   account.h/c  busy time, in-flight integrals, I/O counts, queue depth
+ *   aggregate.h/c per-CPU latency histograms instead of records
  *   record.c     build one struct iolat_record per completed request
  *   ring.h/c     per-CPU lock-free record buffers
  *   session.c    session life: start, stop, drain, counters
@@ -86,6 +87,7 @@ struct iolat_hwq {
 } ____cacheline_aligned_in_smp;
 
 struct iolat_acct_cpu;
+struct iolat_agg_cpu;
 struct iolat_nvme_ctrl;
 struct module;
 
@@ -99,6 +101,7 @@ struct iolat_dev {
 	struct iolat_hwq all;		/* busy hardware queues */
 	struct iolat_acct_cpu __percpu *acct;
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
+	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */
 };
 
 /* What START asks for, validated by netlink.c. */
@@ -158,6 +161,7 @@ struct iolat_session {
 	u32 portid;
 	bool running;
 	bool counters_only;	/* no records, only the counters */
+	bool aggregate;		/* histograms in the module, no records */
 	u64 base_ns;		/* origin of the busy words' times */
 	u64 start_ns;		/* probes all attached; U64_MAX before */
 	u64 stop_ns;		/* stop began; U64_MAX until then */
@@ -250,11 +254,16 @@ void iolat_record_emit_admin(struct iolat_session *s,
 			     const struct request *rq,
 			     const struct iolat_nvme_slot *slot);
 
-/* session.c */
+/* session.c; START's modes */
+#define IOLAT_MODE_COUNTERS_ONLY	BIT(0)	/* IOLAT_A_COUNTERS_ONLY */
+#define IOLAT_MODE_NVME			BIT(1)	/* IOLAT_A_NVME */
+#define IOLAT_MODE_AGGREGATE		BIT(2)	/* IOLAT_A_AGGREGATE */
+/* An aggregating session's histograms may take this much memory. */
+#define IOLAT_AGG_MAX_BYTES		(256UL << 20)
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
-			const struct iolat_filter *filter, bool counters_only,
-			bool nvme, struct netlink_ext_ack *extack);
+			const struct iolat_filter *filter, u32 mode,
+			struct netlink_ext_ack *extack);
 int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack);
 struct iolat_session *iolat_session_lock(u32 portid,

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/kdev_t.h>
 #include "account.h"
+#include "aggregate.h"
 #include "clocktest.h"
 
 /* Ranges beyond the s16 of NLA_POLICY_RANGE. */
@@ -67,6 +68,7 @@ static const struct nla_policy iolat_policy[IOLAT_A_MAX + 1] = {
 				  .len = IOLAT_COMM_LEN - 1 },
 	[IOLAT_A_FILTER_MIN_NS] = { .type = NLA_U64 },
 	[IOLAT_A_COUNTERS_ONLY] = { .type = NLA_FLAG },
+	[IOLAT_A_AGGREGATE] = { .type = NLA_FLAG },
 	[IOLAT_A_NVME] = { .type = NLA_FLAG },
 	[IOLAT_A_CLOCK_LOOPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &iolat_clock_loops_range),
@@ -162,6 +164,36 @@ static void iolat_nl_parse_filter(struct nlattr **attrs,
 		f->min_ns = nla_get_u64(attrs[IOLAT_A_FILTER_MIN_NS]);
 }
 
+/* START's flags, of which at most one of the ways to keep no records. */
+static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
+			       u32 *mode)
+{
+	struct nlattr **attrs = info->attrs;
+
+	*mode = (attrs[IOLAT_A_COUNTERS_ONLY] ? IOLAT_MODE_COUNTERS_ONLY : 0) |
+		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
+		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0);
+	if (!(*mode & IOLAT_MODE_AGGREGATE))
+		return 0;
+	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
+				    "aggregation and counters only exclude each other");
+		return -EINVAL;
+	}
+	if (*mode & IOLAT_MODE_NVME) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
+				    "NVMe commands are traced as records, not aggregated");
+		return -EINVAL;
+	}
+	if ((u64)nr_devs * num_possible_cpus() * IOLAT_AGG_CPU_BYTES >
+	    IOLAT_AGG_MAX_BYTES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
+				    "aggregation of this many devices on this many CPUs needs more than 256 MiB");
+		return -E2BIG;
+	}
+	return 0;
+}
+
 static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct iolat_dev_spec specs[IOLAT_MAX_DEVS];
@@ -169,6 +201,7 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
 	const struct nlattr *nla;
 	int rem, err;
+	u32 mode;
 
 	if (!iolat_nl_capable(skb, info->extack))
 		return -EPERM;
@@ -213,10 +246,11 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	iolat_nl_parse_filter(info->attrs, &filter);
+	err = iolat_nl_parse_mode(info, nr, &mode);
+	if (err)
+		return err;
 	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
-				   nla_get_flag(info->attrs[IOLAT_A_COUNTERS_ONLY]),
-				   nla_get_flag(info->attrs[IOLAT_A_NVME]),
-				   info->extack);
+				   mode, info->extack);
 }
 
 /* Each counter with its attribute. */
@@ -437,6 +471,7 @@ static int iolat_nl_put_hwqs(struct sk_buff *skb, struct iolat_session *s,
 }
 
 static int iolat_nl_put_snap(struct sk_buff *skb, const struct iolat_session *s,
+			     const struct iolat_dev *d,
 			     const struct iolat_acct_snap *a)
 {
 	const struct {
@@ -458,6 +493,14 @@ static int iolat_nl_put_snap(struct sk_buff *skb, const struct iolat_session *s,
 		if (nla_put_u64_64bit(skb, u64s[i].attr, u64s[i].v,
 				      IOLAT_CNT_A_PAD))
 			return -EMSGSIZE;
+	if (s->aggregate) {
+		u64 ios[IOLAT_OP_NR], bytes[IOLAT_OP_NR];
+
+		iolat_agg_counts(d, ios, bytes);
+		if (nla_put(skb, IOLAT_CNT_A_AGG_IOS, sizeof(ios), ios) ||
+		    nla_put(skb, IOLAT_CNT_A_AGG_BYTES, sizeof(bytes), bytes))
+			return -EMSGSIZE;
+	}
 	if (nla_put_u32(skb, IOLAT_CNT_A_QUEUED, a->queued) ||
 	    nla_put_u32(skb, IOLAT_CNT_A_ISSUED, a->issued) ||
 	    nla_put(skb, IOLAT_CNT_A_IOS, sizeof(a->ios), a->ios) ||
@@ -502,7 +545,7 @@ static int iolat_nl_counters_dev(struct sk_buff *skb,
 	if (!nest ||
 	    nla_put_u32(skb, IOLAT_CNT_A_MAJOR, MAJOR(d->devt)) ||
 	    nla_put_u32(skb, IOLAT_CNT_A_MINOR, MINOR(d->devt)) ||
-	    (!first && iolat_nl_put_snap(skb, s, snap))) {
+	    (!first && iolat_nl_put_snap(skb, s, d, snap))) {
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}
@@ -549,6 +592,159 @@ static int iolat_nl_counters_dump(struct sk_buff *skb,
 	return err ?: skb->len;
 }
 
+/*
+ * HIST dump state: args[0] the device, args[1] its histogram (op *
+ * IOLAT_AGG_NR_STAGES + stage), args[2] the next bin to send (0: a new
+ * histogram, to be summed), args[3] the sum being sent.
+ */
+static int iolat_nl_hist_start(struct netlink_callback *cb)
+{
+	struct iolat_session *s;
+	struct iolat_hist *h;
+	int err;
+
+	err = iolat_nl_read_start(cb);
+	if (err)
+		return err;
+	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	err = s->aggregate ? 0 : -EINVAL;
+	iolat_session_unlock();
+	if (err) {
+		NL_SET_ERR_MSG(cb->extack, "the session does not aggregate");
+		return err;
+	}
+	h = kvmalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	cb->args[0] = 0;
+	cb->args[1] = 0;
+	cb->args[2] = 0;
+	cb->args[3] = (long)h;
+	return 0;
+}
+
+static int iolat_nl_hist_done(struct netlink_callback *cb)
+{
+	kvfree((void *)cb->args[3]);
+	return 0;
+}
+
+static int iolat_nl_hist_totals(struct sk_buff *skb,
+				const struct iolat_hist *h)
+{
+	const struct {
+		int attr;
+		u64 v;
+	} u64s[] = {
+		{ IOLAT_HIST_A_COUNT, h->count },
+		{ IOLAT_HIST_A_SUM_NS, h->sum },
+		{ IOLAT_HIST_A_MIN_NS, h->count ? h->min : 0 },
+		{ IOLAT_HIST_A_MAX_NS, h->max },
+		{ IOLAT_HIST_A_OVERFLOW, h->overflow },
+		{ IOLAT_HIST_A_SUMSQ_LO, h->sumsq_lo },
+		{ IOLAT_HIST_A_SUMSQ_HI, h->sumsq_hi },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
+		if (nla_put_u64_64bit(skb, u64s[i].attr, u64s[i].v,
+				      IOLAT_HIST_A_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * One message of histogram @h of device @d from bin *@next on, as many
+ * bins as fit; *@next is set past the last bin sent, or to
+ * IOLAT_HIST_NR_BINS when the rest are 0.
+ * Return: 0, or -EMSGSIZE if not even the head fitted.
+ */
+static int iolat_nl_hist_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			     const struct iolat_dev *d, unsigned int idx,
+			     const struct iolat_hist *h, unsigned int *next)
+{
+	unsigned int first = *next, last = IOLAT_HIST_NR_BINS, n, room;
+	struct nlattr *nest, *bins;
+	void *hdr;
+
+	while (first < IOLAT_HIST_NR_BINS && !h->bins[first])
+		first++;
+	while (last > first && !h->bins[last - 1])
+		last--;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &iolat_family, NLM_F_MULTI, IOLAT_CMD_HIST);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, IOLAT_A_HIST);
+	if (!nest ||
+	    nla_put_u32(skb, IOLAT_HIST_A_MAJOR, MAJOR(d->devt)) ||
+	    nla_put_u32(skb, IOLAT_HIST_A_MINOR, MINOR(d->devt)) ||
+	    nla_put_u32(skb, IOLAT_HIST_A_OP, idx / IOLAT_AGG_NR_STAGES) ||
+	    nla_put_u32(skb, IOLAT_HIST_A_STAGE,
+			iolat_agg_stage(idx % IOLAT_AGG_NR_STAGES)) ||
+	    (!*next && iolat_nl_hist_totals(skb, h)) ||
+	    nla_put_u32(skb, IOLAT_HIST_A_FIRST_BIN, first))
+		goto full;
+	/* room for the BINS header, the nest's and the message's ends */
+	room = skb_tailroom(skb);
+	n = room > 2 * NLA_HDRLEN ? (room - 2 * NLA_HDRLEN) / sizeof(u64) : 0;
+	n = min(n, last - first);
+	if (!n && first < last)
+		goto full;
+	bins = nla_reserve(skb, IOLAT_HIST_A_BINS, n * sizeof(u64));
+	if (!bins)
+		goto full;
+	memcpy(nla_data(bins), &h->bins[first], n * sizeof(u64));
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	*next = first + n < last ? first + n : IOLAT_HIST_NR_BINS;
+	return 0;
+full:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct iolat_hist *h = (struct iolat_hist *)cb->args[3];
+	const unsigned int nr = IOLAT_OP_NR * IOLAT_AGG_NR_STAGES;
+	struct iolat_session *s;
+	struct iolat_dev *d;
+	unsigned int next;
+	int err = 0;
+
+	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
+		d = &s->devs[cb->args[0]];
+		for (; cb->args[1] < nr; cb->args[1]++, cb->args[2] = 0) {
+			if (!cb->args[2]) {
+				iolat_agg_sum(d, cb->args[1] / IOLAT_AGG_NR_STAGES,
+					      cb->args[1] % IOLAT_AGG_NR_STAGES,
+					      h);
+				if (!h->count)
+					continue;
+			}
+			do {
+				next = cb->args[2];
+				err = iolat_nl_hist_msg(skb, cb, d, cb->args[1],
+							h, &next);
+				if (err)
+					goto out;
+				cb->args[2] = next;
+			} while (next < IOLAT_HIST_NR_BINS);
+		}
+	}
+out:
+	iolat_session_unlock();
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;	/* more in the next message */
+	return err ?: skb->len;
+}
+
 static int iolat_nl_clocktest(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 loops = IOLAT_CLOCK_LOOPS_DEFAULT;
@@ -586,6 +782,12 @@ static const struct genl_ops iolat_ops[] = {
 	{
 		.cmd = IOLAT_CMD_CLOCKTEST,
 		.doit = iolat_nl_clocktest,
+	},
+	{
+		.cmd = IOLAT_CMD_HIST,
+		.start = iolat_nl_hist_start,
+		.dumpit = iolat_nl_hist_dump,
+		.done = iolat_nl_hist_done,
 	},
 };
 

@@ -15,6 +15,7 @@
 #include <trace/events/block.h>
 #include "inflight.h"
 #include "account.h"
+#include "aggregate.h"
 #include "submit.h"
 #include "probe_nvme.h"
 #include "../lib/record.h"
@@ -351,6 +352,12 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	}
 	if (s->counters_only)
 		return;
+	if (s->aggregate) {
+		iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
+			      blk_rq_bytes(rq), &done, now);
+		this_cpu_inc(s->rings->stats.written);
+		return;
+	}
 	iolat_record_emit(s, d, rq, &done, now, iolat_rq_errno(err),
 			  nvme ? &cmd : NULL);
 }

@@ -16,6 +16,7 @@
 #include <linux/module.h>
 #include "inflight.h"
 #include "account.h"
+#include "aggregate.h"
 #include "submit.h"
 #include "probe_nvme.h"
 
@@ -34,6 +35,7 @@ static void iolat_session_free(struct iolat_session *s)
 	for (i = 0; i < s->nr_devs; i++) {
 		iolat_inflight_free(&s->devs[i]);
 		iolat_acct_free(&s->devs[i]);
+		iolat_agg_free(&s->devs[i]);
 	}
 	for (i = 0; s->ctrls && i < s->nr_ctrls; i++)
 		iolat_nvme_ctrl_free(&s->ctrls[i]);
@@ -97,7 +99,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 						 unsigned int nr_specs,
 						 unsigned int ring_slots,
 						 const struct iolat_filter *filter,
-						 bool counters_only, bool nvme,
+						 u32 mode,
 						 struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
@@ -109,8 +111,12 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
 	s->filter = *filter;
-	s->counters_only = counters_only;
-	s->nvme = nvme;
+	s->counters_only = mode & IOLAT_MODE_COUNTERS_ONLY;
+	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
+	s->nvme = mode & IOLAT_MODE_NVME;
+	/* without records, the buffers only hold the counters */
+	if (s->counters_only || s->aggregate)
+		ring_slots = IOLAT_RING_MIN;
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
@@ -131,10 +137,12 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		s->nr_devs = i + 1;
 		if (!err)
 			err = iolat_acct_init(&s->devs[i]);
+		if (!err && s->aggregate)
+			err = iolat_agg_init(&s->devs[i]);
 		if (err)
 			goto fail;
 	}
-	if (nvme) {
+	if (s->nvme) {
 		err = iolat_session_nvme(s, specs, extack);
 		if (err)
 			goto fail;
@@ -215,16 +223,17 @@ out:
  * @nr_specs: how many, 1..IOLAT_MAX_DEVS
  * @ring_slots: records per CPU buffer, a power of two
  * @filter: which requests to record
- * @counters_only: keep the counters (account.h) but write no record
- * @nvme: trace the NVMe commands of the devices that are NVMe namespaces
+ * @mode: IOLAT_MODE_*: keep the counters (account.h) but write no
+ *	record; trace the NVMe commands of the devices that are NVMe
+ *	namespaces; aggregate into histograms (aggregate.h), not records
  * @extack: for the reason of a failure
  *
  * Return: 0 or a negative errno.
  */
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
-			const struct iolat_filter *filter, bool counters_only,
-			bool nvme, struct netlink_ext_ack *extack)
+			const struct iolat_filter *filter, u32 mode,
+			struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
 	int err = 0;
@@ -241,7 +250,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		goto out;
 	}
 	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter,
-				counters_only, nvme, extack);
+				mode, extack);
 	if (IS_ERR(s)) {
 		if (PTR_ERR(s) == -ENOMEM)
 			NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");

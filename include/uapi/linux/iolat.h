@@ -39,6 +39,7 @@ enum iolat_cmd {
 	IOLAT_CMD_READ,		/* dump: drain the per-CPU record buffers */
 	IOLAT_CMD_COUNTERS,	/* dump: the session's counters, per device */
 	IOLAT_CMD_CLOCKTEST,	/* test the clocks across CPUs (IOLAT_A_CLOCK) */
+	IOLAT_CMD_HIST,		/* dump: an aggregating session's histograms */
 
 	__IOLAT_CMD_MAX,
 	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
@@ -78,6 +79,11 @@ enum iolat_attr {
 	/* u32 (GET_INFO): 1 if nvme-core's tracepoints are there to attach */
 	IOLAT_A_NVME_AVAILABLE,
 	IOLAT_A_EVENT,		/* nest of enum iolat_event_attr; repeated (READ) */
+	/* flag (START): aggregate in the module, per CPU, into histograms
+	 * per device, op and stage (IOLAT_CMD_HIST); no records
+	 */
+	IOLAT_A_AGGREGATE,
+	IOLAT_A_HIST,		/* nest of enum iolat_hist_attr (HIST) */
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -107,7 +113,8 @@ enum iolat_dev_attr {
 /*
  * Session counters, all u64.  Every completion of a traced device is
  * counted in exactly one of: WRITTEN (a record in a buffer, delivered by
- * the drain), FILTERED (not wanted by the session's filters) or a DROP_*
+ * the drain; in an aggregating session, added to its histograms; in a
+ * counters-only session, not counted here), FILTERED (not wanted by the session's filters) or a DROP_*
  * reason:
  *   DROP_FULL       the CPU's buffer was full
  *   DROP_UNMATCHED  the request was not seen whole: allocated before the
@@ -189,6 +196,11 @@ enum iolat_cnt_attr {
 	IOLAT_CNT_A_QD_SUM,	/* sum of the queue depths at issue */
 	IOLAT_CNT_A_QD_HIST,	/* binary: __u64[buckets] */
 	IOLAT_CNT_A_HWQ,	/* nest of enum iolat_hwq_attr; repeated */
+	/* binary: __u64[IOLAT_OP_NR]: requests and bytes an aggregating
+	 * session added to its histograms (IOLAT_CMD_HIST)
+	 */
+	IOLAT_CNT_A_AGG_IOS,
+	IOLAT_CNT_A_AGG_BYTES,
 
 	__IOLAT_CNT_A_MAX,
 	IOLAT_CNT_A_MAX = __IOLAT_CNT_A_MAX - 1
@@ -255,6 +267,41 @@ enum iolat_event_attr {
 	__IOLAT_EVENT_A_MAX,
 	IOLAT_EVENT_A_MAX = __IOLAT_EVENT_A_MAX - 1
 };
+
+/*
+ * One histogram of an aggregating session (IOLAT_CMD_HIST), summed over
+ * the CPUs: the latencies of a device's completed requests of one op in
+ * one stage (IOLAT_AGG_STAGE_*), in the bins of lib/hist.h.  BINS holds
+ * the counts of the bins from FIRST_BIN on, __u64 each; a histogram
+ * whose bins do not fit in one message continues in the next, which
+ * repeats MAJOR, MINOR, OP and STAGE and carries only FIRST_BIN and BINS.
+ * Bins after the last one sent are 0.  The first message also carries
+ * the totals; COUNT is the sum of the bins and OVERFLOW.
+ */
+enum iolat_hist_attr {
+	IOLAT_HIST_A_UNSPEC,
+	IOLAT_HIST_A_PAD,
+	IOLAT_HIST_A_MAJOR,	/* u32 */
+	IOLAT_HIST_A_MINOR,	/* u32 */
+	IOLAT_HIST_A_OP,	/* u32: enum iolat_op */
+	IOLAT_HIST_A_STAGE,	/* u32: IOLAT_AGG_STAGE_* */
+	IOLAT_HIST_A_COUNT,	/* u64 */
+	IOLAT_HIST_A_SUM_NS,	/* u64 */
+	IOLAT_HIST_A_MIN_NS,	/* u64 */
+	IOLAT_HIST_A_MAX_NS,	/* u64 */
+	IOLAT_HIST_A_OVERFLOW,	/* u64: values beyond the last bin */
+	IOLAT_HIST_A_SUMSQ_LO,	/* u64: sum of the squares, low 64 bits */
+	IOLAT_HIST_A_SUMSQ_HI,	/* u64: ... high 64 bits */
+	IOLAT_HIST_A_FIRST_BIN,	/* u32 */
+	IOLAT_HIST_A_BINS,	/* binary: __u64[] from FIRST_BIN on */
+
+	__IOLAT_HIST_A_MAX,
+	IOLAT_HIST_A_MAX = __IOLAT_HIST_A_MAX - 1
+};
+
+/* The stages an aggregating session keeps (enum iolat_stage's numbers). */
+#define IOLAT_AGG_STAGE_D2C	3	/* issue -> complete */
+#define IOLAT_AGG_STAGE_Q2C	4	/* queue -> complete */
 
 enum iolat_event_kind {
 	IOLAT_EVENT_NVME_DETACHED,	/* nvme-core went away: no NVMe fields */

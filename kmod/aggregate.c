@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-kernel aggregation: per-CPU histograms, filled by the completion
+ * probe and summed on demand; see aggregate.h.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/cpumask.h>
+#include <linux/topology.h>
+#include <linux/irqflags.h>
+#include <linux/smp.h>
+#include "aggregate.h"
+#include "../lib/record.h"
+
+int iolat_agg_init(struct iolat_dev *d)
+{
+	struct iolat_agg_cpu *a;
+	unsigned int op, i;
+	int cpu;
+
+	/* the ABI's numbers are enum iolat_stage's */
+	BUILD_BUG_ON(IOLAT_AGG_STAGE_D2C - IOLAT_STAGE_D2C);
+	BUILD_BUG_ON(IOLAT_AGG_STAGE_Q2C - IOLAT_STAGE_Q2C);
+	d->agg = kcalloc(nr_cpu_ids, sizeof(*d->agg), GFP_KERNEL);
+	if (!d->agg)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		a = kvzalloc_node(sizeof(*a), GFP_KERNEL, cpu_to_node(cpu));
+		if (!a)
+			return -ENOMEM;
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
+				iolat_hist_init(&a->h[op][i]);
+		d->agg[cpu] = a;
+	}
+	return 0;
+}
+
+void iolat_agg_free(struct iolat_dev *d)
+{
+	int cpu;
+
+	if (!d->agg)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(d->agg[cpu]);
+	kfree(d->agg);
+	d->agg = NULL;
+}
+
+/**
+ * iolat_agg_add() - add a completed request to this CPU's histograms
+ * @d: its device
+ * @op: enum iolat_op
+ * @bytes: its size
+ * @slot: its stages
+ * @c_ns: when it completed
+ *
+ * Interrupts are off while the bins change: a completion interrupt may
+ * nest in a completion run by a task (polled I/O) on the same CPU.
+ */
+void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
+		   const struct iolat_slot *slot, u64 c_ns)
+{
+	struct iolat_agg_cpu *a;
+	unsigned long flags;
+	unsigned int i;
+	u64 ns;
+
+	local_irq_save(flags);
+	a = d->agg[smp_processor_id()];
+	a->ios[op]++;
+	a->bytes[op] += bytes;
+	for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
+		if (iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns,
+				   slot->d_ns, c_ns, iolat_agg_stage(i), &ns))
+			iolat_hist_add(&a->h[op][i], ns);
+	local_irq_restore(flags);
+}
+
+/**
+ * iolat_agg_sum() - one histogram of a device, summed over its CPUs
+ * @d: the device
+ * @op: enum iolat_op
+ * @stage: 0 (Q2C) or 1 (D2C)
+ * @sum: filled in
+ *
+ * Read while the CPUs add to them: each bin is read whole (a u64 written
+ * by one CPU), so the sum holds every value added before the call began
+ * and none twice.  The count is the sum of the bins read, so that the
+ * totals and the bins agree; sum, min, max and the squares may include a
+ * value whose bin was not yet read.
+ */
+void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
+		   unsigned int stage, struct iolat_hist *sum)
+{
+	const struct iolat_hist *h;
+	unsigned int i;
+	u64 lo;
+	int cpu;
+
+	iolat_hist_init(sum);
+	for_each_possible_cpu(cpu) {
+		h = &d->agg[cpu]->h[op][stage];
+		sum->sum += READ_ONCE(h->sum);
+		sum->min = min(sum->min, READ_ONCE(h->min));
+		sum->max = max(sum->max, READ_ONCE(h->max));
+		sum->overflow += READ_ONCE(h->overflow);
+		lo = READ_ONCE(h->sumsq_lo);
+		sum->sumsq_lo += lo;
+		sum->sumsq_hi += READ_ONCE(h->sumsq_hi) + (sum->sumsq_lo < lo);
+		for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
+			sum->bins[i] += READ_ONCE(h->bins[i]);
+	}
+	sum->count = sum->overflow;
+	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
+		sum->count += sum->bins[i];
+}
+
+/**
+ * iolat_agg_counts() - requests and bytes added, per op, over the CPUs
+ * @d: the device
+ * @ios: [IOLAT_OP_NR], filled in
+ * @bytes: [IOLAT_OP_NR], filled in
+ */
+void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes)
+{
+	unsigned int op;
+	int cpu;
+
+	for (op = 0; op < IOLAT_OP_NR; op++) {
+		ios[op] = 0;
+		bytes[op] = 0;
+		for_each_possible_cpu(cpu) {
+			ios[op] += READ_ONCE(d->agg[cpu]->ios[op]);
+			bytes[op] += READ_ONCE(d->agg[cpu]->bytes[op]);
+		}
+	}
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-kernel aggregation (IOLAT_A_AGGREGATE): instead of a record, a
+ * completed request adds its latencies to histograms of the CPU it
+ * completes on, per device, op and stage (Q2C, D2C), in lib/hist.h's
+ * bins.  The reader (IOLAT_CMD_HIST) sums the CPUs' histograms when asked.
+ * Nothing is shared between CPUs and nothing can be lost: the cost per
+ * request is two bin increments on this CPU's own memory.
+ */
+#ifndef _IOLAT_AGGREGATE_H
+#define _IOLAT_AGGREGATE_H
+
+#include "iolat.h"
+#include "../lib/hist.h"
+
+#define IOLAT_AGG_NR_STAGES	2	/* Q2C, D2C: index 0, 1 */
+
+/* One CPU's histograms of one device: [op][stage], and what went in. */
+struct iolat_agg_cpu {
+	u64 ios[IOLAT_OP_NR];		/* requests added */
+	u64 bytes[IOLAT_OP_NR];
+	struct iolat_hist h[IOLAT_OP_NR][IOLAT_AGG_NR_STAGES];
+};
+
+/* Bytes an aggregating session needs per device and possible CPU. */
+#define IOLAT_AGG_CPU_BYTES	sizeof(struct iolat_agg_cpu)
+
+static inline unsigned int iolat_agg_stage(unsigned int i)
+{
+	return i ? IOLAT_AGG_STAGE_D2C : IOLAT_AGG_STAGE_Q2C;
+}
+
+int iolat_agg_init(struct iolat_dev *d);
+void iolat_agg_free(struct iolat_dev *d);
+void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
+		   const struct iolat_slot *slot, u64 c_ns);
+void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes);
+void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
+		   unsigned int stage, struct iolat_hist *sum);
+
+#endif /* _IOLAT_AGGREGATE_H */
