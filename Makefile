@@ -24,6 +24,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 LIB_SRCS := lib/hist.c lib/record.c lib/account.c lib/nvme.c
 CLI_SRCS := user/main.c user/nlsock.c user/device.c user/decode.c \
 	    user/session.c user/diskstats.c user/nvme.c user/analyze.c \
+	    user/aggregate.c \
 	    user/recfile.c user/rows.c user/out_text.c user/out_json.c \
 	    user/out_fio.c user/out_prom.c user/out_svg.c \
 	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
@@ -83,6 +84,11 @@ $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(BUILD)/user/recfile.
 				 $(LIB_OBJS) $(BUILD)/iolat
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/user/recfile.o $(LIB_OBJS) -lm
+
+# The CLI's ingest rate (tests/bench/ingest.c): every CLI object but main.o.
+$(BUILD)/tests/bench/ingest: tests/bench/ingest.c $(filter-out $(BUILD)/user/main.o,$(CLI_OBJS)) $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
 
 # The guest sees the host's files at the same paths, so the test reads the
 # kernel-report patterns that check.sh uses from this tree.

@@ -53,11 +53,13 @@ int iolat_an_stage(const struct iolat_record *r, unsigned int stage,
 /* <= 512 bytes, then one bucket per power of two; the last takes all. */
 unsigned int iolat_size_bucket(uint32_t bytes)
 {
-	unsigned int b = 0;
+	unsigned int b;
 
-	while (b < IOLAT_SIZE_BUCKETS - 1 && (512ULL << b) < bytes)
-		b++;
-	return b;
+	if (bytes <= 512)
+		return 0;
+	/* the first b with 512 << b >= bytes */
+	b = 64 - __builtin_clzll(bytes - 1ULL) - 9;
+	return b < IOLAT_SIZE_BUCKETS ? b : IOLAT_SIZE_BUCKETS - 1;
 }
 
 static const struct {
@@ -121,9 +123,34 @@ int iolat_an_init(struct iolat_an *an, const struct iolat_an_opts *o,
 void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors)
 {
 	struct iolat_an_dev *d = &an->devs[an->nr_devs++];
+	unsigned int b;
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->sectors = sectors;
+	/* bucket b starts at the first sector s with s * BUCKETS >= b * sectors */
+	for (b = 0; b < IOLAT_LBA_BUCKETS; b++)
+		d->lba_start[b] = (b * sectors + IOLAT_LBA_BUCKETS - 1) /
+				  IOLAT_LBA_BUCKETS;
+	d->lba_mul = sectors ? (uint64_t)(((unsigned __int128)IOLAT_LBA_BUCKETS
+					   << 64) / sectors) : 0;
+}
+
+/*
+ * floor(sector * BUCKETS / sectors), at most the last, without dividing:
+ * a multiplication by BUCKETS / sectors in 64.64 fixed point, then the
+ * exact bucket starts correct its rounding.
+ */
+static unsigned int lba_bucket(const struct iolat_an_dev *d, uint64_t sector)
+{
+	uint64_t b = (uint64_t)(((unsigned __int128)sector * d->lba_mul) >> 64);
+
+	if (b > IOLAT_LBA_BUCKETS - 1)
+		b = IOLAT_LBA_BUCKETS - 1;
+	while (b < IOLAT_LBA_BUCKETS - 1 && sector >= d->lba_start[b + 1])
+		b++;
+	while (b && sector < d->lba_start[b])
+		b--;
+	return b;
 }
 
 static void hist_add(struct iolat_an *an, struct iolat_hist **h, uint64_t v)
@@ -168,34 +195,103 @@ const struct iolat_hist *iolat_an_total(const struct iolat_an_op *op,
 	return NULL;
 }
 
-static void op_add(struct iolat_an *an, struct iolat_an_op *op,
-		   const struct iolat_record *r)
+/* A record's stage times, worked out once for every histogram. */
+struct stage_ns {
+	unsigned int known;	/* bit per stage */
+	uint64_t ns[IOLAT_AN_STAGES];
+};
+
+static void stages_of(const struct iolat_record *r, struct stage_ns *t)
 {
 	unsigned int s;
-	uint64_t ns;
+
+	__u64 v;
+
+	t->known = 0;
+	for (s = 0; s < IOLAT_STAGE_NR; s++) {
+		if (iolat_stage_ns(r->q_ns, r->g_ns, r->i_ns, r->d_ns, r->c_ns,
+				   s, &v)) {
+			t->ns[s] = v;
+			t->known |= 1U << s;
+		}
+	}
+	if (iolat_an_stage(r, IOLAT_AN_NVME, &t->ns[IOLAT_AN_NVME]))
+		t->known |= 1U << IOLAT_AN_NVME;
+}
+
+static void op_add(struct iolat_an *an, struct iolat_an_op *op,
+		   const struct iolat_record *r, const struct stage_ns *t)
+{
+	unsigned int s;
 
 	op->ios++;
 	op->bytes += r->bytes;
 	op->bios += r->nr_bios ? r->nr_bios : 1;
 	for (s = 0; s < IOLAT_AN_STAGES; s++)
-		if (iolat_an_stage(r, s, &ns))
-			hist_add(an, &op->hist[s], ns);
+		if (t->known & (1U << s))
+			hist_add(an, &op->hist[s], t->ns[s]);
 }
 
-/* The group of (pid, comm, device), or of (device, qid), found or added. */
+/* Same name: the same bytes (the usual case, two loads), or same string. */
+static bool comm_eq(const char *a, const char *b)
+{
+	uint64_t x[2], y[2];
+
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	if (x[0] == y[0] && x[1] == y[1])
+		return true;
+	return !strncmp(a, b, IOLAT_COMM_LEN);
+}
+
+static bool group_is(const struct iolat_an_group *g, unsigned int dev,
+		     const struct iolat_record *r)
+{
+	return g->pid == r->pid && g->dev == dev && comm_eq(g->comm, r->comm);
+}
+
+static unsigned int group_hash(uint32_t pid, unsigned int dev)
+{
+	return (pid * 0x9e3779b1U) ^ (dev * 0x85ebca6bU);
+}
+
+/* Index groups [0, nr_procs) in a table of @size slots (a power of 2). */
+static int group_index(struct iolat_an *an, unsigned int size)
+{
+	unsigned int *idx = calloc(size, sizeof(*idx)), i, h;
+
+	if (!idx)
+		return -1;
+	for (i = 0; i < an->nr_procs; i++) {
+		h = group_hash(an->procs[i].pid, an->procs[i].dev);
+		while (idx[h & (size - 1)])
+			h++;
+		idx[h & (size - 1)] = i + 1;
+	}
+	free(an->proc_idx);
+	an->proc_idx = idx;
+	an->proc_mask = size - 1;
+	return 0;
+}
+
+/*
+ * The group of (pid, comm, device), found or added: the last one, else by
+ * a hash of (pid, device) in an open-addressed index kept at most half
+ * full.
+ */
 static struct iolat_an_group *group_find(struct iolat_an *an, unsigned int dev,
 					 const struct iolat_record *r)
 {
 	struct iolat_an_group *g;
-	unsigned int i, k;
+	unsigned int h, i;
 
-	for (k = 0; k < an->nr_procs; k++) {
-		i = (an->last_proc + k) % an->nr_procs;
-		g = &an->procs[i];
-		if (g->pid == r->pid && g->dev == dev &&
-		    !strncmp(g->comm, r->comm, IOLAT_COMM_LEN)) {
-			an->last_proc = i;
-			return g;
+	if (an->nr_procs && group_is(&an->procs[an->last_proc], dev, r))
+		return &an->procs[an->last_proc];
+	h = group_hash(r->pid, dev);
+	for (; an->proc_idx && (i = an->proc_idx[h & an->proc_mask]); h++) {
+		if (group_is(&an->procs[i - 1], dev, r)) {
+			an->last_proc = i - 1;
+			return &an->procs[i - 1];
 		}
 	}
 	if (an->nr_procs == an->cap_procs) {
@@ -206,6 +302,11 @@ static struct iolat_an_group *group_find(struct iolat_an *an, unsigned int dev,
 			return NULL;
 		an->procs = g;
 		an->cap_procs = cap;
+		if (group_index(an, 2 * cap))
+			return NULL;
+		h = group_hash(r->pid, dev);
+		while (an->proc_idx[h & an->proc_mask])
+			h++;
 	}
 	g = &an->procs[an->nr_procs];
 	memset(g, 0, sizeof(*g));
@@ -214,6 +315,7 @@ static struct iolat_an_group *group_find(struct iolat_an *an, unsigned int dev,
 	memcpy(g->comm, r->comm, IOLAT_COMM_LEN);
 	g->comm[IOLAT_COMM_LEN - 1] = '\0';
 	g->dev = dev;
+	an->proc_idx[h & an->proc_mask] = an->nr_procs + 1;
 	an->last_proc = an->nr_procs;
 	return &an->procs[an->nr_procs++];
 }
@@ -247,11 +349,56 @@ static void begin(struct iolat_an *an)
 		an->nomem = true;
 }
 
+static void hist_merge_into(struct iolat_an *an, struct iolat_hist **h,
+			    const struct iolat_hist *src)
+{
+	if (!src || !src->count)
+		return;
+	if (!*h) {
+		*h = malloc(sizeof(**h));
+		if (!*h) {
+			an->nomem = true;
+			return;
+		}
+		iolat_hist_init(*h);
+	}
+	iolat_hist_merge(*h, src);
+}
+
+static void op_merge(struct iolat_an *an, struct iolat_an_op *op,
+		     const struct iolat_an_op *delta)
+{
+	unsigned int s;
+
+	op->ios += delta->ios;
+	op->bytes += delta->bytes;
+	op->bios += delta->bios;
+	for (s = 0; s < IOLAT_AN_STAGES; s++)
+		hist_merge_into(an, &op->hist[s], delta->hist[s]);
+}
+
+/*
+ * With intervals, a record goes into the interval being built only, and
+ * the interval into the run when it is handed over: half the histogram
+ * updates per record.
+ */
+static void ival_into_run(struct iolat_an *an)
+{
+	unsigned int d, op;
+
+	for (d = 0; d < an->nr_devs; d++) {
+		for (op = 0; op < IOLAT_OP_NR; op++) {
+			op_merge(an, &an->devs[d].run[op], &an->devs[d].ival[op]);
+			iolat_an_op_reset(&an->devs[d].ival[op]);
+		}
+		memset(an->devs[d].ival_qd, 0, sizeof(an->devs[d].ival_qd));
+	}
+}
+
 /* Hand over every interval that ends at or before @upto_ns. */
 static void flush_intervals(struct iolat_an *an, uint64_t upto_ns, bool last)
 {
 	uint64_t from, to;
-	unsigned int d, op;
 
 	if (!an->o.interval_ns)
 		return;
@@ -266,12 +413,7 @@ static void flush_intervals(struct iolat_an *an, uint64_t upto_ns, bool last)
 		}
 		if (an->out->interval)
 			an->out->interval(an, from, to);
-		for (d = 0; d < an->nr_devs; d++) {
-			for (op = 0; op < IOLAT_OP_NR; op++)
-				iolat_an_op_reset(&an->devs[d].ival[op]);
-			memset(an->devs[d].ival_qd, 0,
-			       sizeof(an->devs[d].ival_qd));
-		}
+		ival_into_run(an);
 		an->ival_index++;
 	}
 }
@@ -289,31 +431,33 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	struct iolat_an_dev *d = &an->devs[dev];
 	struct iolat_an_group *g;
 	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns;
+	struct stage_ns t;
 
 	begin(an);
+	stages_of(r, &t);
 	an->records++;
 	if (r->flags & IOLAT_F_NVME)
 		an->nvme = true;
 	if (an->out->record)
 		an->out->record(an, dev, r);
-	op_add(an, &d->run[op], r);
-	if (an->o.interval_ns) {
+	if (an->o.interval_ns &&
+	    end >= an->meta.t0_ns + an->ival_index * an->o.interval_ns) {
+		op_add(an, &d->ival[op], r, &t);	/* the run's at handover */
+	} else {
 		/* its interval was handed over: in the run only */
-		if (end < an->meta.t0_ns + an->ival_index * an->o.interval_ns)
+		if (an->o.interval_ns)
 			an->late++;
-		else
-			op_add(an, &d->ival[op], r);
+		op_add(an, &d->run[op], r, &t);
 	}
 	d->size[iolat_size_bucket(r->bytes)]++;
 	if (r->d_ns && !(r->flags & IOLAT_F_NVME_ADMIN)) {
-		d->qd[iolat_qd_bucket(r->qd_issue)]++;
-		d->ival_qd[iolat_qd_bucket(r->qd_issue)]++;
-	}
-	if (d->sectors && r->bytes) {
-		uint64_t b = r->sector * IOLAT_LBA_BUCKETS / d->sectors;
+		unsigned int b = iolat_qd_bucket(r->qd_issue);
 
-		d->lba[b < IOLAT_LBA_BUCKETS ? b : IOLAT_LBA_BUCKETS - 1]++;
+		d->qd[b]++;
+		d->ival_qd[b]++;
 	}
+	if (d->sectors && r->bytes)
+		d->lba[lba_bucket(d, r->sector)]++;
 	if (!(r->flags & IOLAT_F_NVME_ADMIN)) {
 		g = group_find(an, dev, r);
 		if (!g) {
@@ -331,6 +475,35 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 			g->bytes += iolat_nvme_bytes(r);
 			hist_add(an, &g->lat, r->nvme_done_ns - r->nvme_setup_ns);
 		}
+	}
+}
+
+/**
+ * iolat_an_add_op() - take requests aggregated in the module
+ * @an: the analysis
+ * @dev: index of their device
+ * @op: their op
+ * @delta: their counts and stage histograms since the last call
+ * @qd: [IOLAT_QD_BUCKETS], queue depths at issue since the last call,
+ *	or NULL
+ *
+ * They go into the run and, with intervals, into the one being built:
+ * the interval in which they were read, not the one in which each
+ * completed (docs/output.md).
+ */
+void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
+		     const struct iolat_an_op *delta, const uint64_t *qd)
+{
+	struct iolat_an_dev *d = &an->devs[dev];
+	unsigned int i;
+
+	begin(an);
+	an->aggregated = true;
+	an->records += delta->ios;
+	op_merge(an, an->o.interval_ns ? &d->ival[op] : &d->run[op], delta);
+	for (i = 0; qd && i < IOLAT_QD_BUCKETS; i++) {
+		d->qd[i] += qd[i];
+		d->ival_qd[i] += qd[i];
 	}
 }
 
@@ -360,6 +533,8 @@ void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
 	an->end_ns = end_ns;
 	begin(an);
 	flush_intervals(an, end_ns, true);
+	/* records that ended after the last interval: in the run only */
+	ival_into_run(an);
 	if (an->out->summary)
 		an->out->summary(an, run, c);
 }
@@ -387,6 +562,8 @@ void iolat_an_free(struct iolat_an *an)
 	for (i = 0; i < an->nr_procs; i++)
 		free(an->procs[i].lat);
 	free(an->procs);
+	free(an->proc_idx);
+	an->proc_idx = NULL;
 	for (i = 0; i < an->nr_qids; i++)
 		free(an->qids[i].lat);
 	free(an->qids);

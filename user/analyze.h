@@ -6,6 +6,7 @@
  *
  *   analyze.c     records -> histograms per device, op and stage, per
  *                 interval and over the run; distributions; processes
+ *   aggregate.c   the same histograms, read from an aggregating module
  *   recfile.c     the record file: header, blocks of records, marks
  *   out_text.c    text: interval lines, tables, bar histograms
  *   out_json.c    one JSON document (docs/output.md)
@@ -68,6 +69,8 @@ struct iolat_an_dev {
 	uint64_t size[IOLAT_SIZE_BUCKETS];
 	uint64_t qd[IOLAT_QD_BUCKETS];		/* queue depth at issue */
 	uint64_t lba[IOLAT_LBA_BUCKETS];
+	uint64_t lba_start[IOLAT_LBA_BUCKETS];	/* first sector of each */
+	uint64_t lba_mul;	/* BUCKETS / sectors, 64.64 fixed point */
 	uint64_t ival_qd[IOLAT_QD_BUCKETS];
 };
 
@@ -100,6 +103,8 @@ struct iolat_an {
 	struct iolat_an_dev devs[IOLAT_MAX_DEVS];
 	struct iolat_an_group *procs;
 	unsigned int nr_procs, cap_procs, last_proc;
+	unsigned int *proc_idx;	/* hash index of procs: i + 1, 0 empty */
+	unsigned int proc_mask;
 	struct iolat_an_group *qids;
 	unsigned int nr_qids;
 	uint64_t records;
@@ -109,6 +114,7 @@ struct iolat_an {
 	bool nomem;
 	bool begun;
 	bool nvme;		/* NVMe records seen */
+	bool aggregated;	/* histograms from the module, not records */
 };
 
 /* An output format: hooks the analysis calls; a NULL hook is skipped. */
@@ -158,6 +164,15 @@ void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors);
 void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		     const struct iolat_record *r);
 void iolat_an_mark(struct iolat_an *an, uint64_t now_ns);
+void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
+		     const struct iolat_an_op *delta, const uint64_t *qd);
+
+/* aggregate.c: an aggregating session's readings -> the analysis */
+struct iolat_agg_reader;
+struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s);
+int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
+		   const struct iolat_dev_counters *c);
+void iolat_agg_reader_free(struct iolat_agg_reader *r);
 void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
 		     const struct iolat_run *run,
 		     const struct iolat_dev_counters *c);

@@ -5,6 +5,7 @@
  * line per device and op each interval, then histograms per device, op
  * and stage, distributions, processes, and the accounting of every
  * request.  With -w FILE the stream is also saved for `iolat report`.
+ * With --aggregate the module keeps the histograms (aggregate.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,21 @@ struct rec_state {
 	struct iolat_file *file;
 	const char *path;
 	bool failed;		/* the file could not be written */
+	struct iolat_agg_reader *agg;	/* --aggregate */
 };
+
+/* Read an aggregating module's histograms; a failure ends the session. */
+static void agg_take(struct rec_state *st, const struct iolat_dev_counters *c)
+{
+	int err = iolat_agg_take(st->agg, &st->an, c);
+
+	if (err) {
+		iolat_err("cannot read the module's histograms: %s%s%s",
+			  strerror(-err), iolat_nl_errmsg(st->s->nl)[0] ? ": " : "",
+			  iolat_nl_errmsg(st->s->nl));
+		st->failed = true;
+	}
+}
 
 static void on_started(void *arg)
 {
@@ -54,7 +69,20 @@ static void on_drained(void *arg, uint64_t now_ns)
 
 	if (st->file && iolat_file_mark(st->file, now_ns))
 		st->failed = true;
+	/* an interval ended: what completed by now goes into it */
+	if (st->agg && st->an.o.interval_ns &&
+	    now_ns >= st->an.meta.t0_ns +
+		      (st->an.ival_index + 1) * st->an.o.interval_ns)
+		agg_take(st, NULL);
 	iolat_an_mark(&st->an, now_ns);
+}
+
+static void on_stopped(void *arg)
+{
+	struct rec_state *st = arg;
+
+	if (st->agg)
+		agg_take(st, st->s->counters);
 }
 
 static void on_event(void *arg, uint64_t ns, uint32_t kind, const char *module)
@@ -77,6 +105,7 @@ int cmd_record(int argc, const char **argv)
 {
 	struct iolat_an_args a = { 0 };
 	char *path = NULL;
+	int aggregate = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
@@ -84,6 +113,9 @@ int cmd_record(int argc, const char **argv)
 		{ "write", 'w', POPT_ARG_STRING, &path, 0,
 		  "also save every record to FILE, for iolat report and plot",
 		  "FILE" },
+		{ "aggregate", 'A', POPT_ARG_NONE, &aggregate, 0,
+		  "aggregate into histograms in the kernel: no per-request records (cheapest; no processes, sizes, offsets, csv or svg)",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -102,9 +134,28 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	if (iolat_an_args_parse(&a, &ao, &out))
 		goto out;
+	if (aggregate && (path || out->record)) {
+		iolat_err("--aggregate keeps no records: it cannot %s",
+			  path ? "save them (-w)" : "print one line per request or plot them");
+		goto out;
+	}
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
+	if (aggregate && s.nvme) {
+		iolat_err("--aggregate keeps no records: NVMe commands need them (drop --nvme)");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	s.aggregate = aggregate;
+	if (aggregate) {
+		st.agg = iolat_agg_reader_new(&s);
+		if (!st.agg) {
+			iolat_err("out of memory");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
 	iolat_an_init(&st.an, &ao, out);
 	for (d = 0; d < s.nr_devs; d++)
 		iolat_an_add_dev(&st.an, s.devs[d].name, s.devs[d].sectors);
@@ -113,6 +164,7 @@ int cmd_record(int argc, const char **argv)
 	s.record = on_record;
 	s.drained = on_drained;
 	s.event = on_event;
+	s.stopped = on_stopped;
 	s.idle = on_idle;
 	s.arg = &st;
 	rc = iolat_session_run(&s);
@@ -132,6 +184,7 @@ int cmd_record(int argc, const char **argv)
 	rc = iolat_session_accounted(&s) && !st.failed && !st.an.nomem ?
 	     EXIT_OK : EXIT_FAIL;
 out:
+	iolat_agg_reader_free(st.agg);
 	iolat_an_free(&st.an);
 	iolat_session_opts_free(&o);
 	iolat_an_args_free(&a);

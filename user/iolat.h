@@ -107,6 +107,8 @@ struct iolat_dev_counters {
 	uint64_t issues;
 	uint64_t qd_sum;
 	uint64_t qd_hist[IOLAT_QD_BUCKETS];
+	uint64_t agg_ios[IOLAT_OP_NR];	/* in an aggregating session's */
+	uint64_t agg_bytes[IOLAT_OP_NR];	/* histograms */
 	uint32_t nr_hwq;
 	struct iolat_hwq_counters *hwqs;	/* [nr_hwq] */
 };
@@ -127,6 +129,28 @@ struct iolat_clock_result {
 		uint64_t count;
 	} pairs[IOLAT_MAX_CLOCK_PAIRS];
 };
+/*
+ * An aggregating session's histograms of one device (IOLAT_CMD_HIST):
+ * [op][0] Q2C, [op][1] D2C.
+ */
+#define IOLAT_AGG_STAGES 2
+struct iolat_agg {
+	struct iolat_hist h[IOLAT_OP_NR][IOLAT_AGG_STAGES];
+};
+static inline unsigned int iolat_agg_stage(unsigned int i)
+{
+	return i ? IOLAT_AGG_STAGE_D2C : IOLAT_AGG_STAGE_Q2C;
+}
+static inline struct iolat_hist *iolat_agg_hist(struct iolat_agg *a,
+						unsigned int op,
+						unsigned int stage)
+{
+	if (stage == IOLAT_AGG_STAGE_Q2C)
+		return &a->h[op][0];
+	if (stage == IOLAT_AGG_STAGE_D2C)
+		return &a->h[op][1];
+	return NULL;
+}
 struct iolat_dev_req;
 /* @rec_size: as the message says, or 0 for the module's (GET_INFO) */
 typedef void (*iolat_records_fn)(void *arg, const void *buf, uint32_t len,
@@ -138,16 +162,22 @@ typedef void (*iolat_event_fn)(void *arg, uint64_t ns, uint32_t kind,
 struct iolat_nl *iolat_nl_open(void);
 void iolat_nl_close(struct iolat_nl *nl);
 int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info);
+/* START's modes */
+#define IOLAT_START_COUNTERS_ONLY	1U	/* IOLAT_A_COUNTERS_ONLY */
+#define IOLAT_START_NVME		2U	/* IOLAT_A_NVME */
+#define IOLAT_START_AGGREGATE		4U	/* IOLAT_A_AGGREGATE */
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
-		   const struct iolat_filter *filter, bool counters_only,
-		   bool nvme);
+		   const struct iolat_filter *filter, uint32_t mode);
 int iolat_nl_counters(struct iolat_nl *nl, struct iolat_dev_counters *c,
 		      unsigned int nr);
 int iolat_nl_clocktest(struct iolat_nl *nl, uint32_t loops,
 		       struct iolat_clock_result *res, unsigned int max,
 		       unsigned int *nr);
 int iolat_nl_stop(struct iolat_nl *nl, struct iolat_stats *stats);
+struct iolat_agg;
+int iolat_nl_hist(struct iolat_nl *nl, const struct iolat_dev_counters *c,
+		  struct iolat_agg *agg, unsigned int nr);
 int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn,
 		  iolat_event_fn event, void *arg);
 const char *iolat_nl_errmsg(const struct iolat_nl *nl);
@@ -241,6 +271,7 @@ struct iolat_session {
 	struct iolat_dev_req devs[IOLAT_MAX_DEVS];
 	struct iolat_filter filter;
 	bool counters_only;	/* no records: `iolat stat` */
+	bool aggregate;		/* histograms in the module, no records */
 	bool nvme;		/* NVMe commands too; no -d: every namespace */
 	double duration;
 	uint32_t ring;
@@ -258,6 +289,8 @@ struct iolat_session {
 	void (*drained)(void *arg, uint64_t now_ns);
 	/* a session event, after the user was told */
 	void (*event)(void *arg, uint64_t ns, uint32_t kind, const char *module);
+	/* stopped, the last records and counters read, the socket open */
+	void (*stopped)(void *arg);
 	/* between drains: true ends the session */
 	bool (*idle)(void *arg);
 	void *arg;

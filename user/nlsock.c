@@ -254,8 +254,9 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info)
 
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
-		   const struct iolat_filter *f, bool counters_only, bool nvme)
+		   const struct iolat_filter *f, uint32_t mode)
 {
+	bool nvme = mode & IOLAT_START_NVME;
 	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_START, 0);
 	unsigned int i;
 
@@ -281,7 +282,10 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	    (f->tgid && nla_put_u32(msg, IOLAT_A_FILTER_TGID, f->tgid)) ||
 	    (f->comm[0] && nla_put_string(msg, IOLAT_A_FILTER_COMM, f->comm)) ||
 	    (f->min_ns && nla_put_u64(msg, IOLAT_A_FILTER_MIN_NS, f->min_ns)) ||
-	    (counters_only && nla_put_flag(msg, IOLAT_A_COUNTERS_ONLY)) ||
+	    ((mode & IOLAT_START_COUNTERS_ONLY) &&
+	     nla_put_flag(msg, IOLAT_A_COUNTERS_ONLY)) ||
+	    ((mode & IOLAT_START_AGGREGATE) &&
+	     nla_put_flag(msg, IOLAT_A_AGGREGATE)) ||
 	    (nvme && nla_put_flag(msg, IOLAT_A_NVME)))
 		goto nomem;
 	return nl_transact(nl, msg, NULL, NULL);
@@ -472,6 +476,8 @@ static int counters_reply(struct iolat_req *req, struct nlattr **tb)
 		get_u64s(t, IOLAT_CNT_A_BYTES, c->bytes, IOLAT_OP_NR);
 		get_u64s(t, IOLAT_CNT_A_WAIT_NS, c->wait_ns, IOLAT_OP_NR);
 		get_u64s(t, IOLAT_CNT_A_QD_HIST, c->qd_hist, IOLAT_QD_BUCKETS);
+		get_u64s(t, IOLAT_CNT_A_AGG_IOS, c->agg_ios, IOLAT_OP_NR);
+		get_u64s(t, IOLAT_CNT_A_AGG_BYTES, c->agg_bytes, IOLAT_OP_NR);
 	}
 	nla_for_each_nested(nla, tb[IOLAT_A_DEV_COUNTERS], rem)
 		if (nla_type(nla) == IOLAT_CNT_A_HWQ)
@@ -500,6 +506,79 @@ int iolat_nl_counters(struct iolat_nl *nl, struct iolat_dev_counters *c,
 	if (!msg)
 		return -ENOMEM;
 	return nl_transact(nl, msg, counters_reply, &ctx);
+}
+
+struct hist_ctx {
+	const struct iolat_dev_counters *c;	/* which device is which */
+	struct iolat_agg *agg;
+	unsigned int nr;
+};
+
+/* One message of an aggregating session's histogram (IOLAT_CMD_HIST). */
+static int hist_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct hist_ctx *ctx = req->arg;
+	struct nlattr *t[IOLAT_HIST_A_MAX + 1];
+	struct iolat_hist *h = NULL;
+	uint32_t op, stage, first;
+	unsigned int i;
+	size_t n;
+
+	if (!tb[IOLAT_A_HIST] ||
+	    nla_parse_nested(t, IOLAT_HIST_A_MAX, tb[IOLAT_A_HIST], NULL) < 0)
+		return 0;
+	op = get_u32(t, IOLAT_HIST_A_OP);
+	stage = get_u32(t, IOLAT_HIST_A_STAGE);
+	for (i = 0; i < ctx->nr && op < IOLAT_OP_NR; i++)
+		if (ctx->c[i].major == get_u32(t, IOLAT_HIST_A_MAJOR) &&
+		    ctx->c[i].minor == get_u32(t, IOLAT_HIST_A_MINOR))
+			h = iolat_agg_hist(&ctx->agg[i], op, stage);
+	if (!h)
+		return 0;
+	if (t[IOLAT_HIST_A_COUNT]) {	/* the first message of a histogram */
+		iolat_hist_init(h);
+		h->count = get_u64(t, IOLAT_HIST_A_COUNT);
+		h->sum = get_u64(t, IOLAT_HIST_A_SUM_NS);
+		h->min = h->count ? get_u64(t, IOLAT_HIST_A_MIN_NS) : ~0ULL;
+		h->max = get_u64(t, IOLAT_HIST_A_MAX_NS);
+		h->overflow = get_u64(t, IOLAT_HIST_A_OVERFLOW);
+		h->sumsq_lo = get_u64(t, IOLAT_HIST_A_SUMSQ_LO);
+		h->sumsq_hi = get_u64(t, IOLAT_HIST_A_SUMSQ_HI);
+	}
+	first = get_u32(t, IOLAT_HIST_A_FIRST_BIN);
+	if (!t[IOLAT_HIST_A_BINS] || first >= IOLAT_HIST_NR_BINS)
+		return 0;
+	n = nla_len(t[IOLAT_HIST_A_BINS]) / sizeof(uint64_t);
+	if (n > IOLAT_HIST_NR_BINS - first)
+		n = IOLAT_HIST_NR_BINS - first;
+	memcpy(&h->bins[first], nla_data(t[IOLAT_HIST_A_BINS]),
+	       n * sizeof(uint64_t));
+	return 0;
+}
+
+/**
+ * iolat_nl_hist() - an aggregating session's histograms, now
+ * @nl: the session's socket
+ * @c: the devices, as for iolat_nl_counters() (major and minor)
+ * @agg: [@nr], one per device, filled in; histograms not sent are empty
+ * @nr: number of devices
+ *
+ * Return: 0 or a negative errno (iolat_nl_errmsg() says more).
+ */
+int iolat_nl_hist(struct iolat_nl *nl, const struct iolat_dev_counters *c,
+		  struct iolat_agg *agg, unsigned int nr)
+{
+	struct hist_ctx ctx = { .c = c, .agg = agg, .nr = nr };
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_HIST, NLM_F_DUMP);
+	unsigned int i, op, st;
+
+	for (i = 0; i < nr; i++)
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			for (st = 0; st < IOLAT_AGG_STAGES; st++)
+				iolat_hist_init(&agg[i].h[op][st]);
+	if (!msg)
+		return -ENOMEM;
+	return nl_transact(nl, msg, hist_reply, &ctx);
 }
 
 struct clock_ctx {

@@ -294,11 +294,15 @@ static void device_summary(const struct iolat_an *an,
 			iolat_text_hist(h);
 		}
 	}
-	printf("\n%s request sizes:\n", d->name);
-	size_hist(d->size);
+	if (!an->aggregated) {
+		printf("\n%s request sizes:\n", d->name);
+		size_hist(d->size);
+	}
 	printf("\n%s queue depth at issue:\n", d->name);
 	iolat_text_qd_hist(d->qd);
-	if (d->sectors) {
+	if (an->aggregated)
+		printf("\n(aggregated in the kernel: no sizes, offsets or processes)\n");
+	else if (d->sectors) {
 		printf("\n%s offsets (%% of %llu sectors):\n", d->name,
 		       U(d->sectors));
 		lba_hist(d->lba);

@@ -535,6 +535,8 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		if (err)
 			session_lost(nl, "reading the counters", err, run);
 	}
+	if (!err && s->stopped)
+		s->stopped(s->arg);
 	if (pid > 0)
 		waitpid(pid, &s->cmd_status, 0);
 }
@@ -723,7 +725,9 @@ int iolat_session_run(struct iolat_session *s)
 	s->t0_ns = mono_ns();
 	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
 	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter,
-			     s->counters_only, s->nvme);
+			     (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
+			     (s->nvme ? IOLAT_START_NVME : 0) |
+			     (s->aggregate ? IOLAT_START_AGGREGATE : 0));
 	if (err) {
 		if (err == -EPERM)
 			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)");
@@ -745,6 +749,10 @@ int iolat_session_run(struct iolat_session *s)
 	s->nl = NULL;
 	iolat_nl_close(nl);
 	s->run.delivered = dec.decoded;
+	/* an aggregating session's requests are in its histograms */
+	for (i = 0; s->aggregate && !s->run.incomplete && i < s->nr_devs; i++)
+		for (unsigned int op = 0; op < IOLAT_OP_NR; op++)
+			s->run.delivered += s->counters[i].agg_ios[op];
 	s->run.decode_errors = dec.bad;
 	if (s->summary && !s->run.incomplete && write_summary(s))
 		return EXIT_FAIL;
