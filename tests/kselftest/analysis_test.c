@@ -96,7 +96,7 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	double c50, c99, d50, d99, q50, q99;
 	char *live, *rep, *fio, *parsed, *line, *save = NULL;
 	const char *dev_sum, *iv;
-	int st, rows = 0, checked = 0;
+	int st, rows = 0, checked = 0, checked_p99 = 0;
 
 	st = sh("%s record -w " D "/run.rec -i 1 -o json -d %s -- fio --name=x --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --time_based --runtime=6 --size=512M --eta=never --output-format=json+ --output=" D "/fio.json >" D "/live.json 2>%s",
 		env("IOLAT_CLI"), self->dev, self->dev, ERR);
@@ -179,16 +179,23 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 			continue;	/* a second fio barely ran in */
 		checked++;
 		/* within 1%, once the parser's own offset of half a fio bin
-		 * is taken off (docs/output.md); and within 1% + that offset
+		 * is taken off (docs/output.md); and within 1% + that offset.
+		 * A percentile is compared where 40 requests or more lie
+		 * above it: in a sparser tail the parser interpolates between
+		 * bins far apart (p99 of 2184 requests: 22 above it).
 		 */
 		EXPECT_GE(0.01, fabs(med - half_fio_bin(med) - i50) / i50);
 		EXPECT_GE(0.01, fabs(p90 - half_fio_bin(p90) - i90) / i90);
-		EXPECT_GE(0.01, fabs(p99 - half_fio_bin(p99) - i99) / i99);
 		EXPECT_GE(0.01 + half_fio_bin(med) / med, fabs(med - i50) / i50);
+		if (samples * 0.01 >= 40) {
+			EXPECT_GE(0.01, fabs(p99 - half_fio_bin(p99) - i99) / i99);
+			checked_p99++;
+		}
 	}
-	NOTE("%d intervals parsed, %d with 500 requests or more compared", rows,
-	     checked);
+	NOTE("%d intervals parsed, %d with 500 requests or more compared, %d of them at p99",
+	     rows, checked, checked_p99);
 	EXPECT_LE(2, checked);
+	EXPECT_LE(1, checked_p99);
 }
 
 /* fio in the background on the device, for @secs seconds. */

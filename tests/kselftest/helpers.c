@@ -226,8 +226,14 @@ int wait_text(const char *path, const char *text, int secs)
 {
 	int i;
 
+	char *s;
+	bool found;
+
 	for (i = 0; i < secs * 20; i++) {
-		if (strstr(slurp(path), text))
+		s = slurp(path);
+		found = s && strstr(s, text);
+		free(s);
+		if (found)
 			return 0;
 		usleep(50000);
 	}

@@ -120,12 +120,16 @@ static unsigned int lba_size(void)
 }
 
 /* Wait for the namespace to be there (after loading nvme). */
+/*
+ * The namespace's node appears before its disk can be opened (add_disk()
+ * registers the device, then the block device): wait until it opens.
+ */
 static int wait_ns(void)
 {
 	int i;
 
 	for (i = 0; i < 300; i++) {
-		if (!sh("test -b /dev/" NS))
+		if (!sh("blockdev --getsz /dev/" NS " >/dev/null 2>&1"))
 			return 0;
 		usleep(100000);
 	}
@@ -196,7 +200,7 @@ FIXTURE_TEARDOWN(nvme)
 		kill(-self->cli, SIGKILL);
 		wait_for(self->cli, 30, &st);
 	}
-	sh("echo 0 >" TRACEFS "/tracing_on 2>/dev/null; echo 0 >" TRACEFS "/events/nvme/enable 2>/dev/null; true");
+	sh("{ echo 0 >" TRACEFS "/tracing_on; echo 0 >" TRACEFS "/events/nvme/enable; } 2>/dev/null; true");
 	sh("umount " MNT " 2>/dev/null; true");
 	if (!sh("test \"$(cat /sys/module/nvme/parameters/poll_queues 2>/dev/null || echo 0)\" != 0"))
 		EXPECT_EQ(0, nvme_unload(""));
@@ -544,6 +548,9 @@ TEST_F_TIMEOUT(nvme, reload_while_tracing, 600)
 	snprintf(cmd, sizeof(cmd),
 		 "exec %s trace --nvme -o csv -d " NS " -t 60 >%s 2>%s",
 		 env("IOLAT_CLI"), CSV, ERR);
+	/* not a previous test's text: wait_text() reads it at once */
+	unlink(ERR);
+	unlink(CSV);
 	self->cli = spawn_sh(cmd);
 	ASSERT_LT(0, self->cli);
 	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 30));
