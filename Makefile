@@ -4,6 +4,7 @@
 #   make module | cli    one of them
 #   make check           every test (installs what it needs; see README)
 #   make demo            iolat on a real workload in a guest
+#   make bench           overhead against no tracing and blktrace (docs/bench.md)
 #   make install         CLI and man page into $(PREFIX); the module via
 #                        DKMS (README) or `make modules_install`
 
@@ -41,9 +42,10 @@ TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compar
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
-	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test
+	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
+	       $(BUILD)/tests/kselftest/bench_test
 
-.PHONY: all module cli modules_install install check demo deps clean \
+.PHONY: all module cli modules_install install check demo bench deps clean \
 	unit-tests guest-tests dkms-src dkms-install
 
 all: module cli
@@ -125,6 +127,9 @@ check:
 
 demo:
 	tests/demo.sh
+
+bench:
+	tests/bench/run.sh
 
 deps:
 	tests/deps.sh

@@ -20,6 +20,8 @@
 #define U(x) ((unsigned long long)(x))
 
 #define DRAIN_INTERVAL_NS 10000000L	/* drain the buffers every 10 ms */
+/* without records (counters only, aggregation), only events: 100 ms */
+#define EVENT_INTERVAL_NS 100000000L
 
 /* Options every session command takes (popt table; 'd' is collected). */
 struct poptOption iolat_session_options[] = {
@@ -480,7 +482,10 @@ static int kernel_counters(const struct iolat_session *s,
 static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		       struct iolat_decoder *dec)
 {
-	const struct timespec tick = { 0, DRAIN_INTERVAL_NS };
+	const struct timespec tick = {
+		0, s->counters_only || s->aggregate ? EVENT_INTERVAL_NS :
+						      DRAIN_INTERVAL_NS
+	};
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
 	pid_t pid = -1;

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench` (not part of `make check`): iolat's overhead in one guest
+# boot, against no tracing and blktrace (tests/bench/bench.py), and the
+# CLI's ingest rate on this host (tests/bench/ingest.c).  Writes
+# docs/bench.md and docs/bench.json.
+#
+#   IOLAT_BENCH_ROUNDS=5 IOLAT_BENCH_RUNTIME=5   rounds, seconds per run
+#
+# The guest boots with the TSC as its clock (clocksource=tsc
+# tsc=reliable): under TCG its default, the HPET, is an emulated device
+# whose every read costs microseconds, which would weigh every clock read
+# far beyond what it costs on hardware.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+say() { echo "bench: $*" >&2; }
+rounds=${IOLAT_BENCH_ROUNDS:-5}
+runtime=${IOLAT_BENCH_RUNTIME:-5}
+out=$ROOT/build/bench
+
+say "installing packages (apt-get)"
+tests/deps.sh
+make -s cli build/tests/bench/ingest
+tests/guest/kernels.sh prepare 6.1 >/dev/null
+tests/build-module.sh 6.1 >/dev/null
+rm -rf "$out"
+mkdir -p "$out"
+
+say "CLI ingest on this host (3 passes of 20 million records)"
+build/tests/bench/ingest --records 20000000 --runs 3 2>"$out/ingest.json" ||
+	true
+cat "$out/ingest.json" >&2
+
+say "$rounds rounds x 4 configurations x 5 modes x $runtime s in the guest"
+IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
+IOLAT_APPEND="clocksource=tsc tsc=reliable" \
+	tests/guest/run --kernel 6.1 --timeout 7200 --share "$out" -- \
+	python3 tests/bench/bench.py run --out "$out" --rounds "$rounds" \
+	--runtime "$runtime"
+python3 tests/bench/bench.py report "$out" --ingest "$out/ingest.json" \
+	--md docs/bench.md --json docs/bench.json
+say "wrote docs/bench.md and docs/bench.json"
