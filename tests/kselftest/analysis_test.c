@@ -12,7 +12,8 @@
  *     iolat's percentiles of the same intervals within 1%;
  *   - promtool accepts the exposition of report, export --textfile and
  *     export --listen; two runs' expositions add up to the one of both;
- *   - iolat top shows the device and fio, and quits on q.
+ *   - iolat top shows the device and fio, and quits on q;
+ *   - record -A: the module's histograms hold every request of the run.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -178,17 +179,23 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 		if (samples < 500)
 			continue;	/* a second fio barely ran in */
 		checked++;
-		/* within 1%, once the parser's own offset of half a fio bin
-		 * is taken off (docs/output.md); and within 1% + that offset.
-		 * A percentile is compared where 40 requests or more lie
-		 * above it: in a sparser tail the parser interpolates between
-		 * bins far apart (p99 of 2184 requests: 22 above it).
+		/* p50 and p90, where fio's bins are dense: within 1% once
+		 * the parser's own offset of half a fio bin is taken off
+		 * (docs/output.md), and within 1% + that offset as printed.
+		 * p99, where 40 requests or more lie above it, within 1% +
+		 * that offset: in the tail the parser interpolates between
+		 * bins that hold a few requests each, so the offset is not
+		 * always there to take off (seen: -0.49% as printed, -0.99%
+		 * without it).  A sparser tail is not compared (p99 of 2184
+		 * requests, 22 above it: -1.3% without the offset).
 		 */
 		EXPECT_GE(0.01, fabs(med - half_fio_bin(med) - i50) / i50);
 		EXPECT_GE(0.01, fabs(p90 - half_fio_bin(p90) - i90) / i90);
 		EXPECT_GE(0.01 + half_fio_bin(med) / med, fabs(med - i50) / i50);
+		EXPECT_GE(0.01 + half_fio_bin(p90) / p90, fabs(p90 - i90) / i90);
 		if (samples * 0.01 >= 40) {
-			EXPECT_GE(0.01, fabs(p99 - half_fio_bin(p99) - i99) / i99);
+			EXPECT_GE(0.01 + half_fio_bin(p99) / p99,
+				  fabs(p99 - i99) / i99);
 			checked_p99++;
 		}
 	}
@@ -196,6 +203,59 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	     rows, checked, checked_p99);
 	EXPECT_LE(2, checked);
 	EXPECT_LE(1, checked_p99);
+}
+
+/*
+ * In-kernel aggregation (record -A): every request fio did is in the
+ * histograms, in the run and in the sum of the intervals, none dropped;
+ * D2C is at least the device's 100 us service time; what needs records
+ * is refused with one message.
+ */
+TEST_F_TIMEOUT(analysis, aggregate_in_kernel, 600)
+{
+	long long rd, wr, run_rd, d2c_n, q2c_n, ival_rd, run_wr, delivered,
+		  written, dropped;
+	double p50;
+	FILE *f;
+	int st;
+
+	st = sh("%s record -A -i 1 -o json --summary " D "/agg.sum -d %s -- fio --name=a --filename=/dev/%s --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=4 --size=512M --eta=never --output-format=json --output=" D "/agg_fio.json >" D "/agg.json 2>%s",
+		env("IOLAT_CLI"), self->dev, self->dev, ERR);
+	ASSERT_EQ(0, st) TH_LOG("iolat record -A: %s", slurp(ERR));
+	ASSERT_EQ(0, sh(PY " -c 'import json, sys\n"
+			"f = json.load(open(\"" D "/agg_fio.json\"))[\"jobs\"][0]\n"
+			"j = json.load(open(\"" D "/agg.json\"))\n"
+			"s = json.load(open(\"" D "/agg.sum\"))\n"
+			"ops = {o[\"op\"]: o for o in j[\"devices\"][0][\"ops\"]}\n"
+			"r = ops[\"read\"]\n"
+			"iv = sum(o[\"ios\"] for i in j[\"intervals\"] for d in i[\"devices\"] for o in d[\"ops\"] if o[\"op\"] == \"read\")\n"
+			"print(f[\"read\"][\"total_ios\"], f[\"write\"][\"total_ios\"], r[\"ios\"], r[\"stages\"][\"D2C\"][\"count\"], r[\"stages\"][\"Q2C\"][\"count\"], iv, ops[\"write\"][\"ios\"], s[\"delivered\"], s[\"written\"], s[\"dropped\"], r[\"stages\"][\"D2C\"][\"p50_ns\"])' >" D "/agg.nums"));
+	f = fopen(D "/agg.nums", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(11, fscanf(f, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lf",
+			     &rd, &wr, &run_rd, &d2c_n, &q2c_n, &ival_rd,
+			     &run_wr, &delivered, &written, &dropped, &p50));
+	fclose(f);
+	NOTE("aggregate: fio %lld reads, %lld writes; iolat %lld reads (D2C %lld, Q2C %lld, intervals %lld), %lld writes; delivered %lld, written %lld, dropped %lld; read D2C p50 %.0f ns",
+	     rd, wr, run_rd, d2c_n, q2c_n, ival_rd, run_wr, delivered, written,
+	     dropped, p50);
+	EXPECT_LT(0, rd);
+	EXPECT_EQ(rd, run_rd);
+	EXPECT_EQ(rd, d2c_n);
+	EXPECT_EQ(rd, q2c_n);
+	EXPECT_EQ(rd, ival_rd);
+	EXPECT_EQ(wr, run_wr);
+	EXPECT_EQ(rd + wr, delivered);
+	EXPECT_EQ(rd + wr, written);
+	EXPECT_EQ(0, dropped);
+	EXPECT_LE(100000, p50);
+	/* no records to save or print one by one */
+	EXPECT_EQ(2, sh("%s record -A -w " D "/x.rec -d %s -t 1 2>%s",
+			env("IOLAT_CLI"), self->dev, ERR));
+	EXPECT_NE(NULL, strstr(slurp(ERR), "--aggregate keeps no records"));
+	EXPECT_EQ(2, sh("%s record -A -o csv -d %s -t 1 2>%s",
+			env("IOLAT_CLI"), self->dev, ERR));
+	EXPECT_NE(NULL, strstr(slurp(ERR), "--aggregate keeps no records"));
 }
 
 /* fio in the background on the device, for @secs seconds. */
