@@ -71,6 +71,9 @@ FIXTURE_SETUP(bench)
 {
 	if (sh("command -v fio >/dev/null && command -v blktrace >/dev/null && command -v python3 >/dev/null"))
 		SKIP(return, "fio, blktrace or python3 is not installed");
+	/* bench.py loads null_blk with its one device: not an earlier test's */
+	ASSERT_EQ(0, sh("! test -d /sys/module/null_blk || modprobe -r null_blk"))
+		TH_LOG("null_blk is in use: an earlier test left a device");
 }
 
 FIXTURE_TEARDOWN(bench)
