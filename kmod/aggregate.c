@@ -9,6 +9,7 @@
 #include <linux/topology.h>
 #include <linux/irqflags.h>
 #include <linux/smp.h>
+#include <linux/lockdep.h>
 #include "aggregate.h"
 #include "../lib/record.h"
 
@@ -49,32 +50,40 @@ void iolat_agg_free(struct iolat_dev *d)
 }
 
 /**
- * iolat_agg_add() - add a completed request to this CPU's histograms
+ * __iolat_agg_add() - add a completed request to this CPU's histograms
  * @d: its device
  * @op: enum iolat_op
  * @bytes: its size
  * @slot: its stages
  * @c_ns: when it completed
  *
- * Interrupts are off while the bins change: a completion interrupt may
- * nest in a completion run by a task (polled I/O) on the same CPU.
+ * Called with interrupts off: a completion interrupt may nest in a
+ * completion run by a task (polled I/O) on the same CPU.
  */
-void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
-		   const struct iolat_slot *slot, u64 c_ns)
+void __iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
+		     const struct iolat_slot *slot, u64 c_ns)
 {
-	struct iolat_agg_cpu *a;
-	unsigned long flags;
+	struct iolat_agg_cpu *a = d->agg[smp_processor_id()];
 	unsigned int i;
 	u64 ns;
 
-	local_irq_save(flags);
-	a = d->agg[smp_processor_id()];
+	lockdep_assert_irqs_disabled();
 	a->ios[op]++;
 	a->bytes[op] += bytes;
 	for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
 		if (iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns,
 				   slot->d_ns, c_ns, iolat_agg_stage(i), &ns))
 			iolat_hist_add(&a->h[op][i], ns);
+}
+
+/* __iolat_agg_add() from a context with interrupts on. */
+void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
+		   const struct iolat_slot *slot, u64 c_ns)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__iolat_agg_add(d, op, bytes, slot, c_ns);
 	local_irq_restore(flags);
 }
 

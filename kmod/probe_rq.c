@@ -48,16 +48,29 @@ static void iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 					      slot->flags & IOLAT_F_SUBMITTER);
 }
 
+/* Does the session keep a request of stages @done that completed at @now? */
+static bool iolat_rq_wanted(const struct iolat_session *s,
+			    const struct iolat_slot *done, u64 now)
+{
+	return !done->filtered &&
+	       (!s->filter.min_ns ||
+		iolat_latency_ns(done->q_ns, done->g_ns, done->i_ns,
+				 done->d_ns, now) >= s->filter.min_ns);
+}
+
 /*
  * The slot's request leaves its queue: completed, or gone without
  * completing (merged into another, or its slot found reused).  The
  * clock is read with interrupts off right before the counts change, so
  * that the busy time's order of events is the order of their times.
+ * With @agg (a completion in an aggregating session), a request the
+ * session keeps goes into the histograms under the same interrupts-off
+ * section.
  * Return: the time it left.
  */
 static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 			  struct iolat_slot *slot, const struct request *rq,
-			  bool completed)
+			  bool completed, bool agg)
 {
 	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
 	bool issued = slot->state == IOLAT_SLOT_ISSUED;
@@ -86,6 +99,8 @@ static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 		c->ios[op]++;
 		c->bytes[op] += blk_rq_bytes(rq);
 		c->wait_ns[op] += t - slot->acct_ns;
+		if (agg && !slot->outside && iolat_rq_wanted(s, slot, now))
+			__iolat_agg_add(d, op, blk_rq_bytes(rq), slot, now);
 	}
 	iolat_acct_end(c, flags);
 	slot->state = IOLAT_SLOT_FREE;
@@ -106,7 +121,7 @@ static bool iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 	if (!iolat_session_armed(s))
 		return false;
 	if (slot->rq)	/* freed without completion */
-		iolat_slot_end(s, d, slot, rq, false);
+		iolat_slot_end(s, d, slot, rq, false, false);
 	iolat_slot_fill(s, slot, rq);
 	slot->outside = rq->start_time_ns &&
 			rq->start_time_ns < READ_ONCE(s->start_ns);
@@ -239,7 +254,7 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 		return;
 	this_cpu_inc(s->rings->stats.rq_merges);
 	if (slot->rq == rq)
-		iolat_slot_end(s, d, slot, rq, false);
+		iolat_slot_end(s, d, slot, rq, false, false);
 }
 
 /*
@@ -266,7 +281,7 @@ static u64 iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 	c->dev_sum -= start;
 	c->dev_n++;
 	iolat_acct_end(c, flags);
-	return iolat_slot_end(s, d, &held, rq, true);
+	return iolat_slot_end(s, d, &held, rq, true, false);
 }
 
 /*
@@ -316,7 +331,7 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	struct iolat_nvme_slot cmd;
 	struct iolat_slot *slot, done;
 	struct iolat_dev *d;
-	bool nvme;
+	bool nvme, seen;
 	u64 now;
 
 	d = iolat_session_dev(s, iolat_rq_devt(rq));
@@ -333,9 +348,10 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 		this_cpu_inc(s->rings->stats.drop_range);
 		return;
 	}
-	if (slot->rq == rq) {
+	seen = slot->rq == rq;
+	if (seen) {
 		done = *slot;
-		now = iolat_slot_end(s, d, slot, rq, true);
+		now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
 		if (done.outside) {
 			this_cpu_inc(s->rings->stats.drop_unmatched);
 			return;
@@ -343,18 +359,17 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	} else if (!iolat_rq_unseen(s, d, &done, rq, &now)) {
 		return;
 	}
-	if (done.filtered ||
-	    (s->filter.min_ns &&
-	     iolat_latency_ns(done.q_ns, done.g_ns, done.i_ns, done.d_ns,
-			      now) < s->filter.min_ns)) {
+	if (!iolat_rq_wanted(s, &done, now)) {
 		this_cpu_inc(s->rings->stats.filtered);
 		return;
 	}
 	if (s->counters_only)
 		return;
 	if (s->aggregate) {
-		iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
-			      blk_rq_bytes(rq), &done, now);
+		/* iolat_slot_end() added a request it saw to the histograms */
+		if (!seen)
+			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
+				      blk_rq_bytes(rq), &done, now);
 		this_cpu_inc(s->rings->stats.written);
 		return;
 	}
