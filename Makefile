@@ -23,7 +23,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 
 LIB_SRCS := lib/hist.c lib/record.c lib/account.c lib/nvme.c
-CLI_SRCS := user/main.c user/nlsock.c user/device.c user/decode.c \
+CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/device.c user/decode.c \
 	    user/session.c user/diskstats.c user/nvme.c user/analyze.c \
 	    user/aggregate.c \
 	    user/recfile.c user/rows.c user/out_text.c user/out_json.c \
@@ -83,9 +83,10 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
 $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(BUILD)/user/recfile.o \
-				 $(LIB_OBJS) $(BUILD)/iolat
+				 $(BUILD)/user/msg.o $(LIB_OBJS) $(BUILD)/iolat
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/user/recfile.o $(LIB_OBJS) -lm
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/user/recfile.o $(BUILD)/user/msg.o \
+		$(LIB_OBJS) -lm
 
 # The CLI's ingest rate (tests/bench/ingest.c): every CLI object but main.o.
 $(BUILD)/tests/bench/ingest: tests/bench/ingest.c $(filter-out $(BUILD)/user/main.o,$(CLI_OBJS)) $(LIB_OBJS)

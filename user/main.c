@@ -3,7 +3,6 @@
  * iolat: block I/O latency from the iolat kernel module.
  * The command table; each command parses its own options.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "iolat.h"
@@ -37,31 +36,6 @@ static const struct iolat_command commands[] = {
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static void vmessage(const char *kind, const char *fmt, va_list ap)
-{
-	fprintf(stderr, IOLAT_CLI_NAME ": %s", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void iolat_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("", fmt, ap);
-	va_end(ap);
-}
-
-void iolat_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
-}
 
 static void usage(FILE *f)
 {

@@ -9,32 +9,11 @@
  *
  *   ingest [--records N] [--runs R] [--min RATE]
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "../../user/analyze.h"
-
-void iolat_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void iolat_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 #define PER_MSG		600	/* records per READ message (~64 KiB) */
 #define REC_SIZE	IOLAT_RECORD_BLOCK_SIZE	/* a block session's */

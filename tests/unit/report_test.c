@@ -28,27 +28,6 @@
 #define N_REQ 200000
 #define DIR "/tmp/iolat_report_test"
 
-/* The CLI's own messages: this test links recfile.o, not main.o. */
-void iolat_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void iolat_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static double uniform(void)
