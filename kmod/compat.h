@@ -134,6 +134,23 @@ typedef unsigned int blk_opf_t;
 #endif
 
 /*
+ * A passthrough request (the driver's own command, never a bio through
+ * block_bio_queue): REQ_OP_DRV_IN/OUT, and until v5.11 ("block: remove
+ * REQ_OP_SCSI_{IN,OUT}") also the SCSI ones.  blk_rq_is_passthrough()
+ * says the same but takes a request it could change.
+ */
+static inline bool iolat_rq_passthrough(const struct request *rq)
+{
+	unsigned int op = rq->cmd_flags & REQ_OP_MASK;
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+	if (op == REQ_OP_SCSI_IN || op == REQ_OP_SCSI_OUT)
+		return true;
+#endif
+	return op == REQ_OP_DRV_IN || op == REQ_OP_DRV_OUT;
+}
+
+/*
  * Exporting functions to the KUnit suite only: include/kunit/visibility.h
  * arrived in v6.2 ("kunit: add macro to allow conditionally exposing
  * static symbols to tests").  Before, define the same macros.

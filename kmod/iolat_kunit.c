@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/blk_types.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "iolat.h"
@@ -485,6 +486,63 @@ static void iolat_stash_release_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(st, &stash_bios[2]));
 }
 
+/*
+ * A request first seen on a CPU other than its submitter's takes its
+ * entry from that CPU's stash, once; entries of this CPU and entries
+ * claimed for another bio are left alone.
+ */
+static void iolat_stash_remote_test(struct kunit *test)
+{
+	struct iolat_stash __percpu *stash = alloc_percpu(struct iolat_stash);
+	struct iolat_stash_entry copy, *e;
+	int self, other;
+
+	KUNIT_ASSERT_NOT_NULL(test, stash);
+	self = get_cpu();
+	for_each_possible_cpu(other)
+		if (other != self)
+			break;
+	if (other >= nr_cpu_ids) {
+		put_cpu();
+		free_percpu(stash);
+		kunit_skip(test, "one possible CPU: no other stash");
+	}
+	e = iolat_stash_claim(per_cpu_ptr(stash, other));
+	e->q_ns = 11;
+	e->g_ns = 12;
+	e->who.pid = 13;
+	e->flags = IOLAT_F_SUBMITTER;
+	iolat_stash_publish(e, &stash_bios[0]);
+	stash_put(per_cpu_ptr(stash, other), 1, 21);
+	stash_put(per_cpu_ptr(stash, self), 2, 31);
+
+	KUNIT_EXPECT_TRUE(test, iolat_stash_take_remote(stash, &stash_bios[0],
+							&copy));
+	KUNIT_EXPECT_EQ(test, copy.q_ns, 11ULL);
+	KUNIT_EXPECT_EQ(test, copy.g_ns, 12ULL);
+	KUNIT_EXPECT_EQ(test, copy.who.pid, 13U);
+	KUNIT_EXPECT_EQ(test, copy.flags, (u32)IOLAT_F_SUBMITTER);
+	/* taken: not found twice, and not in the owner's own search */
+	KUNIT_EXPECT_FALSE(test, iolat_stash_take_remote(stash, &stash_bios[0],
+							 &copy));
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(per_cpu_ptr(stash, other),
+						 &stash_bios[0]));
+	/* the owner's other entry is untouched */
+	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(per_cpu_ptr(stash, other),
+						     &stash_bios[1]));
+	/* this CPU's stash is not searched again */
+	KUNIT_EXPECT_FALSE(test, iolat_stash_take_remote(stash, &stash_bios[2],
+							 &copy));
+	/* an entry claimed again (key cleared) is not found */
+	e = iolat_stash_find(per_cpu_ptr(stash, other), &stash_bios[1]);
+	if (e)	/* found above; no assertion with preemption off */
+		WRITE_ONCE(e->bio, NULL);
+	KUNIT_EXPECT_FALSE(test, iolat_stash_take_remote(stash, &stash_bios[1],
+							 &copy));
+	put_cpu();
+	free_percpu(stash);
+}
+
 /* A small deterministic generator for the accounting tests. */
 static u32 acct_rand(u32 *state)
 {
@@ -711,6 +769,7 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE_PARAM(iolat_record_stage_test, stage_gen_params),
 	KUNIT_CASE(iolat_stash_test),
 	KUNIT_CASE(iolat_stash_release_test),
+	KUNIT_CASE(iolat_stash_remote_test),
 	KUNIT_CASE(iolat_busy_union_test),
 	KUNIT_CASE(iolat_busy_backdate_test),
 	KUNIT_CASE(iolat_busy_transient_test),

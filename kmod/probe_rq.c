@@ -20,25 +20,37 @@
 #include "probe_nvme.h"
 #include "../lib/record.h"
 
+/* Take the bio stages, submitter and flags of @e into @slot. */
+static void iolat_slot_take(struct iolat_slot *slot,
+			    const struct iolat_stash_entry *e)
+{
+	slot->q_ns = e->q_ns;
+	slot->g_ns = e->g_ns;
+	slot->who = e->who;
+	slot->flags = e->flags;
+}
+
 /*
- * Fill @slot for @rq from this CPU's stash, or, if its bio stages are not
- * there, with the current task as submitter when it runs a user thread.
+ * Fill @slot for @rq from this CPU's stash, or another CPU's if its
+ * submitter moved (a bio-less or passthrough request has no entry to look
+ * for), or else with the current task as submitter when it runs a user
+ * thread.
  */
 static void iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 			    const struct request *rq)
 {
 	struct iolat_stash *st = this_cpu_ptr(s->stash);
-	struct iolat_stash_entry *e = NULL;
+	struct iolat_stash_entry *e = NULL, remote;
 
 	memset(slot, 0, sizeof(*slot));
 	if (rq->bio)
 		e = iolat_stash_find(st, rq->bio);
 	if (e) {
-		slot->q_ns = e->q_ns;
-		slot->g_ns = e->g_ns;
-		slot->who = e->who;
-		slot->flags = e->flags;
+		iolat_slot_take(slot, e);
 		iolat_stash_release(st, e);
+	} else if (rq->bio && !iolat_rq_passthrough(rq) &&
+		   iolat_stash_take_remote(s->stash, rq->bio, &remote)) {
+		iolat_slot_take(slot, &remote);
 	} else if (in_task() && !(current->flags & PF_KTHREAD)) {
 		slot->flags = iolat_submitter_set(&slot->who, current);
 	}

@@ -2,6 +2,8 @@
 /*
  * Submission stash: claiming and filling entries; see submit.h.
  */
+#include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include "submit.h"
 
@@ -20,7 +22,8 @@ struct iolat_stash_entry *iolat_stash_claim(struct iolat_stash *st)
 	struct iolat_stash_entry *e = &st->e[n & (IOLAT_STASH_ENTRIES - 1)];
 
 	WRITE_ONCE(e->bio, NULL);
-	barrier();
+	/* a reader on another CPU sees the key gone before the fields change */
+	smp_wmb();
 	e->q_ns = 0;
 	e->g_ns = 0;
 	memset(&e->who, 0, sizeof(e->who));
@@ -32,8 +35,11 @@ EXPORT_SYMBOL_IF_KUNIT(iolat_stash_claim);
 /* Make @e findable by @bio; its other fields are written. */
 void iolat_stash_publish(struct iolat_stash_entry *e, const struct bio *bio)
 {
-	/* a nested probe on this CPU sees the key only after the fields */
-	barrier();
+	/*
+	 * a nested probe on this CPU, or a reader on another, sees the key
+	 * only after the fields
+	 */
+	smp_wmb();
 	WRITE_ONCE(e->bio, bio);
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_stash_publish);
@@ -76,3 +82,52 @@ void iolat_stash_release(struct iolat_stash *st, struct iolat_stash_entry *e)
 		local_cmpxchg(&st->head, head, head - 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_stash_release);
+
+/**
+ * iolat_stash_take_remote() - take @bio's entry from another CPU's stash
+ * @stash: the session's stashes; this CPU's has been searched already
+ * @bio: the first bio of a request first seen on this CPU
+ * @copy: where to put the entry's stages, submitter and flags
+ *
+ * Only for a request this CPU's stash has no entry for, which happens
+ * when its submitter moved to another CPU between Q and the request's
+ * first I or D: the cost, a compare per entry of every other CPU, is
+ * paid only then.  The fields are copied between two reads of the key
+ * and kept only if the key did not change; the entry is then taken back
+ * by a cmpxchg of the key, which leaves an entry its owner has reused
+ * alone.
+ *
+ * Return: whether @copy holds @bio's entry.
+ */
+bool iolat_stash_take_remote(struct iolat_stash __percpu *stash,
+			     const struct bio *bio,
+			     struct iolat_stash_entry *copy)
+{
+	int self = smp_processor_id(), cpu;
+	unsigned int i;
+
+	for_each_possible_cpu(cpu) {
+		struct iolat_stash *st = per_cpu_ptr(stash, cpu);
+
+		if (cpu == self)
+			continue;
+		for (i = 0; i < IOLAT_STASH_ENTRIES; i++) {
+			struct iolat_stash_entry *e = &st->e[i];
+
+			if (READ_ONCE(e->bio) != bio)
+				continue;
+			/* the fields as published with the key */
+			smp_rmb();
+			copy->q_ns = READ_ONCE(e->q_ns);
+			copy->g_ns = READ_ONCE(e->g_ns);
+			copy->who = e->who;
+			copy->flags = READ_ONCE(e->flags);
+			/* read before the key is found unchanged and taken */
+			smp_rmb();
+			if (cmpxchg(&e->bio, bio, NULL) == bio)
+				return true;
+		}
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_stash_take_remote);

@@ -8,16 +8,21 @@
  * per-CPU array, found by comparing bio pointers from the newest entry
  * down: usually the newest, at worst a plug's worth of entries, with no
  * hashing and no allocation.  An entry whose request is first seen on
- * another CPU (the submitter migrated, or kblockd ran the queue) is not
- * found there; that request's record has no Q and G, and no submitter
- * unless the CPU that sees it runs the submitter.  Entries are reused in
- * order, so a lost one is overwritten, never leaked; the entry of a bio
- * merged into a request is given back at once, so the bios of a long
- * merge do not push the entries of requests waiting in a plug out.
+ * another CPU (the submitter was preempted with its plug and migrated,
+ * or kblockd ran the queue) is not found there, and only then are the
+ * other CPUs' stashes searched, read-only but for taking the entry back
+ * (iolat_stash_take_remote()).  Entries are reused in order, so a lost
+ * one is overwritten, never leaked; the entry of a bio merged into a
+ * request is given back at once, so the bios of a long merge do not push
+ * the entries of requests waiting in a plug out.
  *
  * Writers are probes on this CPU (preemption disabled); an interrupt can
  * nest, so an entry is claimed with local_inc_return() and its bio, the
- * key, is stored last.
+ * key, is cleared first and stored last, with write barriers between the
+ * key and the fields for a reader on another CPU.  That reader copies
+ * the fields between two reads of the key, like a seqcount reader, and
+ * takes the entry back with a cmpxchg of the key, which fails if the
+ * owner has reused the entry meanwhile.
  */
 #ifndef _IOLAT_SUBMIT_H
 #define _IOLAT_SUBMIT_H
@@ -59,6 +64,9 @@ iolat_stash_find(struct iolat_stash *st, const struct bio *bio)
 }
 
 struct iolat_stash_entry *iolat_stash_claim(struct iolat_stash *st);
+bool iolat_stash_take_remote(struct iolat_stash __percpu *stash,
+			     const struct bio *bio,
+			     struct iolat_stash_entry *copy);
 void iolat_stash_publish(struct iolat_stash_entry *e, const struct bio *bio);
 void iolat_stash_release(struct iolat_stash *st, struct iolat_stash_entry *e);
 u32 iolat_submitter_set(struct iolat_submitter *who,
