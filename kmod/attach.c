@@ -244,6 +244,13 @@ const char *iolat_attach_missing(unsigned int i)
 	return NULL;
 }
 
+/* Does @s register @p?  Not a probe only records need, if it keeps none. */
+static bool iolat_probe_wanted(const struct iolat_session *s,
+			       const struct iolat_probe *p)
+{
+	return !p->records_only || !(s->counters_only || s->aggregate);
+}
+
 /* Unregister the probes registered before position @end, in reverse. */
 static void iolat_unregister(struct iolat_session *s, unsigned int end)
 {
@@ -251,7 +258,7 @@ static void iolat_unregister(struct iolat_session *s, unsigned int end)
 
 	while (end--) {
 		p = iolat_probe_nth(end);
-		if (p->tp)
+		if (p->tp && iolat_probe_wanted(s, p))
 			WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, s));
 	}
 }
@@ -270,6 +277,8 @@ int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 	int err;
 
 	for (i = 0; (p = iolat_probe_nth(i)); i++) {
+		if (!iolat_probe_wanted(s, p))
+			continue;
 		if (!p->tp) {
 			if (!p->required)
 				continue;

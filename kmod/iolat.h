@@ -162,6 +162,7 @@ struct iolat_session {
 	bool running;
 	bool counters_only;	/* no records, only the counters */
 	bool aggregate;		/* histograms in the module, no records */
+	bool want_who;		/* submitters: for records or a filter */
 	u64 base_ns;		/* origin of the busy words' times */
 	u64 start_ns;		/* probes all attached; U64_MAX before */
 	u64 stop_ns;		/* stop began; U64_MAX until then */
@@ -188,11 +189,14 @@ static inline u64 iolat_now(void)
  * A probe, the tracepoint it goes on by name, and that tracepoint once
  * found.  A required probe missing from the kernel makes tracing
  * unavailable; an optional one is reported and tracing goes on without it.
+ * A probe for records only (a stage no counter or histogram uses) is not
+ * registered by a session that keeps none.
  */
 struct iolat_probe {
 	const char *tp_name;
 	void *func;
 	bool required;
+	bool records_only;
 	struct tracepoint *tp;
 	struct module *owner;	/* of a module's tracepoint */
 };

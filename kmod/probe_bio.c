@@ -12,12 +12,15 @@
 #include <trace/events/block.h>
 #include "submit.h"
 
-/* A new entry for @bio, its submitter the current task if it runs one. */
+/*
+ * A new entry for @bio, its submitter the current task if it runs one
+ * and the session has a use for it.
+ */
 static struct iolat_stash_entry *iolat_stash_new(struct iolat_session *s)
 {
 	struct iolat_stash_entry *e = iolat_stash_claim(this_cpu_ptr(s->stash));
 
-	if (in_task())
+	if (s->want_who && in_task())
 		e->flags |= iolat_submitter_set(&e->who, current);
 	return e;
 }
@@ -145,7 +148,8 @@ static void __maybe_unused iolat_probe_bio_types(void)
  * stage stashed has its request watched; unregistered before them.
  */
 struct iolat_probe iolat_bio_probes[] = {
-	{ .tp_name = "block_getrq", .func = iolat_probe_getrq },
+	{ .tp_name = "block_getrq", .func = iolat_probe_getrq,
+	  .records_only = true },
 	{ .tp_name = "block_bio_backmerge", .func = iolat_probe_bio_merge },
 	{ .tp_name = "block_bio_frontmerge", .func = iolat_probe_bio_merge },
 	{ .tp_name = "block_split", .func = iolat_probe_split },

@@ -114,6 +114,9 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->counters_only = mode & IOLAT_MODE_COUNTERS_ONLY;
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
+	/* the counters and the histograms are per device, whoever asked */
+	s->want_who = !(s->counters_only || s->aggregate) ||
+		      filter->pid || filter->tgid || filter->comm[0];
 	/* without records, the buffers only hold the counters */
 	if (s->counters_only || s->aggregate)
 		ring_slots = IOLAT_RING_MIN;
