@@ -31,29 +31,63 @@ static void iolat_slot_take(struct iolat_slot *slot,
 }
 
 /*
+ * @bio's entry from another CPU's stash into @slot.  Out of line: its
+ * copy of the entry is a stack variable the kernel's automatic
+ * initialisation (CONFIG_INIT_STACK_ALL_ZERO) zeroes, which only this
+ * rare path should pay for.
+ */
+static noinline bool iolat_slot_take_remote(struct iolat_session *s,
+					    struct iolat_slot *slot,
+					    const struct bio *bio)
+{
+	struct iolat_stash_entry e;
+
+	if (!iolat_stash_take_remote(s->stash, bio, &e))
+		return false;
+	iolat_slot_take(slot, &e);
+	return true;
+}
+
+/*
  * Fill @slot for @rq from this CPU's stash, or another CPU's if its
  * submitter moved (a bio-less or passthrough request has no entry to look
  * for), or else with the current task as submitter when it runs a user
- * thread.
+ * thread.  Field by field rather than memset(): for every request, and a
+ * memset() of the slot is a `rep stos`, which costs far more than a few
+ * stores under emulation and is not free on hardware either.
  */
 static void iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 			    const struct request *rq)
 {
 	struct iolat_stash *st = this_cpu_ptr(s->stash);
-	struct iolat_stash_entry *e = NULL, remote;
+	struct iolat_stash_entry *e = NULL;
 
-	memset(slot, 0, sizeof(*slot));
+	slot->rq = NULL;
+	slot->i_ns = 0;
+	slot->d_ns = 0;
+	slot->acct_ns = 0;
+	slot->requeues = 0;
+	slot->qd_insert = 0;
+	slot->qd_issue = 0;
+	slot->state = IOLAT_SLOT_FREE;
+	slot->outside = 0;
 	if (rq->bio)
 		e = iolat_stash_find(st, rq->bio);
 	if (e) {
 		iolat_slot_take(slot, e);
 		iolat_stash_release(st, e);
-	} else if (rq->bio && !iolat_rq_passthrough(rq) &&
-		   iolat_stash_take_remote(s->stash, rq->bio, &remote)) {
-		iolat_slot_take(slot, &remote);
-	} else if (in_task() && !(current->flags & PF_KTHREAD)) {
-		slot->flags = iolat_submitter_set(&slot->who, current);
+		goto filter;
 	}
+	slot->q_ns = 0;
+	slot->g_ns = 0;
+	slot->flags = 0;
+	memset(&slot->who, 0, sizeof(slot->who));
+	if (rq->bio && !iolat_rq_passthrough(rq) &&
+	    iolat_slot_take_remote(s, slot, rq->bio))
+		goto filter;
+	if (in_task() && !(current->flags & PF_KTHREAD))
+		slot->flags = iolat_submitter_set(&slot->who, current);
+filter:
 	slot->filtered = !iolat_filter_wanted(&s->filter,
 					      iolat_record_op(rq->cmd_flags),
 					      &slot->who,
@@ -332,6 +366,91 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 }
 
 /*
+ * A completed request's stages in @slot, complete at @now: counted as
+ * filtered, or kept as the session's mode says.  @seen: @slot is the
+ * in-flight table's, already added to an aggregating session's
+ * histograms by iolat_slot_end().
+ */
+static void iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
+			  const struct request *rq,
+			  const struct iolat_slot *slot, u64 now, int err,
+			  const struct iolat_nvme_slot *cmd, bool seen)
+{
+	if (!iolat_rq_wanted(s, slot, now)) {
+		this_cpu_inc(s->rings->stats.filtered);
+		return;
+	}
+	if (s->counters_only)
+		return;
+	if (s->aggregate) {
+		if (!seen)
+			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
+				      blk_rq_bytes(rq), slot, now);
+		this_cpu_inc(s->rings->stats.written);
+		return;
+	}
+	iolat_record_emit(s, d, rq, slot, now, err, cmd);
+}
+
+/*
+ * A completion whose request has no slot of its own: its stages are
+ * gathered on the stack, out of line, so that the automatic zeroing of
+ * that copy is paid only here.
+ */
+static noinline void iolat_rq_done_unseen(struct iolat_session *s,
+					  struct iolat_dev *d,
+					  const struct request *rq, int err,
+					  const struct iolat_nvme_slot *cmd)
+{
+	struct iolat_slot done;
+	u64 now;
+
+	if (iolat_rq_unseen(s, d, &done, rq, &now))
+		iolat_rq_keep(s, d, rq, &done, now, err, cmd, false);
+}
+
+/*
+ * The completion of @rq, with @cmd the NVMe command that carried it or
+ * NULL.  A request's slot is read after iolat_slot_end() has freed it:
+ * the slot is indexed by the request's tag, which is not given to
+ * another request before this one is freed, after its completion.
+ */
+static void iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
+			  const struct request *rq, int err,
+			  const struct iolat_nvme_slot *cmd)
+{
+	struct iolat_slot *slot = iolat_inflight_slot(d, rq);
+	u64 now;
+
+	if (!slot) {
+		this_cpu_inc(s->rings->stats.drop_range);
+		return;
+	}
+	if (slot->rq != rq) {
+		iolat_rq_done_unseen(s, d, rq, err, cmd);
+		return;
+	}
+	now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
+	if (slot->outside) {
+		this_cpu_inc(s->rings->stats.drop_unmatched);
+		return;
+	}
+	iolat_rq_keep(s, d, rq, slot, now, err, cmd, true);
+}
+
+/* The NVMe command of @rq, on the stack only for a traced controller. */
+static noinline void iolat_rq_done_nvme(struct iolat_session *s,
+					struct iolat_dev *d,
+					const struct request *rq, int err)
+{
+	struct iolat_nvme_slot cmd;
+
+	/* the command that carried it, whatever becomes of the record */
+	iolat_rq_done(s, d, rq, err,
+		      iolat_nvme_take(d, rq, &cmd) ? &cmd : NULL);
+}
+
+/*
  * block_rq_complete (C), also reached from the batched completion path.
  * A call covering less than the request's remaining bytes is a partial
  * completion: the request stays in flight.
@@ -340,11 +459,7 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							       nr_bytes))
 {
 	struct iolat_session *s = data;
-	struct iolat_nvme_slot cmd;
-	struct iolat_slot *slot, done;
 	struct iolat_dev *d;
-	bool nvme, seen;
-	u64 now;
 
 	d = iolat_session_dev(s, iolat_rq_devt(rq));
 	if (!d)
@@ -353,40 +468,10 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 		this_cpu_inc(s->rings->stats.partial);
 		return;
 	}
-	/* the command that carried it, whatever becomes of the record */
-	nvme = d->nvme && iolat_nvme_take(d, rq, &cmd);
-	slot = iolat_inflight_slot(d, rq);
-	if (!slot) {
-		this_cpu_inc(s->rings->stats.drop_range);
-		return;
-	}
-	seen = slot->rq == rq;
-	if (seen) {
-		done = *slot;
-		now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
-		if (done.outside) {
-			this_cpu_inc(s->rings->stats.drop_unmatched);
-			return;
-		}
-	} else if (!iolat_rq_unseen(s, d, &done, rq, &now)) {
-		return;
-	}
-	if (!iolat_rq_wanted(s, &done, now)) {
-		this_cpu_inc(s->rings->stats.filtered);
-		return;
-	}
-	if (s->counters_only)
-		return;
-	if (s->aggregate) {
-		/* iolat_slot_end() added a request it saw to the histograms */
-		if (!seen)
-			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
-				      blk_rq_bytes(rq), &done, now);
-		this_cpu_inc(s->rings->stats.written);
-		return;
-	}
-	iolat_record_emit(s, d, rq, &done, now, iolat_rq_errno(err),
-			  nvme ? &cmd : NULL);
+	if (d->nvme)
+		iolat_rq_done_nvme(s, d, rq, iolat_rq_errno(err));
+	else
+		iolat_rq_done(s, d, rq, iolat_rq_errno(err), NULL);
 }
 
 #if IOLAT_HAVE_TP_RQ_ERROR
