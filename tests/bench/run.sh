@@ -8,6 +8,10 @@
 #
 #   IOLAT_BENCH_ROUNDS=5 IOLAT_BENCH_RUNTIME=5   rounds, seconds per run
 #
+# The guest runs with a host thread per vCPU (-accel tcg,thread=multi),
+# so that a tracer's consumer runs beside fio as on hardware rather than
+# out of the same host thread.
+#
 # The guest boots with the TSC as its clock (clocksource=tsc
 # tsc=reliable): under TCG its default, the HPET, is an emulated device
 # whose every read costs microseconds, which would weigh every clock read
@@ -37,7 +41,7 @@ cat "$out/ingest.json" >&2
 
 say "$rounds rounds x 4 configurations x 5 modes x $runtime s in the guest"
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
-IOLAT_APPEND="clocksource=tsc tsc=reliable" \
+IOLAT_APPEND="clocksource=tsc tsc=reliable" IOLAT_ACCEL=tcg,thread=multi \
 	tests/guest/run --kernel 6.1 --timeout 7200 --share "$out" -- \
 	python3 tests/bench/bench.py run --out "$out" --rounds "$rounds" \
 	--runtime "$runtime"
