@@ -324,16 +324,22 @@ static int iolat_nl_stop(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * The session of a dump's reader, locked.  Checked by each ->dumpit(),
+ * never by ->start(): before v6.5 ("netlink: support extack in dump
+ * ->start()") a start has no extack, and the reason for an error there
+ * never reaches the reader.  A dump's errors, with their messages, end
+ * it in NLMSG_DONE instead.
+ */
+static struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
+{
+	if (!iolat_nl_capable(cb->skb, cb->extack))
+		return ERR_PTR(-EPERM);
+	return iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+}
+
 static int iolat_nl_read_start(struct netlink_callback *cb)
 {
-	struct iolat_session *s;
-
-	if (!iolat_nl_capable(cb->skb, cb->extack))
-		return -EPERM;
-	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	iolat_session_unlock();
 	cb->args[0] = 0;	/* the next CPU to drain */
 	return 0;
 }
@@ -419,7 +425,7 @@ static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned int size;
 	int cpu;
 
-	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	s = iolat_nl_dump_session(cb);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	if (!cb->args[0])
@@ -565,7 +571,7 @@ static int iolat_nl_counters_start(struct netlink_callback *cb)
 {
 	cb->args[0] = 0;	/* device */
 	cb->args[1] = 0;	/* its next hardware queue */
-	return iolat_nl_read_start(cb);
+	return 0;
 }
 
 static int iolat_nl_counters_dump(struct sk_buff *skb,
@@ -575,7 +581,7 @@ static int iolat_nl_counters_dump(struct sk_buff *skb,
 	u32 next;
 	int err = 0;
 
-	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	s = iolat_nl_dump_session(cb);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
@@ -599,29 +605,10 @@ static int iolat_nl_counters_dump(struct sk_buff *skb,
  */
 static int iolat_nl_hist_start(struct netlink_callback *cb)
 {
-	struct iolat_session *s;
-	struct iolat_hist *h;
-	int err;
-
-	err = iolat_nl_read_start(cb);
-	if (err)
-		return err;
-	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = s->aggregate ? 0 : -EINVAL;
-	iolat_session_unlock();
-	if (err) {
-		NL_SET_ERR_MSG(cb->extack, "the session does not aggregate");
-		return err;
-	}
-	h = kvmalloc(sizeof(*h), GFP_KERNEL);
-	if (!h)
-		return -ENOMEM;
 	cb->args[0] = 0;
 	cb->args[1] = 0;
 	cb->args[2] = 0;
-	cb->args[3] = (long)h;
+	cb->args[3] = 0;	/* allocated by the first dump */
 	return 0;
 }
 
@@ -715,9 +702,22 @@ static int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	unsigned int next;
 	int err = 0;
 
-	s = iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	s = iolat_nl_dump_session(cb);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	if (!s->aggregate) {
+		iolat_session_unlock();
+		NL_SET_ERR_MSG(cb->extack, "the session does not aggregate");
+		return -EINVAL;
+	}
+	if (!h) {
+		h = kvmalloc(sizeof(*h), GFP_KERNEL);
+		if (!h) {
+			iolat_session_unlock();
+			return -ENOMEM;
+		}
+		cb->args[3] = (long)h;
+	}
 	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
 		d = &s->devs[cb->args[0]];
 		for (; cb->args[1] < nr; cb->args[1]++, cb->args[2] = 0) {

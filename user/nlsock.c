@@ -35,23 +35,17 @@ struct iolat_req {
 	int err;		/* negative errno from the kernel, or 0 */
 };
 
-static void nl_extack(struct iolat_nl *nl, const struct nlmsghdr *nlh,
-		      const struct nlmsgerr *e)
+/* The message among the extended-ack TLVs at @off of @nlh, into errmsg. */
+static void nl_extack_tlvs(struct iolat_nl *nl, const struct nlmsghdr *nlh,
+			   size_t off)
 {
 	const struct nlattr *attr;
-	size_t off;
 	int rem;
 
-	nl->errmsg[0] = '\0';
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off > nlh->nlmsg_len)
 		return;
-	off = sizeof(*e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	if (NLMSG_HDRLEN + off > nlh->nlmsg_len)
-		return;
-	rem = nlh->nlmsg_len - NLMSG_HDRLEN - off;
-	for (attr = (const struct nlattr *)((const char *)e + off);
+	rem = nlh->nlmsg_len - off;
+	for (attr = (const struct nlattr *)((const char *)nlh + off);
 	     nla_ok(attr, rem); attr = nla_next(attr, &rem)) {
 		if (nla_type(attr) == NLMSGERR_ATTR_MSG) {
 			snprintf(nl->errmsg, sizeof(nl->errmsg), "%.*s",
@@ -59,6 +53,18 @@ static void nl_extack(struct iolat_nl *nl, const struct nlmsghdr *nlh,
 			nl->errmsg[strcspn(nl->errmsg, "\n")] = '\0';
 		}
 	}
+}
+
+/* An NLMSG_ERROR's TLVs follow the request it echoes, capped or not. */
+static void nl_extack(struct iolat_nl *nl, const struct nlmsghdr *nlh,
+		      const struct nlmsgerr *e)
+{
+	size_t off = NLMSG_HDRLEN + sizeof(*e);
+
+	nl->errmsg[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	nl_extack_tlvs(nl, nlh, off);
 }
 
 static int cb_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
@@ -93,8 +99,11 @@ static int cb_finish(struct nl_msg *msg, void *arg)
 		int err;
 
 		memcpy(&err, nlmsg_data(nlh), sizeof(err));
-		if (err < 0)
+		if (err < 0) {
 			req->err = err;
+			/* a dump's error: its message follows the errno */
+			nl_extack_tlvs(req->nl, nlh, NLMSG_HDRLEN + sizeof(int));
+		}
 	}
 	req->done = true;
 	return NL_STOP;

@@ -112,13 +112,26 @@ TEST_F(iolat, no_module_clear_error)
 	ASSERT_EQ(0, module_load());
 }
 
-/* As nobody: the kernel refuses START and READ itself, with EPERM. */
+/* The errno a dump ended with (NLMSG_DONE carries it). */
+static int dump_done(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int))
+		memcpy(arg, nlmsg_data(nlh), sizeof(int));
+	return NL_STOP;
+}
+
+/*
+ * As nobody: the kernel refuses START and READ itself, with EPERM (a
+ * dump's refusal ends it: NLMSG_DONE carries the errno).
+ */
 static int unprivileged_request(uint8_t cmd, int flags)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 	struct nl_msg *msg = nlmsg_alloc();
 	struct nlattr *nest;
-	int family, err = -1;
+	int family, err = -1, done = 0;
 
 	if (!sk || !msg || genl_connect(sk))
 		goto out;
@@ -135,9 +148,12 @@ static int unprivileged_request(uint8_t cmd, int flags)
 		nla_put_u32(msg, IOLAT_DEV_A_DEPTH, 64);
 		nla_nest_end(msg, nest);
 	}
+	nl_socket_modify_cb(sk, NL_CB_FINISH, NL_CB_CUSTOM, dump_done, &done);
 	if (nl_send_auto(sk, msg) < 0)
 		goto out;
 	err = nl_recvmsgs_default(sk);
+	if (!err && done < 0)
+		err = -nl_syserr2nlerr(done);
 out:
 	nlmsg_free(msg);
 	nl_socket_free(sk);
