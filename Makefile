@@ -43,7 +43,7 @@ UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
-	       $(BUILD)/tests/kselftest/bench_test
+	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test
 
 .PHONY: all module cli modules_install install check demo bench deps clean \
 	unit-tests guest-tests dkms-src dkms-install

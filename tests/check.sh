@@ -185,10 +185,10 @@ tap_ok() {
 # debug kernel's lane; the smoke version of `make bench` on 6.1.
 guest_tests() {
 	case $1 in
-	5.10) echo acct ;;
-	debug) echo iolat acct nvme ;;
-	6.1) echo iolat acct nvme analysis bench ;;
-	*) echo iolat acct nvme analysis ;;
+	5.10) echo acct fuzz ;;
+	debug) echo iolat acct nvme fuzz ;;
+	6.1) echo iolat acct nvme analysis bench fuzz ;;
+	*) echo iolat acct nvme analysis fuzz ;;
 	esac
 }
 
