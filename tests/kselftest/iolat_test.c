@@ -39,9 +39,13 @@ FIXTURE_SETUP(iolat)
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
 	ASSERT_EQ(0, module_load());
-	/* two poll queues for io_uring's polled, batched completions */
+	/*
+	 * two poll queues for io_uring's polled, batched completions; a
+	 * null_blk loaded without nullb0 (configfs devices of another
+	 * suite, since removed) is reloaded with it
+	 */
 	if (access("/sys/block/nullb0", F_OK))
-		ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1 poll_queues=2"));
+		ASSERT_EQ(0, sh("modprobe -r null_blk 2>/dev/null; modprobe null_blk nr_devices=1 poll_queues=2"));
 	ASSERT_EQ(0, access("/dev/nullb0", F_OK));
 	sh("dmesg -c >/dev/null");
 }
