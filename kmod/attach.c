@@ -248,7 +248,7 @@ const char *iolat_attach_missing(unsigned int i)
 static bool iolat_probe_wanted(const struct iolat_session *s,
 			       const struct iolat_probe *p)
 {
-	return !p->records_only || !(s->counters_only || s->aggregate);
+	return !p->records_only || iolat_session_records(s);
 }
 
 /* Unregister the probes registered before position @end, in reverse. */

@@ -179,6 +179,12 @@ struct iolat_session {
 	struct iolat_event events[IOLAT_MAX_EVENTS];
 };
 
+/* Does @s write records?  Not with counters only, nor when aggregating. */
+static inline bool iolat_session_records(const struct iolat_session *s)
+{
+	return !(s->counters_only || s->aggregate);
+}
+
 /* The one clock of every stage: CLOCK_MONOTONIC, valid across CPUs. */
 static inline u64 iolat_now(void)
 {

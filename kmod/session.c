@@ -115,10 +115,10 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
 	/* the counters and the histograms are per device, whoever asked */
-	s->want_who = !(s->counters_only || s->aggregate) ||
+	s->want_who = iolat_session_records(s) ||
 		      filter->pid || filter->tgid || filter->comm[0];
 	/* without records, the buffers only hold the counters */
-	if (s->counters_only || s->aggregate)
+	if (!iolat_session_records(s))
 		ring_slots = IOLAT_RING_MIN;
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
