@@ -338,12 +338,6 @@ static struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
 	return iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
 }
 
-static int iolat_nl_read_start(struct netlink_callback *cb)
-{
-	cb->args[0] = 0;	/* the next CPU to drain */
-	return 0;
-}
-
 /*
  * One message with as many of @cpu's records as fit in @skb.
  * Return: true if records are left that did not fit.
@@ -419,6 +413,7 @@ lost:
 	this_cpu_add(s->rings->stats.events_lost, n);
 }
 
+/* READ dump state: args[0] the next CPU to drain (0 at the start). */
 static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct iolat_session *s;
@@ -567,13 +562,7 @@ out:
 	return err;
 }
 
-static int iolat_nl_counters_start(struct netlink_callback *cb)
-{
-	cb->args[0] = 0;	/* device */
-	cb->args[1] = 0;	/* its next hardware queue */
-	return 0;
-}
-
+/* COUNTERS dump state: args[0] the device, args[1] its next queue. */
 static int iolat_nl_counters_dump(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
@@ -601,17 +590,10 @@ static int iolat_nl_counters_dump(struct sk_buff *skb,
 /*
  * HIST dump state: args[0] the device, args[1] its histogram (op *
  * IOLAT_AGG_NR_STAGES + stage), args[2] the next bin to send (0: a new
- * histogram, to be summed), args[3] the sum being sent.
+ * histogram, to be summed), args[3] the sum being sent, allocated by the
+ * first call (netlink starts every dump with its args at 0, so the dumps
+ * need no ->start()).
  */
-static int iolat_nl_hist_start(struct netlink_callback *cb)
-{
-	cb->args[0] = 0;
-	cb->args[1] = 0;
-	cb->args[2] = 0;
-	cb->args[3] = 0;	/* allocated by the first dump */
-	return 0;
-}
-
 static int iolat_nl_hist_done(struct netlink_callback *cb)
 {
 	kvfree((void *)cb->args[3]);
@@ -771,12 +753,10 @@ static const struct genl_ops iolat_ops[] = {
 	},
 	{
 		.cmd = IOLAT_CMD_READ,
-		.start = iolat_nl_read_start,
 		.dumpit = iolat_nl_read_dump,
 	},
 	{
 		.cmd = IOLAT_CMD_COUNTERS,
-		.start = iolat_nl_counters_start,
 		.dumpit = iolat_nl_counters_dump,
 	},
 	{
@@ -785,7 +765,6 @@ static const struct genl_ops iolat_ops[] = {
 	},
 	{
 		.cmd = IOLAT_CMD_HIST,
-		.start = iolat_nl_hist_start,
 		.dumpit = iolat_nl_hist_dump,
 		.done = iolat_nl_hist_done,
 	},
