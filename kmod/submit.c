@@ -92,10 +92,9 @@ EXPORT_SYMBOL_IF_KUNIT(iolat_stash_release);
  * Only for a request this CPU's stash has no entry for, which happens
  * when its submitter moved to another CPU between Q and the request's
  * first I or D: the cost, a compare per entry of every other CPU, is
- * paid only then.  The fields are copied between two reads of the key
- * and kept only if the key did not change; the entry is then taken back
- * by a cmpxchg of the key, which leaves an entry its owner has reused
- * alone.
+ * paid only then.  The fields are copied after the key is found, and
+ * kept only if a cmpxchg of the key then finds it unchanged and takes
+ * the entry back; an entry its owner reused meanwhile is left alone.
  *
  * Return: whether @copy holds @bio's entry.
  */

@@ -20,9 +20,9 @@
  * nest, so an entry is claimed with local_inc_return() and its bio, the
  * key, is cleared first and stored last, with write barriers between the
  * key and the fields for a reader on another CPU.  That reader copies
- * the fields between two reads of the key, like a seqcount reader, and
- * takes the entry back with a cmpxchg of the key, which fails if the
- * owner has reused the entry meanwhile.
+ * the fields once it has found the key, like a seqcount reader, and
+ * keeps them only if a cmpxchg of the key then takes the entry back,
+ * which fails if the owner has reused the entry meanwhile.
  */
 #ifndef _IOLAT_SUBMIT_H
 #define _IOLAT_SUBMIT_H
