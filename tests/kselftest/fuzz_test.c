@@ -344,37 +344,24 @@ static int family_id(int fd)
 	return -1;
 }
 
-static uint32_t sysfs_u32(const char *fmt, const char *dev)
-{
-	char path[256];
-	unsigned int a = 0, b = 0;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), fmt, dev);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	if (fscanf(fp, "%u:%u", &a, &b) < 1)
-		a = 0;
-	fclose(fp);
-	return strstr(fmt, "/dev") ? (a << 20 | b) : a;
-}
-
 FIXTURE(fuzz) {
 	struct fuzz f;
 };
 
 FIXTURE_SETUP(fuzz)
 {
-	uint32_t mm;
+	char *dev, *depth;
 	int n;
 
 	ASSERT_EQ(0, module_load());
 	sh("modprobe -r null_blk 2>/dev/null");
 	ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1 && udevadm settle 2>/dev/null; test -b /dev/nullb0"));
-	mm = sysfs_u32("/sys/block/%s/dev", "nullb0");
-	self->f.major = mm >> 20;
-	self->f.minor = mm & 0xfffff;
+	dev = slurp("/sys/block/nullb0/dev");
+	depth = slurp("/sys/block/nullb0/queue/nr_requests");
+	ASSERT_EQ(2, sscanf(dev, "%u:%u", &self->f.major, &self->f.minor));
+	self->f.depth = strtoul(depth, NULL, 10);
+	free(dev);
+	free(depth);
 	self->f.nr_hwq = 0;
 	for (n = 0; n < 4096; n++) {
 		char p[64];
@@ -384,9 +371,9 @@ FIXTURE_SETUP(fuzz)
 			break;
 		self->f.nr_hwq++;
 	}
-	self->f.depth = sysfs_u32("/sys/block/%s/queue/nr_requests", "nullb0");
 	ASSERT_LT(0, self->f.major);
 	ASSERT_LT(0, self->f.nr_hwq);
+	ASSERT_LT(0, self->f.depth);
 	sh("dmesg -c >/dev/null");
 }
 
