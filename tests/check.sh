@@ -40,15 +40,19 @@ result() {
 }
 
 # report NAME STATUS SECS: PASS on status 0, SKIP on 125 (a guest that
-# could not run), FAIL otherwise, with the end of the log shown.
+# could not run), FAIL otherwise, with the end of the log shown.  A
+# stage may leave a one-line reason in $OUT/NAME.why (the tests that
+# failed), which the table shows: CI keeps only the table.
 report() {
-	local name=$1 st=$2 secs=$3
+	local name=$1 st=$2 secs=$3 why=
+
+	[ -s "$OUT/$name.why" ] && why="$(head -c 300 "$OUT/$name.why"); "
 
 	case $st in
 	0) result "$name" PASS "${secs%%,*}s${secs#"${secs%%,*}"}" ;;
 	125) result "$name" SKIP "(the guest could not run; see $OUT/$name.log)"
 		tail -n 20 "$OUT/$name.log" ;;
-	*) result "$name" FAIL "(status $st; see $OUT/$name.log)"
+	*) result "$name" FAIL "(${why}status $st; see $OUT/$name.log)"
 		tail -n 40 "$OUT/$name.log" ;;
 	esac
 	return "$st"
@@ -89,8 +93,28 @@ guest_lane() {
 		t0=$SECONDS
 		guest_suite "$k" >"$OUT/guest-$k.log" 2>&1
 		st=$?
+		[ "$st" = 0 ] || guest_why "$k" >"$OUT/guest-$k.why"
 		echo "$st $((SECONDS - t0))" >"$OUT/guest-$k.status"
 	done
+}
+
+# guest_why KERNEL: one line saying what failed in a guest suite: the
+# TAP tests that failed, a missing TAP file, a kernel report, KUnit.
+guest_why() {
+	local res=$OUT/$1 t why=()
+	for t in $(guest_tests "$1"); do
+		if [ -s "$res/$t.tap" ]; then
+			mapfile -t -O ${#why[@]} why < <(grep -E '^not ok [0-9]+ ' \
+				"$res/$t.tap" | grep -v '# SKIP' | cut -d' ' -f4)
+		else
+			why+=("no-$t.tap")
+		fi
+	done
+	grep -qF -f tests/kernel-reports "$res/kernel.log" 2>/dev/null &&
+		why+=("kernel-report:$(grep -m1 -oF -f tests/kernel-reports "$res/kernel.log")")
+	[ "$1" = debug ] && ! grep -q 'passed: [0-9]*$' "$OUT/guest-$1.log" &&
+		why+=(kunit)
+	echo "failed: ${why[*]:-see log}"
 }
 
 check_versions() {
