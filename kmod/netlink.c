@@ -339,17 +339,21 @@ static struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
 }
 
 /*
- * One message with as many of @cpu's records as fit in @skb.
- * Return: true if records are left that did not fit.
+ * One message with as many of @cpu's records as fit in @skb, and as
+ * @left allows: the records the CPU has left to give in this dump, plus
+ * one.
+ * Return: true if records are left to give that did not fit.
  */
 static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
-			      struct iolat_ring *r, int cpu, unsigned int size)
+			      struct iolat_ring *r, int cpu, unsigned int size,
+			      unsigned long *left)
 {
 	unsigned int avail, room, n;
 	struct nlattr *nla;
 	void *hdr;
 
-	avail = iolat_ring_readable(r, (U16_MAX - NLA_HDRLEN) / size);
+	avail = iolat_ring_readable(r, min_t(unsigned long, *left - 1,
+					     (U16_MAX - NLA_HDRLEN) / size));
 	if (!avail)
 		return false;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
@@ -369,7 +373,8 @@ static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	/* published records stay published: all n are there */
 	WARN_ON_ONCE(iolat_ring_read(r, nla_data(nla), n, size) != n);
 	genlmsg_end(skb, hdr);
-	return n < avail || iolat_ring_readable(r, 1);
+	*left -= n;
+	return *left > 1;
 full:
 	genlmsg_cancel(skb, hdr);
 	return true;
@@ -413,10 +418,16 @@ lost:
 	this_cpu_add(s->rings->stats.events_lost, n);
 }
 
-/* READ dump state: args[0] the next CPU to drain (0 at the start). */
+/*
+ * READ dump state: args[0] the CPU being drained (0 at the start), and
+ * args[1] the records it has left to give, plus one (0: not counted
+ * yet).  A CPU gives the records it had published when the dump came to
+ * it, and no more, so that a dump ends however fast records come in.
+ */
 static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct iolat_session *s;
+	struct iolat_ring *r;
 	unsigned int size;
 	int cpu;
 
@@ -429,11 +440,13 @@ static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
 		     IOLAT_RECORD_BLOCK_SIZE);
 	size = s->nvme ? sizeof(struct iolat_record) : IOLAT_RECORD_BLOCK_SIZE;
-	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
 		if (!cpu_possible(cpu))
 			continue;
-		if (iolat_nl_read_cpu(skb, cb, per_cpu_ptr(s->rings, cpu), cpu,
-				      size))
+		r = per_cpu_ptr(s->rings, cpu);
+		if (!cb->args[1])
+			cb->args[1] = iolat_ring_readable(r, r->mask + 1) + 1;
+		if (iolat_nl_read_cpu(skb, cb, r, cpu, size, &cb->args[1]))
 			break;
 	}
 	cb->args[0] = cpu;
