@@ -268,6 +268,8 @@ void iolat_record_emit_admin(struct iolat_session *s,
 #define IOLAT_MODE_COUNTERS_ONLY	BIT(0)	/* IOLAT_A_COUNTERS_ONLY */
 #define IOLAT_MODE_NVME			BIT(1)	/* IOLAT_A_NVME */
 #define IOLAT_MODE_AGGREGATE		BIT(2)	/* IOLAT_A_AGGREGATE */
+/* Sessions at once: the max_sessions module parameter's default */
+#define IOLAT_DEFAULT_SESSIONS		4
 /* An aggregating session's histograms may take this much memory. */
 #define IOLAT_AGG_MAX_BYTES		(256UL << 20)
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
@@ -280,6 +282,7 @@ struct iolat_session *iolat_session_lock(u32 portid,
 					 struct netlink_ext_ack *extack);
 void iolat_session_unlock(void);
 void iolat_session_release(u32 portid);
+int iolat_session_init(void);
 void iolat_session_exit(void);
 void iolat_session_module(struct module *mod, bool coming);
 

@@ -13,6 +13,9 @@ static int __init iolat_init(void)
 {
 	int missing, err;
 
+	err = iolat_session_init();
+	if (err)
+		return err;
 	missing = iolat_attach_init();
 	if (missing < 0) {
 		pr_err("cannot follow modules' tracepoints: %d\n", missing);

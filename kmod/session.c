@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Session life.  One session at a time, owned by the netlink socket that
- * started it: start allocates every table and buffer (the probes never
- * allocate) and attaches the probes; stop detaches them and leaves the
- * buffers for a final drain; the session is freed when its socket closes,
- * when the owner starts a new one, or when the module is unloaded.
+ * Session life.  Up to max_sessions sessions at once, each owned by the
+ * netlink socket that started it: start allocates every table and buffer
+ * (the probes never allocate) and attaches the session's own probes, with
+ * the session as their data, so that sessions share nothing on the path
+ * of a request; stop detaches them and leaves the buffers for a final
+ * drain; the session is freed when its socket closes, when the owner
+ * starts a new one, or when the module is unloaded.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,14 +16,42 @@
 #include <linux/cpumask.h>
 #include <linux/topology.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include "inflight.h"
 #include "account.h"
 #include "aggregate.h"
 #include "submit.h"
 #include "probe_nvme.h"
 
+static unsigned int max_sessions = IOLAT_DEFAULT_SESSIONS;
+module_param(max_sessions, uint, 0444);
+MODULE_PARM_DESC(max_sessions, "sessions at once, 1..16 (default 4)");
+
 static DEFINE_MUTEX(iolat_mutex);
-static struct iolat_session *iolat_cur;	/* under iolat_mutex */
+/* [max_sessions], under iolat_mutex */
+static struct iolat_session *iolat_sessions[IOLAT_MAX_SESSIONS];
+
+/* The limit of sessions at once, checked at load: 0 or -EINVAL. */
+int iolat_session_init(void)
+{
+	if (max_sessions >= 1 && max_sessions <= IOLAT_MAX_SESSIONS)
+		return 0;
+	pr_err("max_sessions=%u: it must be 1..%u\n", max_sessions,
+	       IOLAT_MAX_SESSIONS);
+	return -EINVAL;
+}
+
+/* The place of the session of socket @portid, or NULL.  Under the mutex. */
+static struct iolat_session **iolat_session_of(u32 portid)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&iolat_mutex);
+	for (i = 0; i < max_sessions; i++)
+		if (iolat_sessions[i] && iolat_sessions[i]->portid == portid)
+			return &iolat_sessions[i];
+	return NULL;
+}
 
 static void iolat_session_free(struct iolat_session *s)
 {
@@ -187,24 +217,28 @@ static void iolat_session_event(struct iolat_session *s, u32 kind,
 void iolat_session_module(struct module *mod, bool coming)
 {
 	struct iolat_session *s;
-	unsigned int i;
+	unsigned int n, i;
+	bool ours;
 
 	mutex_lock(&iolat_mutex);
-	s = iolat_cur && iolat_cur->running && iolat_cur->nvme ? iolat_cur :
-								 NULL;
-	if (coming) {
-		if (!iolat_attach_module_coming(mod) || !s ||
-		    s->nvme_attached || !iolat_attach_nvme_available())
-			goto out;
-		if (iolat_attach_nvme(s)) {
-			pr_warn("%s is back, but NVMe commands cannot be traced again\n",
+	ours = coming ? iolat_attach_module_coming(mod) &&
+			iolat_attach_nvme_available() :
+			iolat_attach_module_owns(mod);
+	for (n = 0; ours && n < max_sessions; n++) {
+		s = iolat_sessions[n];
+		if (!s || !s->running || !s->nvme)
+			continue;
+		if (coming && !s->nvme_attached) {
+			if (iolat_attach_nvme(s)) {
+				pr_warn("%s is back, but NVMe commands cannot be traced again\n",
+					mod->name);
+				continue;
+			}
+			pr_info("%s loaded: tracing NVMe commands again\n",
 				mod->name);
-			goto out;
-		}
-		pr_info("%s loaded: tracing NVMe commands again\n", mod->name);
-		iolat_session_event(s, IOLAT_EVENT_NVME_ATTACHED, mod->name);
-	} else {
-		if (s && s->nvme_attached && iolat_attach_module_owns(mod)) {
+			iolat_session_event(s, IOLAT_EVENT_NVME_ATTACHED,
+					    mod->name);
+		} else if (!coming && s->nvme_attached) {
 			iolat_detach_nvme(s);
 			for (i = 0; i < s->nr_ctrls; i++)
 				iolat_nvme_ctrl_reset(&s->ctrls[i]);
@@ -213,9 +247,9 @@ void iolat_session_module(struct module *mod, bool coming)
 			iolat_session_event(s, IOLAT_EVENT_NVME_DETACHED,
 					    mod->name);
 		}
-		iolat_attach_module_going(mod);
 	}
-out:
+	if (!coming)
+		iolat_attach_module_going(mod);
 	mutex_unlock(&iolat_mutex);
 }
 
@@ -238,17 +272,22 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			const struct iolat_filter *filter, u32 mode,
 			struct netlink_ext_ack *extack)
 {
-	struct iolat_session *s;
+	struct iolat_session *s, **place;
+	unsigned int i;
 	int err = 0;
 
 	mutex_lock(&iolat_mutex);
-	if (iolat_cur && iolat_cur->portid != portid) {
-		NL_SET_ERR_MSG(extack, "another iolat session is active");
+	place = iolat_session_of(portid);
+	if (place && (*place)->running) {
+		NL_SET_ERR_MSG(extack, "this socket's session is already running");
 		err = -EBUSY;
 		goto out;
 	}
-	if (iolat_cur && iolat_cur->running) {
-		NL_SET_ERR_MSG(extack, "this socket's session is already running");
+	for (i = 0; !place && i < max_sessions; i++)
+		if (!iolat_sessions[i])
+			place = &iolat_sessions[i];
+	if (!place) {
+		NL_SET_ERR_MSG(extack, "too many iolat sessions at once (the max_sessions module parameter)");
 		err = -EBUSY;
 		goto out;
 	}
@@ -268,9 +307,9 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 	/* requests allocated from now on are this session's */
 	WRITE_ONCE(s->start_ns, iolat_now());
 	s->running = true;
-	if (iolat_cur)
-		iolat_session_free(iolat_cur);
-	iolat_cur = s;
+	if (*place)
+		iolat_session_free(*place);
+	*place = s;
 out:
 	mutex_unlock(&iolat_mutex);
 	return err;
@@ -279,16 +318,13 @@ out:
 static struct iolat_session *iolat_session_owned(u32 portid,
 						 struct netlink_ext_ack *extack)
 {
-	lockdep_assert_held(&iolat_mutex);
-	if (!iolat_cur) {
-		NL_SET_ERR_MSG(extack, "no iolat session is active");
+	struct iolat_session **place = iolat_session_of(portid);
+
+	if (!place) {
+		NL_SET_ERR_MSG(extack, "this socket has no iolat session");
 		return ERR_PTR(-ENOENT);
 	}
-	if (iolat_cur->portid != portid) {
-		NL_SET_ERR_MSG(extack, "the active iolat session belongs to another socket");
-		return ERR_PTR(-EBUSY);
-	}
-	return iolat_cur;
+	return *place;
 }
 
 static void iolat_session_stats(struct iolat_session *s,
@@ -371,23 +407,30 @@ void iolat_session_unlock(void)
 /* The socket @portid is closing: free its session, if any. */
 void iolat_session_release(u32 portid)
 {
+	struct iolat_session **place;
+
 	mutex_lock(&iolat_mutex);
-	if (iolat_cur && iolat_cur->portid == portid) {
-		iolat_session_free(iolat_cur);
-		iolat_cur = NULL;
+	place = iolat_session_of(portid);
+	if (place) {
+		iolat_session_free(*place);
+		*place = NULL;
 	}
 	mutex_unlock(&iolat_mutex);
 }
 
-/* Module unload: free whatever session is left. */
+/* Module unload: free whatever sessions are left. */
 void iolat_session_exit(void)
 {
+	unsigned int i;
+
 	mutex_lock(&iolat_mutex);
-	if (iolat_cur) {
+	for (i = 0; i < max_sessions; i++) {
+		if (!iolat_sessions[i])
+			continue;
 		pr_info("stopping the session of netlink port %u on unload\n",
-			iolat_cur->portid);
-		iolat_session_free(iolat_cur);
-		iolat_cur = NULL;
+			iolat_sessions[i]->portid);
+		iolat_session_free(iolat_sessions[i]);
+		iolat_sessions[i] = NULL;
 	}
 	mutex_unlock(&iolat_mutex);
 }

@@ -22,6 +22,7 @@
 
 /* Limits the module enforces; the CLI uses them to build valid requests. */
 #define IOLAT_MAX_DEVS		16	/* devices per session */
+#define IOLAT_MAX_SESSIONS	16	/* at once: the max_sessions parameter's limit */
 #define IOLAT_MAX_HWQ		4096	/* hardware queues per device */
 #define IOLAT_MAX_DEPTH		10240	/* tags per hardware queue (BLK_MQ_MAX_DEPTH) */
 #define IOLAT_RING_MIN		64	/* records per CPU buffer */
