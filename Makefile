@@ -43,7 +43,8 @@ UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
-	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test
+	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test \
+	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/iolat-abi-next
 
 .PHONY: all module cli modules_install install check demo bench deps clean \
 	unit-tests guest-tests dkms-src dkms-install
@@ -100,6 +101,16 @@ $(BUILD)/tests/kselftest/%_test: tests/kselftest/%_test.c $(KSFT_HELPERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -DIOLAT_KERNEL_REPORTS='"$(CURDIR)/tests/kernel-reports"' \
 		-o $@ $< tests/kselftest/helpers.c $(NL_LIBS) -lm
+
+# The CLI as if of the next ABI, against which the module's is checked
+# (life_test's version mismatch).
+$(BUILD)/tests/abi-next/nlsock.o: user/nlsock.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CLI_CFLAGS) -DIOLAT_CLI_ABI='(IOLAT_ABI_VERSION + 1)' -c -o $@ $<
+
+$(BUILD)/tests/iolat-abi-next: $(BUILD)/tests/abi-next/nlsock.o \
+			       $(filter-out $(BUILD)/user/nlsock.o,$(CLI_OBJS)) $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
 
 # The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)

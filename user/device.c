@@ -128,6 +128,34 @@ static int nvme_ctrl(const char *sysfs, const char *name)
 }
 
 /**
+ * iolat_dev_state() - is a traced device still there?
+ * @sysfs: sysfs mount point
+ * @dev: the device, as iolat_dev_resolve() found it
+ * @now: where the numbers of a device of that name that are not @dev's go
+ *
+ * Return: IOLAT_DEV_PRESENT, IOLAT_DEV_GONE (no device of that name), or
+ * IOLAT_DEV_OTHER (a device of that name with other numbers, in @now).
+ */
+enum iolat_dev_state iolat_dev_state(const char *sysfs,
+				     const struct iolat_dev_req *dev,
+				     struct iolat_dev_req *now)
+{
+	char path[PATH_MAX], line[32];
+	unsigned int major, minor;
+	char extra;
+
+	if (!pathf(path, "%s/class/block/%s/dev", sysfs, dev->name) ||
+	    read_line(path, line, sizeof(line)) ||
+	    sscanf(line, "%u:%u%c", &major, &minor, &extra) != 2)
+		return IOLAT_DEV_GONE;
+	if (major == dev->major && minor == dev->minor)
+		return IOLAT_DEV_PRESENT;
+	now->major = major;
+	now->minor = minor;
+	return IOLAT_DEV_OTHER;
+}
+
+/**
  * iolat_dev_resolve() - look up a block device to trace
  * @sysfs: sysfs mount point ("/sys"; tests pass a fake tree)
  * @arg: device name, with or without /dev/; a partition means its disk

@@ -30,6 +30,14 @@
 #include "../lib/record.h"
 #include "../lib/account.h"
 
+/*
+ * The ABI this CLI speaks: the uapi header's.  The guest tests build the
+ * CLI once more as if of the next ABI, to see a mismatch refused.
+ */
+#ifndef IOLAT_CLI_ABI
+#define IOLAT_CLI_ABI IOLAT_ABI_VERSION
+#endif
+
 #define IOLAT_CLI_NAME "iolat"
 
 /* Exit statuses. */
@@ -196,6 +204,14 @@ struct iolat_dev_req {
 int iolat_dev_resolve(const char *sysfs, const char *arg,
 		      struct iolat_dev_req *dev);
 const char *iolat_dev_basename(const char *arg);
+enum iolat_dev_state {
+	IOLAT_DEV_PRESENT,
+	IOLAT_DEV_GONE,		/* removed */
+	IOLAT_DEV_OTHER,	/* its name is another device's now */
+};
+enum iolat_dev_state iolat_dev_state(const char *sysfs,
+				     const struct iolat_dev_req *dev,
+				     struct iolat_dev_req *now);
 int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
 		    const struct iolat_record *r);
 
@@ -259,6 +275,10 @@ struct iolat_run {
 	bool nomem;
 	unsigned int nvme_detaches;	/* nvme-core went away while tracing */
 	unsigned int nvme_attaches;	/* ... and came back */
+	/* devices removed while traced (bit per device), and gone now */
+	uint32_t devs_removed;
+	uint32_t devs_gone;
+	enum iolat_dev_state dev_state[IOLAT_MAX_DEVS];
 	unsigned int nr_missing;
 	char missing[IOLAT_MAX_MISSING][48];
 	/* the kernel's counters of each device at the start and the stop */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <netlink/netlink.h>
@@ -684,7 +685,10 @@ struct iolat_nl *iolat_nl_connect(struct iolat_info *info)
 	int err;
 
 	if (!nl) {
-		if (errno == ENOENT)
+		/* the family is not network-namespace aware (netnsok) */
+		if (errno == ENOENT && !access("/sys/module/iolat", F_OK))
+			iolat_err("the iolat module is loaded, but its netlink family is only in the initial network namespace: run iolat there");
+		else if (errno == ENOENT)
 			iolat_err("the iolat kernel module is not loaded (load it with: modprobe iolat)");
 		else
 			iolat_err("cannot open a generic netlink socket");
@@ -698,10 +702,10 @@ struct iolat_nl *iolat_nl_connect(struct iolat_info *info)
 		iolat_nl_close(nl);
 		return NULL;
 	}
-	if (info->abi_version != IOLAT_ABI_VERSION) {
+	if (info->abi_version != IOLAT_CLI_ABI) {
 		iolat_err("the loaded iolat module %s speaks ABI %u, this iolat %s speaks ABI %u: install matching versions",
 			  info->module_version, info->abi_version,
-			  IOLAT_VERSION, IOLAT_ABI_VERSION);
+			  IOLAT_VERSION, IOLAT_CLI_ABI);
 		iolat_nl_close(nl);
 		return NULL;
 	}

@@ -22,6 +22,8 @@
 #define DRAIN_INTERVAL_NS 10000000L	/* drain the buffers every 10 ms */
 /* without records (counters only, aggregation), only events: 100 ms */
 #define EVENT_INTERVAL_NS 100000000L
+/* every traced device is still there: looked at twice a second */
+#define DEVICE_CHECK_S 0.5
 
 /* Options every session command takes (popt table; 'd' is collected). */
 struct poptOption iolat_session_options[] = {
@@ -467,6 +469,45 @@ static void on_event(void *arg, uint64_t ns, uint32_t kind, const char *module)
 		s->event(s->arg, ns, kind, module);
 }
 
+/*
+ * A traced device that was removed: the user hears of it at once, and
+ * of its return.  The module keeps tracing the others; it knows devices
+ * by their numbers, so a device that comes back with the same numbers
+ * (a null_blk or NVMe namespace re-created at the same index) is traced
+ * again, and one that comes back with others is not.
+ */
+static void check_devices(struct iolat_session *s)
+{
+	struct iolat_run *run = &s->run;
+	struct iolat_dev_req now;
+	enum iolat_dev_state st;
+	unsigned int d;
+
+	for (d = 0; d < s->nr_devs; d++) {
+		const struct iolat_dev_req *dev = &s->devs[d];
+
+		st = iolat_dev_state("/sys", dev, &now);
+		if (st == run->dev_state[d])
+			continue;
+		run->dev_state[d] = st;
+		if (st == IOLAT_DEV_PRESENT) {
+			run->devs_gone &= ~(1U << d);
+			iolat_warn("%s (%u:%u) is back: traced again", dev->name,
+				   dev->major, dev->minor);
+			continue;
+		}
+		if (!(run->devs_gone & (1U << d)))
+			iolat_warn("%s (%u:%u) was removed: its requests are no longer traced%s",
+				   dev->name, dev->major, dev->minor,
+				   s->nr_devs > 1 ? "; the other devices still are" : "");
+		run->devs_removed |= 1U << d;
+		run->devs_gone |= 1U << d;
+		if (st == IOLAT_DEV_OTHER)
+			iolat_warn("%s is back as %u:%u, which this session does not trace: start another one",
+				   dev->name, now.major, now.minor);
+	}
+}
+
 /* The kernel's counters of every device (/sys/block/NAME/stat). */
 static int kernel_counters(const struct iolat_session *s,
 			   struct iolat_diskstats *k)
@@ -488,6 +529,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	};
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
+	double next_check = start + DEVICE_CHECK_S;
 	pid_t pid = -1;
 	int err = 0;
 
@@ -506,6 +548,10 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		}
 		if (s->drained)
 			s->drained(s->arg, began);
+		if (now_s() >= next_check) {
+			check_devices(s);
+			next_check += DEVICE_CHECK_S;
+		}
 		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
 			s->tick(s->arg, next_tick - start);
 			next_tick += s->tick_s;
@@ -640,9 +686,11 @@ static int write_summary(const struct iolat_session *s)
 		return -1;
 	}
 	fprintf(f, "{\"seconds\":%.6f,\"delivered\":%llu,\"written\":%llu,"
-		"\"dropped\":%llu,\"filtered\":%llu,",
+		"\"dropped\":%llu,\"drop_full\":%llu,\"drop_unmatched\":%llu,"
+		"\"drop_range\":%llu,\"filtered\":%llu,",
 		s->run.seconds, U(s->run.delivered), U(st->written),
-		U(iolat_run_dropped(&s->run)), U(st->filtered));
+		U(iolat_run_dropped(&s->run)), U(st->drop_full),
+		U(st->drop_unmatched), U(st->drop_range), U(st->filtered));
 	if (s->nvme)
 		fprintf(f, "\"nvme\":{\"completed\":%llu,\"unmatched\":%llu,\"retried\":%llu,\"other_ns\":%llu,\"detaches\":%u,\"attaches\":%u},",
 			U(st->nvme_completed), U(st->nvme_unmatched),
@@ -653,8 +701,9 @@ static int write_summary(const struct iolat_session *s)
 		const unsigned long long *k1 = s->run.kstart[d].f;
 		const unsigned long long *k2 = s->run.kend[d].f;
 
-		fprintf(f, "%s{\"name\":\"%s\",", d ? "," : "",
-			s->devs[d].name);
+		fprintf(f, "%s{\"name\":\"%s\",\"removed\":%s,", d ? "," : "",
+			s->devs[d].name,
+			s->run.devs_removed & (1U << d) ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);
 		if (s->run.kernel_valid)
 			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu}",
@@ -735,7 +784,7 @@ int iolat_session_run(struct iolat_session *s)
 			     (s->aggregate ? IOLAT_START_AGGREGATE : 0));
 	if (err) {
 		if (err == -EPERM)
-			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN (run as root)");
+			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace (run as root)");
 		else
 			iolat_err("cannot start tracing: %s%s%s", strerror(-err),
 				  iolat_nl_errmsg(nl)[0] ? ": " : "",
@@ -797,6 +846,10 @@ bool iolat_session_accounted(const struct iolat_session *s)
 			   (unsigned long long)st->drop_full);
 		ok = false;
 	}
+	for (unsigned int d = 0; d < s->nr_devs; d++)
+		if (run->devs_removed & (1U << d))
+			iolat_warn("%s was removed during the session: its figures cover the time it was there",
+				   s->devs[d].name);
 	if (run->decode_errors || run->foreign || run->nomem) {
 		iolat_warn("%llu malformed messages, %llu records of other devices, %s",
 			   (unsigned long long)run->decode_errors,
