@@ -187,7 +187,7 @@ struct nvme_command;
  * 6.1.192 and 6.12.117 (verified against their sources, and at build time
  * against the real one where the source tree is there).  The completion
  * probe reads it only for a request whose command the setup probe saw,
- * where nvme_req(req)->cmd is that command (checked).
+ * where nvme_req(req)->cmd is that command (iolat_nvme_head_is()).
  */
 struct iolat_nvme_request_head {
 	struct nvme_command *cmd;
@@ -201,6 +201,26 @@ struct iolat_nvme_request_head {
 	u8 flags;
 	u16 status;
 };
+
+/*
+ * Is @head the head of the request whose command the setup probe saw at
+ * @seen?  Since v5.13 ("nvme: use driver pdu command for passthrough")
+ * every request's command lives in its driver data, and
+ * nvme_req(req)->cmd points at it: the check that compat.h's head is
+ * the real one.  Before, the pci driver built an I/O command on its
+ * stack and set ->cmd only for passthrough requests, so there is nothing
+ * to compare, and the head is taken as verified above (Debian's 5.10.262,
+ * where every I/O command's status read so is its real one).
+ */
+static inline bool iolat_nvme_head_is(const struct iolat_nvme_request_head *head,
+				      const struct nvme_command *seen)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 13, 0)
+	return true;
+#else
+	return head->cmd == seen;
+#endif
+}
 
 /*
  * NVMe's per-controller key: the driver data of a namespace's tag set,

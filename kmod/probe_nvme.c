@@ -171,7 +171,7 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 	}
 	slot->done_ns = iolat_now();
 	atomic_dec(&c->qids[qid].n);
-	if (head->cmd == slot->cmd) {
+	if (iolat_nvme_head_is(head, slot->cmd)) {
 		slot->status = head->status;
 		slot->result = le32_to_cpu(head->result.u32);
 		slot->retries = head->retries;
