@@ -171,7 +171,7 @@ int module_unload(void)
 {
 	int i;
 
-	for (i = 0; i < 100 && module_loaded(); i++) {
+	for (i = 0; i < 200 && module_loaded(); i++) {
 		if (sh("rmmod iolat 2>/dev/null") == 0)
 			return 0;
 		usleep(50000);

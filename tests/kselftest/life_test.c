@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a production machine does to iolat (issue 8): the module loaded
+ * and unloaded under load with its CLI killed at random points, devices
+ * removed while traced, buffers far too small, a user namespace, and a
+ * CLI of another ABI.  Every test ends with the kernel log checked for
+ * reports; on a kernel with kmemleak (the debug kernel), the module's
+ * life cycles end with a leak scan.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "helpers.h"
+#include "kselftest_harness.h"
+
+#define KMEMLEAK "/sys/kernel/debug/kmemleak"
+#define SUMMARY "/tmp/iolat_life.json"
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Start a background fio on @dev, at @iops (0: as fast as it goes); its
+ * process group is killed by stop_fio().
+ */
+static pid_t start_fio(const char *dev, const char *name, int secs, int iops)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "exec fio --name=%s --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=%d --rate_iops=%d --eta=never --output=/dev/null 2>/dev/null",
+		 name, dev, secs, iops);
+	return spawn_sh(cmd);
+}
+
+static void stop_fio(pid_t pid, const char *name)
+{
+	int st;
+
+	if (pid <= 0)
+		return;
+	kill(-pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	/* fio's job process may outlive its parent: no I/O may be left */
+	sh("pkill -KILL -f -- --name=%s; while pgrep -f -- --name=%s >/dev/null; do sleep 0.1; done",
+	   name, name);
+}
+
+/* the NVMe controller's PCI address, if the guest has one */
+static char nvme_pci[64];
+
+FIXTURE(life) {
+};
+
+FIXTURE_SETUP(life)
+{
+	char *p;
+
+	if (sh("command -v fio >/dev/null") != 0)
+		SKIP(return, "fio is not installed");
+	ASSERT_EQ(0, module_load());
+	if (access("/sys/block/nullb0", F_OK))
+		ASSERT_EQ(0, sh("modprobe -r null_blk 2>/dev/null; modprobe null_blk nr_devices=1"));
+	ASSERT_EQ(0, access("/dev/nullb0", F_OK));
+	nvme_pci[0] = '\0';
+	p = NULL;
+	if (!sh("basename \"$(readlink -f /sys/class/nvme/nvme0/device)\" >%s 2>/dev/null",
+		OUT))
+		p = slurp(OUT);
+	if (p && strchr(p, ':'))
+		snprintf(nvme_pci, sizeof(nvme_pci), "%.*s",
+			 (int)strcspn(p, "\n"), p);
+	free(p);
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(life)
+{
+	/* a controller a failed test removed comes back for the next suite */
+	if (nvme_pci[0])
+		sh("test -e /sys/bus/pci/devices/%s || { echo 1 >/sys/bus/pci/rescan; udevadm settle 2>/dev/null; }",
+		   nvme_pci);
+	module_load();
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/*
+ * kmemleak's unreferenced objects that iolat allocated: a backtrace
+ * through iolat, or through a module no longer loaded (its addresses no
+ * longer resolve to a symbol: iolat's of an earlier cycle).  The reports
+ * go to stderr; their number is returned, -1 if kmemleak failed.
+ */
+static int kmemleak_iolat_reports(struct __test_metadata *_metadata)
+{
+	char *n;
+	int all, ours;
+
+	if (sh("echo scan >" KMEMLEAK " && echo scan >" KMEMLEAK " && "
+	       "awk '/^unreferenced object/ { all++; if (o ~ /iolat|\\] 0x/) n++; o = \"\" } "
+	       "{ o = o $0 \"\\n\" } END { if (o ~ /iolat|\\] 0x/) n++; print all + 0, n + 0 }' "
+	       KMEMLEAK " >%s && cat " KMEMLEAK " >&2", OUT))
+		return -1;
+	n = slurp(OUT);
+	if (!n || sscanf(n, "%d %d", &all, &ours) != 2)
+		return -1;
+	TH_LOG("kmemleak: %d unreferenced objects since the cycles began, %d of them iolat's",
+	       all, ours);
+	return ours;
+}
+
+/*
+ * 100 cycles of load, trace under fio, unload, with the CLI streaming
+ * and killed with SIGKILL at a random point: before, during or after the
+ * unload.  The CLI never hangs, the module always unloads, nothing
+ * leaks (kmemleak, where the kernel has it), no kernel report.
+ */
+TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
+{
+	unsigned int seed = getenv("IOLAT_LIFE_SEED") ?
+			    strtoul(getenv("IOLAT_LIFE_SEED"), NULL, 0) :
+			    (unsigned int)time(NULL);
+	bool leaks = !access(KMEMLEAK, F_OK);
+	int i, st, kill_first = 0, leaked;
+	char cmd[512];
+	pid_t fio, cli;
+
+	TH_LOG("seed %u (IOLAT_LIFE_SEED replays it); kmemleak %s", seed,
+	       leaks ? "on" : "not in this kernel: leaks are the debug kernel's to find");
+	srand(seed);
+	if (leaks)
+		ASSERT_EQ(0, sh("echo clear >" KMEMLEAK));
+	fio = start_fio("nullb0", "life", 1500, 0);
+	ASSERT_LT(0, fio);
+	for (i = 0; i < 100; i++) {
+		int when = rand() % 3;
+
+		ASSERT_EQ(0, module_load()) TH_LOG("cycle %d", i);
+		unlink(ERR);
+		snprintf(cmd, sizeof(cmd), "exec %s %s -d nullb0 >/dev/null 2>%s",
+			 env("IOLAT_CLI"), i % 2 ? "trace -o csv" : "record -w /tmp/iolat_life.rec",
+			 ERR);
+		cli = spawn_sh(cmd);
+		ASSERT_LT(0, cli);
+		/* when 0, killed while it may still be starting */
+		if (when)
+			ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60))
+				TH_LOG("cycle %d: the CLI never started: %s", i,
+				       slurp(ERR));
+		usleep(rand() % 300000);
+		if (when != 2) {
+			kill(-cli, SIGKILL);
+			kill_first++;
+		}
+		ASSERT_EQ(0, module_unload())
+			TH_LOG("cycle %d: iolat would not unload", i);
+		if (when == 2) {
+			usleep(rand() % 100000);
+			kill(-cli, SIGKILL);
+		}
+		ASSERT_EQ(0, wait_for(cli, 30, &st))
+			TH_LOG("cycle %d: the CLI outlived SIGKILL", i);
+	}
+	stop_fio(fio, "life");
+	TH_LOG("100 cycles, the CLI killed before the unload in %d", kill_first);
+	if (leaks) {
+		sleep(6);	/* kmemleak reports objects older than 5 s */
+		leaked = kmemleak_iolat_reports(_metadata);
+		EXPECT_EQ(0, leaked) TH_LOG("kmemleak: objects iolat leaked (above)");
+	}
+}
+
+/* The stderr of a session, and its status, into @err. */
+static int session_wait(pid_t cli, char **err)
+{
+	int st;
+
+	if (wait_for(cli, 120, &st)) {
+		kill(-cli, SIGKILL);
+		waitpid(cli, &st, 0);
+		st = -1;
+	}
+	*err = slurp(ERR);
+	return st;
+}
+
+struct after {
+	const char *dev;
+	unsigned long long since;
+	long long n;
+};
+
+static void count_after(void *arg, const struct row *r)
+{
+	struct after *a = arg;
+
+	if (!strcmp(r->dev, a->dev) && r->t[4] > a->since)
+		a->n++;
+}
+
+/* Remove or add back the device of a removal test: 0 or -1. */
+static int nullb_gone(struct __test_metadata *_metadata, bool add, char *disk)
+{
+	if (add)
+		return nullb_create("lifegone", 20000, disk, 32);
+	nullb_remove("lifegone");
+	return access("/sys/kernel/config/nullb/lifegone", F_OK) ? 0 : -1;
+}
+
+static int nvme_gone(struct __test_metadata *_metadata, bool add, char *disk)
+{
+	if (add)
+		return sh("echo 1 >/sys/bus/pci/rescan && for i in $(seq 200); do test -b /dev/nvme0n1 && break; sleep 0.1; done; test -b /dev/nvme0n1");
+	return sh("echo 1 >/sys/bus/pci/devices/%s/remove", nvme_pci);
+}
+
+/*
+ * @disk removed by @gone while traced beside nullb0, then added back:
+ * the session says it is gone and keeps tracing nullb0; the device added
+ * back is traced again, by this session if it has its numbers again,
+ * and by a new one in any case.
+ */
+static void removed_while_traced(struct __test_metadata *_metadata,
+				 char *disk,
+				 int (*gone)(struct __test_metadata *, bool, char *))
+{
+	struct after a = { .dev = "nullb0" };
+	unsigned long long removed;
+	long long before, after;
+	char cmd[512], name[48], *err;
+	pid_t cli, f0, f1;
+	int st;
+
+	unlink(ERR);
+	/* a load the CLI keeps up with, writing CSV: no record dropped */
+	f0 = start_fio("nullb0", "life0", 120, 500);
+	f1 = start_fio(disk, "life1", 120, 500);
+	ASSERT_LT(0, f0);
+	ASSERT_LT(0, f1);
+	/* until SIGINT: after the device is back */
+	snprintf(cmd, sizeof(cmd), "exec %s trace -o csv -d nullb0 -d %s --summary %s >%s 2>%s",
+		 env("IOLAT_CLI"), disk, SUMMARY, CSV, ERR);
+	cli = spawn_sh(cmd);
+	ASSERT_LT(0, cli);
+	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60)) TH_LOG("%s", slurp(ERR));
+	sleep(2);
+	removed = mono_ns();
+	ASSERT_EQ(0, gone(_metadata, false, disk)) TH_LOG("cannot remove %s", disk);
+	stop_fio(f1, "life1");
+	snprintf(name, sizeof(name), "%s (", disk);
+	EXPECT_EQ(0, wait_text(ERR, "was removed", 10)) TH_LOG("%s", slurp(ERR));
+	sleep(3);
+	ASSERT_EQ(0, gone(_metadata, true, disk)) TH_LOG("cannot add %s back", disk);
+	EXPECT_EQ(0, wait_text(ERR, "is back", 10)) TH_LOG("%s", slurp(ERR));
+	kill(cli, SIGINT);
+	st = session_wait(cli, &err);
+	stop_fio(f0, "life0");
+	TH_LOG("stderr:\n%s", err);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("status %#x", st);
+	EXPECT_NE(NULL, strstr(err, name));
+	EXPECT_NE(NULL, strstr(err, "was removed: its requests are no longer traced; the other devices still are"));
+	EXPECT_NE(NULL, strstr(err, "was removed during the session"));
+	EXPECT_NE(NULL, strstr(slurp(SUMMARY), "\"removed\":true"));
+	/* nullb0 was traced on, for seconds after the removal */
+	a.since = removed + 2000000000ULL;
+	EXPECT_LT(0, csv_rows(CSV, count_after, &a));
+	EXPECT_LT(100, a.n) TH_LOG("nullb0: %lld requests 2 s after the removal", a.n);
+
+	/* a new session traces the device added back, every request */
+	sh("udevadm settle 2>/dev/null");
+	before = completed(disk);
+	st = sh("%s trace -o csv -d %s -- dd if=/dev/%s of=/dev/null bs=4k count=300 iflag=direct >%s 2>%s",
+		env("IOLAT_CLI"), disk, disk, CSV, ERR);
+	after = completed(disk);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(after - before, count_lines(slurp_all(CSV)) - 1)
+		TH_LOG("%s: %lld completed", disk, after - before);
+	EXPECT_LE(300, after - before);
+}
+
+/* a null_blk device deleted through configfs, and made again */
+TEST_F_TIMEOUT(life, null_blk_deleted_while_traced, 300)
+{
+	char disk[32];
+
+	ASSERT_EQ(0, nullb_configfs());
+	ASSERT_EQ(0, nullb_gone(_metadata, true, disk));
+	removed_while_traced(_metadata, disk, nullb_gone);
+	nullb_remove("lifegone");
+}
+
+/* the NVMe controller removed through sysfs, and found again by a rescan */
+TEST_F_TIMEOUT(life, nvme_controller_removed_while_traced, 300)
+{
+	char disk[32] = "nvme0n1";
+
+	if (!nvme_pci[0] || access("/dev/nvme0n1", F_OK))
+		SKIP(return, "no NVMe drive in this guest");
+	removed_while_traced(_metadata, disk, nvme_gone);
+}
+
+/*
+ * Buffers of 64 records, a fio at full speed, and the CLI stopped for a
+ * second: the records that did not fit are counted as such, and the
+ * counts are exact: delivered + dropped == the requests the device
+ * completed; the user is told.
+ */
+TEST_F_TIMEOUT(life, overload_exact_drops, 300)
+{
+	long long before, after, delivered, full, unmatched, range, filtered;
+	char cmd[512], *sum, *err;
+	pid_t cli;
+	int st;
+
+	unlink(ERR);
+	before = completed("nullb0");
+	snprintf(cmd, sizeof(cmd), "exec %s trace -o csv -b 64 -d nullb0 --summary %s -- fio --name=over --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=32 --number_ios=40000 --size=256M --eta=never --output=/dev/null >%s 2>%s",
+		 env("IOLAT_CLI"), SUMMARY, CSV, ERR);
+	cli = spawn_sh(cmd);
+	ASSERT_LT(0, cli);
+	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60)) TH_LOG("%s", slurp(ERR));
+	usleep(300000);
+	kill(cli, SIGSTOP);	/* fio, its child, goes on */
+	sleep(1);
+	kill(cli, SIGCONT);
+	ASSERT_EQ(0, wait_for(cli, 240, &st)) TH_LOG("the CLI did not end");
+	after = completed("nullb0");
+	sum = slurp(SUMMARY);
+	err = slurp(ERR);
+	TH_LOG("stderr:\n%s\nsummary: %s", err, sum);
+	delivered = json_sum(sum, "delivered");
+	full = json_sum(sum, "drop_full");
+	unmatched = json_sum(sum, "drop_unmatched");
+	range = json_sum(sum, "drop_range");
+	filtered = json_sum(sum, "filtered");
+	/* the load must overflow 64-record buffers, or this tests nothing */
+	ASSERT_LT(0, full) TH_LOG("no record was dropped: no overload");
+	EXPECT_EQ(after - before, delivered + full + unmatched + range + filtered);
+	EXPECT_EQ(0, unmatched);
+	EXPECT_EQ(0, range);
+	EXPECT_EQ(0, filtered);
+	EXPECT_EQ(delivered, count_lines(slurp_all(CSV)) - 1);
+	EXPECT_LE(40000, after - before);
+	/* the user is told: non-zero exit, the reason, what to do */
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1) TH_LOG("status %#x", st);
+	EXPECT_NE(NULL, strstr(err, "records dropped because a buffer was full (try a larger -b)"));
+}
+
+struct ops {
+	long long reads, writes, other;
+};
+
+static void count_ops(void *arg, const struct row *r)
+{
+	struct ops *o = arg;
+
+	if (!strcmp(r->op, "read"))
+		o->reads++;
+	else if (!strcmp(r->op, "write"))
+		o->writes++;
+	else
+		o->other++;
+}
+
+/*
+ * Two sessions at once on one device, one keeping the reads and the
+ * other the writes of a fio job: each gets exactly its own records, and
+ * counts the other's as filtered.  With the module loaded for two
+ * sessions, a third is refused in one clear line.
+ */
+TEST_F_TIMEOUT(life, concurrent_sessions_own_records, 300)
+{
+	static const char *const op[2] = { "read", "write" };
+	long long before[2], after[2];
+	char cmd[512], csv[2][64], sum[2][64], err[2][64];
+	struct ops got[2] = { 0 };
+	unsigned long long f[17];
+	pid_t cli[2];
+	char *e;
+	int i, st;
+
+	ASSERT_EQ(0, module_unload());
+	/* a limit out of range is refused at load */
+	EXPECT_NE(0, sh("insmod %s max_sessions=0 2>/dev/null", env("IOLAT_KO")));
+	EXPECT_NE(0, sh("insmod %s max_sessions=17 2>/dev/null", env("IOLAT_KO")));
+	EXPECT_EQ(0, sh("dmesg | grep -q 'max_sessions=17: it must be 1..16'"));
+	ASSERT_EQ(0, sh("insmod %s max_sessions=2", env("IOLAT_KO")));
+	for (i = 0; i < 2; i++) {
+		snprintf(csv[i], sizeof(csv[i]), "/tmp/iolat_life%d.csv", i);
+		snprintf(sum[i], sizeof(sum[i]), "/tmp/iolat_life%d.json", i);
+		snprintf(err[i], sizeof(err[i]), "/tmp/iolat_life%d.err", i);
+		unlink(err[i]);
+		snprintf(cmd, sizeof(cmd), "exec %s trace -o csv -d nullb0 --op %s --summary %s >%s 2>%s",
+			 env("IOLAT_CLI"), op[i], sum[i], csv[i], err[i]);
+		cli[i] = spawn_sh(cmd);
+		ASSERT_LT(0, cli[i]);
+		ASSERT_EQ(0, wait_text(err[i], "iolat: tracing", 60))
+			TH_LOG("session %d: %s", i, slurp(err[i]));
+	}
+	st = sh("%s trace -d nullb0 -t 1 >%s 2>%s", env("IOLAT_CLI"), OUT, ERR);
+	e = slurp(ERR);
+	TH_LOG("third session: status %#x, stderr: %s", st, e);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_lines(e));
+	EXPECT_NE(NULL, strstr(e, "too many iolat sessions at once (the max_sessions module parameter)"));
+
+	ASSERT_LE(0, dev_stat("nullb0", f));
+	before[0] = f[0];
+	before[1] = f[4];
+	ASSERT_EQ(0, sh("fio --name=both --filename=/dev/nullb0 --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --number_ios=20000 --size=256M --eta=never --output=/dev/null"));
+	ASSERT_LE(0, dev_stat("nullb0", f));
+	after[0] = f[0];
+	after[1] = f[4];
+	for (i = 0; i < 2; i++) {
+		kill(cli[i], SIGINT);
+		ASSERT_EQ(0, wait_for(cli[i], 60, &st));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			TH_LOG("session %d: status %#x: %s", i, st, slurp(err[i]));
+		ASSERT_LT(0, csv_rows(csv[i], count_ops, &got[i]));
+		TH_LOG("session %d (%s): %lld reads, %lld writes, %lld other; %lld filtered",
+		       i, op[i], got[i].reads, got[i].writes, got[i].other,
+		       json_sum(slurp(sum[i]), "filtered"));
+	}
+	EXPECT_LT(1000, after[0] - before[0]);
+	EXPECT_LT(1000, after[1] - before[1]);
+	EXPECT_EQ(after[0] - before[0], got[0].reads);
+	EXPECT_EQ(0, got[0].writes + got[0].other);
+	EXPECT_EQ(after[1] - before[1], got[1].writes);
+	EXPECT_EQ(0, got[1].reads + got[1].other);
+	EXPECT_EQ(after[1] - before[1], json_sum(slurp(sum[0]), "filtered"));
+	EXPECT_EQ(after[0] - before[0], json_sum(slurp(sum[1]), "filtered"));
+	ASSERT_EQ(0, module_unload());
+	ASSERT_EQ(0, module_load());
+}
+
+/*
+ * Root of a user namespace is nobody to iolat: the family checks its
+ * capabilities in the initial namespace.  From another network
+ * namespace the family is not there, and the CLI says why.
+ */
+TEST_F(life, user_namespace_gets_eperm)
+{
+	char *err;
+	int st;
+
+	st = sh("unshare -Ur %s record -d nullb0 -t 1 >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	err = slurp(ERR);
+	TH_LOG("user namespace: status %#x, stderr: %s", st, err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_lines(err));
+	EXPECT_NE(NULL, strstr(err, "permission denied"));
+	EXPECT_EQ(0U, strlen(slurp(OUT)));
+
+	st = sh("unshare -Urn %s info >%s 2>%s", env("IOLAT_CLI"), OUT, ERR);
+	err = slurp(ERR);
+	TH_LOG("network namespace: status %#x, stderr: %s", st, err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_lines(err));
+	EXPECT_NE(NULL, strstr(err, "only in the initial network namespace"));
+}
+
+/* A CLI of the next ABI is refused by name, before anything starts. */
+TEST_F(life, abi_mismatch_refused)
+{
+	char *err;
+	int st;
+
+	st = sh("\"$(dirname %s)/tests/iolat-abi-next\" record -d nullb0 -t 1 >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	err = slurp(ERR);
+	TH_LOG("status %#x, stderr: %s", st, err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_lines(err));
+	EXPECT_NE(NULL, strstr(err, "speaks ABI"));
+	EXPECT_NE(NULL, strstr(err, "install matching versions"));
+	EXPECT_EQ(0U, strlen(slurp(OUT)));
+}
+
+TEST_HARNESS_MAIN
