@@ -3,7 +3,8 @@
 #
 #   tests/build-module.sh NAME
 #
-# Build iolat.ko (and iolat_kunit.ko on KUnit kernels) for the cached
+# Build iolat.ko (and iolat_kunit.ko on KUnit kernels, kmemleak_probe.ko
+# on kmemleak kernels) for the cached
 # guest kernel NAME (tests/guest/kernels.sh) with W=1, from the same
 # source set DKMS gets, in build/kmod/NAME.  Fails on any compiler warning.
 
@@ -31,6 +32,17 @@ fi
 make -C "$kdir" M="$dir" W=1 "${cc[@]}" modules 2>&1 | tee "$dir/build.log"
 if grep -E 'warning:|error:' "$dir/build.log"; then
 	exit 1
+fi
+# A kernel with kmemleak gets the life suite's control, a module that
+# leaks on purpose (tests/kmemleak-probe).
+if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then
+	mkdir -p "$dir/kmemleak-probe"
+	cp "$ROOT"/tests/kmemleak-probe/{Kbuild,kmemleak_probe.c} "$dir/kmemleak-probe/"
+	make -C "$kdir" M="$dir/kmemleak-probe" W=1 "${cc[@]}" modules 2>&1 |
+		tee "$dir/kmemleak-probe/build.log"
+	if grep -E 'warning:|error:' "$dir/kmemleak-probe/build.log"; then
+		exit 1
+	fi
 fi
 # The per-request probes zero nothing (tests/hotpath-check.sh); a KASAN
 # kernel's memset() calls are its own instrumentation, not checked.
