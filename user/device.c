@@ -127,6 +127,20 @@ static int nvme_ctrl(const char *sysfs, const char *name)
 	return n;
 }
 
+/* The numbers of block device @name (its sysfs "dev"): 0, or -ENOENT. */
+static int read_devt(const char *sysfs, const char *name, unsigned int *major,
+		     unsigned int *minor)
+{
+	char path[PATH_MAX], line[32];
+	char extra;
+
+	if (!pathf(path, "%s/class/block/%s/dev", sysfs, name) ||
+	    read_line(path, line, sizeof(line)) ||
+	    sscanf(line, "%u:%u%c", major, minor, &extra) != 2)
+		return -ENOENT;
+	return 0;
+}
+
 /**
  * iolat_dev_state() - is a traced device still there?
  * @sysfs: sysfs mount point
@@ -140,13 +154,9 @@ enum iolat_dev_state iolat_dev_state(const char *sysfs,
 				     const struct iolat_dev_req *dev,
 				     struct iolat_dev_req *now)
 {
-	char path[PATH_MAX], line[32];
 	unsigned int major, minor;
-	char extra;
 
-	if (!pathf(path, "%s/class/block/%s/dev", sysfs, dev->name) ||
-	    read_line(path, line, sizeof(line)) ||
-	    sscanf(line, "%u:%u%c", &major, &minor, &extra) != 2)
+	if (read_devt(sysfs, dev->name, &major, &minor))
 		return IOLAT_DEV_GONE;
 	if (major == dev->major && minor == dev->minor)
 		return IOLAT_DEV_PRESENT;
@@ -170,7 +180,6 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 	const char *name = iolat_dev_basename(arg);
 	char path[PATH_MAX], real[PATH_MAX], line[32];
 	unsigned int major, minor;
-	char extra;
 	int err;
 
 	memset(dev, 0, sizeof(*dev));
@@ -191,9 +200,7 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 			return -EINVAL;
 	}
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
-	if (!pathf(path, "%s/class/block/%s/dev", sysfs, dev->name) ||
-	    read_line(path, line, sizeof(line)) ||
-	    sscanf(line, "%u:%u%c", &major, &minor, &extra) != 2)
+	if (read_devt(sysfs, dev->name, &major, &minor))
 		return -ENOENT;
 	dev->major = major;
 	dev->minor = minor;

@@ -275,9 +275,8 @@ struct iolat_run {
 	bool nomem;
 	unsigned int nvme_detaches;	/* nvme-core went away while tracing */
 	unsigned int nvme_attaches;	/* ... and came back */
-	/* devices removed while traced (bit per device), and gone now */
+	/* devices removed while traced (bit per device), and each one's state */
 	uint32_t devs_removed;
-	uint32_t devs_gone;
 	enum iolat_dev_state dev_state[IOLAT_MAX_DEVS];
 	unsigned int nr_missing;
 	char missing[IOLAT_MAX_MISSING][48];

@@ -480,28 +480,27 @@ static void check_devices(struct iolat_session *s)
 {
 	struct iolat_run *run = &s->run;
 	struct iolat_dev_req now;
-	enum iolat_dev_state st;
+	enum iolat_dev_state st, was;
 	unsigned int d;
 
 	for (d = 0; d < s->nr_devs; d++) {
 		const struct iolat_dev_req *dev = &s->devs[d];
 
 		st = iolat_dev_state("/sys", dev, &now);
-		if (st == run->dev_state[d])
+		was = run->dev_state[d];
+		if (st == was)
 			continue;
 		run->dev_state[d] = st;
 		if (st == IOLAT_DEV_PRESENT) {
-			run->devs_gone &= ~(1U << d);
 			iolat_warn("%s (%u:%u) is back: traced again", dev->name,
 				   dev->major, dev->minor);
 			continue;
 		}
-		if (!(run->devs_gone & (1U << d)))
+		if (was == IOLAT_DEV_PRESENT)
 			iolat_warn("%s (%u:%u) was removed: its requests are no longer traced%s",
 				   dev->name, dev->major, dev->minor,
 				   s->nr_devs > 1 ? "; the other devices still are" : "");
 		run->devs_removed |= 1U << d;
-		run->devs_gone |= 1U << d;
 		if (st == IOLAT_DEV_OTHER)
 			iolat_warn("%s is back as %u:%u, which this session does not trace: start another one",
 				   dev->name, now.major, now.minor);
