@@ -339,3 +339,40 @@ int nullb_create(const char *name, unsigned long nsec, char *disk,
 		snprintf(disk, len, "%s", name);
 	return sh("test -b /dev/%s", disk) ? -1 : 0;
 }
+
+/*
+ * Wait up to 30 s for block device @dev to open.  Its node appears
+ * before its disk can be opened (add_disk() registers the device, then
+ * the block device): wait until it opens.  0 or -1.
+ */
+int wait_disk(const char *dev)
+{
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		if (!sh("blockdev --getsz /dev/%s >/dev/null 2>&1", dev))
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+/*
+ * Unload nvme (and @also, e.g. nvme_core).  An open namespace or
+ * controller holds nvme (nvme_ns_open() takes its module), and the
+ * kernel's partition scan after a load can still have the namespace open
+ * when its node appears: retry for up to 10 s, then say who holds it.
+ */
+int nvme_unload(const char *also)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!sh("modprobe -r nvme %s 2>/dev/null", also))
+			return 0;
+		usleep(100000);
+	}
+	sh("echo \"# nvme refcnt $(cat /sys/module/nvme/refcnt 2>/dev/null), holders: $(ls /sys/module/nvme/holders 2>/dev/null)\" >&2; "
+	   "ls -l /proc/[0-9]*/fd 2>/dev/null | grep -E ' /dev/nvme' | sed 's/^/# open: /' >&2");
+	return -1;
+}

@@ -36,6 +36,8 @@ int wait_text(const char *path, const char *text, int secs);
 int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
+int wait_disk(const char *dev);
+int nvme_unload(const char *also);
 
 /* One request of `iolat trace -o csv`. */
 struct row {

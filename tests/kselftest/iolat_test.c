@@ -466,9 +466,11 @@ TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
 	if (access("/dev/nvme0n1", F_OK))
 		SKIP(return, "nullb0 has no poll queues, and there is no NVMe drive");
 	TH_LOG("nullb0 has no poll queues: polling nvme0n1's");
-	ASSERT_EQ(0, sh("modprobe -r nvme && modprobe nvme poll_queues=1 && for i in $(seq 100); do test -b /dev/nvme0n1 && break; sleep 0.1; done; test -b /dev/nvme0n1"));
+	ASSERT_EQ(0, nvme_unload("") || sh("modprobe nvme poll_queues=1") ||
+		     wait_disk("nvme0n1"));
 	exact_records(_metadata, "nvme0n1", 20000, "io_uring --hipri=1");
-	EXPECT_EQ(0, sh("modprobe -r nvme && modprobe nvme && for i in $(seq 100); do test -b /dev/nvme0n1 && break; sleep 0.1; done; test -b /dev/nvme0n1"));
+	EXPECT_EQ(0, nvme_unload("") || sh("modprobe nvme") ||
+		     wait_disk("nvme0n1"));
 }
 
 struct proc_check {

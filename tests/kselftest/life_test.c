@@ -239,7 +239,7 @@ static int nullb_gone(struct __test_metadata *_metadata, bool add, char *disk)
 static int nvme_gone(struct __test_metadata *_metadata, bool add, char *disk)
 {
 	if (add)
-		return sh("echo 1 >/sys/bus/pci/rescan && for i in $(seq 200); do test -b /dev/nvme0n1 && break; sleep 0.1; done; test -b /dev/nvme0n1");
+		return sh("echo 1 >/sys/bus/pci/rescan") || wait_disk("nvme0n1");
 	return sh("echo 1 >/sys/bus/pci/devices/%s/remove", nvme_pci);
 }
 

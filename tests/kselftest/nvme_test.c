@@ -119,43 +119,6 @@ static unsigned int lba_size(void)
 	return strtoul(s, NULL, 10);
 }
 
-/* Wait for the namespace to be there (after loading nvme). */
-/*
- * The namespace's node appears before its disk can be opened (add_disk()
- * registers the device, then the block device): wait until it opens.
- */
-static int wait_ns(void)
-{
-	int i;
-
-	for (i = 0; i < 300; i++) {
-		if (!sh("blockdev --getsz /dev/" NS " >/dev/null 2>&1"))
-			return 0;
-		usleep(100000);
-	}
-	return -1;
-}
-
-/*
- * Unload nvme (and @also, e.g. nvme_core).  An open namespace or
- * controller holds nvme (nvme_ns_open() takes its module), and the
- * kernel's partition scan after a load can still have the namespace open
- * when its node appears: retry for up to 10 s, then say who holds it.
- */
-static int nvme_unload(const char *also)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!sh("modprobe -r nvme %s 2>/dev/null", also))
-			return 0;
-		usleep(100000);
-	}
-	sh("echo \"# nvme refcnt $(cat /sys/module/nvme/refcnt 2>/dev/null), holders: $(ls /sys/module/nvme/holders 2>/dev/null)\" >&2; "
-	   "ls -l /proc/[0-9]*/fd 2>/dev/null | grep -E ' /dev/nvme' | sed 's/^/# open: /' >&2");
-	return -1;
-}
-
 /*
  * Load nvme with @params, nvme-core's I/O timeout at 1 s rather than 30.
  * Polled I/O on 6.12 under this rig's QEMU now and then stops at the
@@ -180,7 +143,7 @@ FIXTURE_SETUP(nvme)
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
 	ASSERT_EQ(0, nvme_load(""));
-	ASSERT_EQ(0, wait_ns()) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
+	ASSERT_EQ(0, wait_disk(NS)) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
 	ASSERT_EQ(0, module_load());
 	self->lba = lba_size();
 	ASSERT_LT(0, self->lba);
@@ -205,7 +168,7 @@ FIXTURE_TEARDOWN(nvme)
 	if (!sh("test \"$(cat /sys/module/nvme/parameters/poll_queues 2>/dev/null || echo 0)\" != 0"))
 		EXPECT_EQ(0, nvme_unload(""));
 	if (sh("test -d /sys/module/nvme"))
-		EXPECT_EQ(0, nvme_load("") || wait_ns());
+		EXPECT_EQ(0, nvme_load("") || wait_disk(NS));
 	EXPECT_EQ(0, dmesg_bad_reports());
 }
 
@@ -477,7 +440,7 @@ TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 
 	ASSERT_EQ(0, nvme_unload(""));
 	ASSERT_EQ(0, nvme_load("poll_queues=1"));
-	ASSERT_EQ(0, wait_ns());
+	ASSERT_EQ(0, wait_disk(NS));
 	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
 	for (i = 0; i < 16; i++) {
 		snprintf(path, sizeof(path),
@@ -544,7 +507,7 @@ TEST_F_TIMEOUT(nvme, reload_while_tracing, 600)
 	ASSERT_EQ(0, nvme_unload("nvme_core"));
 	ASSERT_EQ(0, module_load());
 	ASSERT_EQ(0, nvme_load(""));
-	ASSERT_EQ(0, wait_ns());
+	ASSERT_EQ(0, wait_disk(NS));
 	snprintf(cmd, sizeof(cmd),
 		 "exec %s trace --nvme -o csv -d " NS " -t 60 >%s 2>%s",
 		 env("IOLAT_CLI"), CSV, ERR);
@@ -558,7 +521,7 @@ TEST_F_TIMEOUT(nvme, reload_while_tracing, 600)
 	ASSERT_EQ(0, nvme_unload("nvme_core"));
 	EXPECT_EQ(0, wait_text(ERR, "was unloaded", 30)) TH_LOG("%s", slurp(ERR));
 	ASSERT_EQ(0, nvme_load(""));
-	ASSERT_EQ(0, wait_ns());
+	ASSERT_EQ(0, wait_disk(NS));
 	EXPECT_EQ(0, wait_text(ERR, "is back", 30)) TH_LOG("%s", slurp(ERR));
 	sh("cp /bin/dd /tmp/iolat_after && /tmp/iolat_after if=/dev/" NS " of=/dev/null bs=4k count=16 skip=200 iflag=direct 2>/dev/null");
 	kill(self->cli, SIGINT);
