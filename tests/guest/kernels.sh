@@ -9,9 +9,15 @@
 #   tests/guest/kernels.sh dir NAME       print its dir (must be ready)
 #   tests/guest/kernels.sh source         extract linux-source-6.1, print dir
 #
-# NAME is 5.10, 6.1, 6.12 or debug.  5.10 comes from bullseye, through a
-# private apt configuration in the cache whose archive URIs are read from
-# the machine's own /etc/apt/sources.list.d/*.sources at run time.  Layout of a ready kernel dir:
+# NAME is 5.10, 6.1, 6.12, debug, or one of the old-kernel fixtures 5.4,
+# rhel8 and 4.19.  5.10 comes from bullseye, through a private apt
+# configuration in the cache whose archive URIs are read from the
+# machine's own /etc/apt/sources.list.d/*.sources at run time.  The
+# fixtures are prebuilt kernels with a compact kbuild tree, unpacked from
+# NAME.tar.xz in $IOLAT_FIXTURES (default: ../shared/kernels beside the
+# checkout; its README says how they were built).  Exit status 125: a
+# fixture that is not there (a guest that cannot run, not a failure).
+# Layout of a ready kernel dir:
 #   kver          the kernel release (uname -r in the guest)
 #   vmlinuz       the kernel image
 #   modroot/      usr/lib/modules/KVER with its modules, depmod run (lib is
@@ -27,6 +33,7 @@ set -euo pipefail
 IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 RIG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$RIG_DIR/../.." && pwd)
+IOLAT_FIXTURES=${IOLAT_FIXTURES:-$REPO_DIR/../shared/kernels}
 
 log() { echo "kernels: $*" >&2; }
 die() { echo "kernels: error: $*" >&2; exit 1; }
@@ -129,10 +136,11 @@ fix_headers() {
 build_initramfs() {
 	local kdir=$1 kver=$2 tmp m f
 	tmp=$(mktemp -d)
-	mkdir -p "$tmp"/{bin,dev,proc,sys,mnt,lib/modules}
+	mkdir -p "$tmp"/{bin,sbin,dev,proc,sys,mnt,lib/modules}
 	cp /bin/busybox "$tmp/bin/busybox"
 	cp "$RIG_DIR/init" "$tmp/init"
-	chmod 755 "$tmp/init"
+	cp "$RIG_DIR/modprobe" "$tmp/sbin/modprobe"
+	chmod 755 "$tmp/init" "$tmp/sbin/modprobe"
 	: >"$tmp/lib/modules/order"
 	for m in virtio_pci 9pnet_virtio 9p overlay; do
 		modprobe -d "$kdir/modroot" -S "$kver" --show-depends "$m" \
@@ -152,13 +160,19 @@ build_initramfs() {
 	(cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) \
 		>"$kdir/initramfs.gz"
 	rm -rf "$tmp"
-	sha256sum <"$RIG_DIR/init" >"$kdir/init.sha"
+	initramfs_key >"$kdir/init.sha"
 }
 
-# A ready kernel whose initramfs predates the current init gets a new one.
+# What the initramfs is made of, besides the kernel's modules.
+initramfs_key() {
+	cat "$RIG_DIR/init" "$RIG_DIR/modprobe" | sha256sum
+}
+
+# A ready kernel whose initramfs predates the current init (or modprobe
+# helper) gets a new one.
 refresh_initramfs() {
 	local kdir=$1
-	if ! sha256sum <"$RIG_DIR/init" | cmp -s - "$kdir/init.sha"; then
+	if ! initramfs_key | cmp -s - "$kdir/init.sha"; then
 		build_initramfs "$kdir" "$(cat "$kdir/kver")"
 	fi
 }
@@ -268,6 +282,34 @@ prepare_debug() {
 	echo "$kdir"
 }
 
+# An old-kernel fixture (5.4, rhel8, 4.19): unpacked from its tarball,
+# again whenever the tarball changes (keyed by its hash).
+prepare_fixture() {
+	local name=$1 tarball=$IOLAT_FIXTURES/$1.tar.xz kdir key
+	kdir=$IOLAT_CACHE/kernels/$name
+	if [ ! -f "$tarball" ]; then
+		log "$name: no $tarball (the old-kernel fixtures live in ../shared/kernels beside the checkout; set IOLAT_FIXTURES)"
+		exit 125
+	fi
+	key=$(sha256sum <"$tarball" | cut -c1-16)
+	if [ -f "$kdir/.ready" ] && [ "$(cat "$kdir/key")" = "$key" ]; then
+		refresh_initramfs "$kdir"
+		echo "$kdir"
+		return
+	fi
+	log "$name: unpacking $tarball"
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	tar -C "$kdir" -xJf "$tarball"
+	[ -s "$kdir/kver" ] && [ -f "$kdir/vmlinuz" ] && [ -f "$kdir/build/Makefile" ] &&
+		[ -d "$kdir/modroot/usr/lib/modules/$(cat "$kdir/kver")" ] ||
+		die "$tarball does not hold kver, vmlinuz, build/ and modroot/"
+	echo "$key" >"$kdir/key"
+	build_initramfs "$kdir" "$(cat "$kdir/kver")"
+	touch "$kdir/.ready"
+	echo "$kdir"
+}
+
 # Every CONFIG_X=y/m line of the fragment must have survived olddefconfig.
 check_fragment() {
 	local frag=$1 config=$2 line bad=0
@@ -286,7 +328,8 @@ prepare)
 	case "${2:-}" in
 	5.10|6.1|6.12) prepare_debian "$2" ;;
 	debug) prepare_debug ;;
-	*) die "usage: $0 prepare 5.10|6.1|6.12|debug" ;;
+	5.4|rhel8|4.19) prepare_fixture "$2" ;;
+	*) die "usage: $0 prepare 5.10|6.1|6.12|debug|5.4|rhel8|4.19" ;;
 	esac ;;
 dir)
 	d=$IOLAT_CACHE/kernels/${2:-}
