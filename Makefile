@@ -114,7 +114,9 @@ $(BUILD)/tests/iolat-abi-next: $(BUILD)/tests/abi-next/nlsock.o \
 
 # The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)
-KMOD_SRCS = Kbuild VERSION dkms.conf $(wildcard kmod/*.[ch] lib/*.[ch]) \
+KMOD_SRCS = Kbuild VERSION dkms.conf \
+	    $(filter-out kmod/features.h,$(wildcard kmod/*.[ch] lib/*.[ch])) \
+	    kmod/features.sh $(wildcard kmod/features/*.c) \
 	    include/uapi/linux/iolat.h
 
 dkms-src:

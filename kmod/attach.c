@@ -20,6 +20,7 @@
 #include <linux/notifier.h>
 #include <linux/string.h>
 #include "iolat.h"
+#include "probe_nvme.h"
 
 /* The i-th probe in registration order. */
 static struct iolat_probe *iolat_probe_nth(unsigned int i)
@@ -36,7 +37,7 @@ static void iolat_attach_lookup(struct tracepoint *tp, void *priv)
 	unsigned int i;
 
 	for (i = 0; (p = iolat_probe_nth(i)); i++)
-		if (!strcmp(tp->name, p->tp_name))
+		if (p->func && !strcmp(tp->name, p->tp_name))
 			p->tp = tp;
 }
 
@@ -70,8 +71,7 @@ bool iolat_attach_module_coming(struct module *mod)
 	unsigned int i, j;
 
 	for (i = 0; i < mod->num_tracepoints; i++) {
-		struct tracepoint *tp =
-			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+		struct tracepoint *tp = iolat_module_tracepoint(mod, i);
 
 		for (j = 0; j < iolat_nr_nvme_probes; j++) {
 			struct iolat_probe *p = &iolat_nvme_probes[j];
@@ -84,6 +84,8 @@ bool iolat_attach_module_coming(struct module *mod)
 		}
 	}
 #endif
+	if (found)
+		iolat_nvme_layout_reset();
 	return found;
 }
 
@@ -214,7 +216,7 @@ int iolat_attach_init(void)
 				p->tp_name);
 			missing++;
 		} else {
-			pr_warn("tracepoint %s not found; its stage is not traced\n",
+			pr_warn("tracepoint %s not in this kernel; its stage is not traced\n",
 				p->tp_name);
 		}
 	}

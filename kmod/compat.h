@@ -1,89 +1,144 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel-version difference iolat depends on, in one place.  Each
- * branch names the upstream change it covers; ranges are inclusive low,
- * exclusive high.  Verified builds: Debian 6.1 and 6.12 (and 5.10 for the
- * branches marked so).
+ * Every kernel difference iolat depends on, in one place.  Each is
+ * decided by what the target's headers provide, not by its version
+ * number, so that a distribution's backports are taken as they are
+ * (RHEL 8's 4.18 has 5.11's request tracepoints): kmod/features.sh
+ * compiles a tiny probe per difference against the target before the
+ * module builds, and features.h says which compiled (IOLAT_HAVE_*).
+ * Each probe, in kmod/features/, names the upstream change it tests; the
+ * branches here name it again.  No other file reads IOLAT_HAVE_*.
+ * Built and run: RHEL 8.7's 4.18, 4.19, 5.4, Debian's 5.10, 6.1, 6.12
+ * and the newest (tests/guest/kernels.sh).
  */
 #ifndef _IOLAT_COMPAT_H
 #define _IOLAT_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/capability.h>
+#include <linux/netlink.h>
+#include <linux/percpu.h>
+#include <linux/tracepoint.h>
+#include <net/netlink.h>
+#include "features.h"
 
 /*
  * Prototypes of the block tracepoints iolat probes.  Every probe is
  * checked against the kernel's own declaration at build time
- * (check_trace_callback_type_*() in probe_bio.c and probe_rq.c), so a wrong branch here
- * fails the build instead of corrupting arguments at run time.
+ * (check_trace_callback_type_*() in probe_bio.c and probe_rq.c), so a
+ * wrong branch here fails the build instead of corrupting arguments at
+ * run time.
  *
  * Request tracepoints (insert, issue, merge, requeue) lost their
  * request_queue argument in v5.11 ("block: remove the request_queue to
- * argument request based tracepoints"), backported to v5.10.137.
+ * argument request based tracepoints"; also v5.10.137 and RHEL 8.7).
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 137)
-#define IOLAT_TP_RQ_PROTO(data, rq_) \
-	void *data, struct request_queue *q__unused, struct request *rq_
-#else
+#ifdef IOLAT_HAVE_TP_RQ_NO_QUEUE
 #define IOLAT_TP_RQ_PROTO(data, rq_) \
 	void *data, struct request *rq_
+#else
+#define IOLAT_TP_RQ_PROTO(data, rq_) \
+	void *data, struct request_queue *q__unused, struct request *rq_
 #endif
 
 /*
- * Bio tracepoints: v5.11 ("block: remove the request_queue argument to
- * the block_bio_queue, block_getrq, block_split, block_bio_remap and
- * block_bio_*merge tracepoints") dropped their queue argument, the
- * request of the merges and getrq's op; v5.10 keeps them.
+ * Bio tracepoints: v5.11's series ("block: remove the request_queue
+ * argument to the block_bio_queue tracepoint" and its neighbours)
+ * dropped their queue argument, the request of the merges and getrq's
+ * op; each is probed on its own.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#ifdef IOLAT_HAVE_TP_BIO_NO_QUEUE
+#define IOLAT_TP_BIO_PROTO(data, bio_) \
+	void *data, struct bio *bio_
+#else
 #define IOLAT_TP_BIO_PROTO(data, bio_) \
 	void *data, struct request_queue *q__unused, struct bio *bio_
+#endif
+
+#ifdef IOLAT_HAVE_TP_BIO_MERGE_BIO_ONLY
+#define IOLAT_TP_BIO_MERGE_PROTO(data, bio_) \
+	void *data, struct bio *bio_
+#else
 #define IOLAT_TP_BIO_MERGE_PROTO(data, bio_) \
 	void *data, struct request_queue *q__unused, \
 	struct request *rq__unused, struct bio *bio_
+#endif
+
+#ifdef IOLAT_HAVE_TP_GETRQ_BIO_ONLY
+#define IOLAT_TP_GETRQ_PROTO(data, bio_) \
+	void *data, struct bio *bio_
+#else
 #define IOLAT_TP_GETRQ_PROTO(data, bio_) \
 	void *data, struct request_queue *q__unused, struct bio *bio_, \
 	int op__unused
+#endif
+
+#ifdef IOLAT_HAVE_TP_SPLIT_NO_QUEUE
+#define IOLAT_TP_SPLIT_PROTO(data, bio_, sector_) \
+	void *data, struct bio *bio_, unsigned int sector_
+#else
 #define IOLAT_TP_SPLIT_PROTO(data, bio_, sector_) \
 	void *data, struct request_queue *q__unused, struct bio *bio_, \
 	unsigned int sector_
-#else
-#define IOLAT_TP_BIO_PROTO(data, bio_) \
-	void *data, struct bio *bio_
-#define IOLAT_TP_BIO_MERGE_PROTO(data, bio_) \
-	void *data, struct bio *bio_
-#define IOLAT_TP_GETRQ_PROTO(data, bio_) \
-	void *data, struct bio *bio_
-#define IOLAT_TP_SPLIT_PROTO(data, bio_, sector_) \
-	void *data, struct bio *bio_, unsigned int sector_
 #endif
 
 /*
- * block_rq_complete's error: the int of blk_status_to_errno() in v5.10, a
- * blk_status_t since v5.11's tracepoint rework (verified: 6.1, 6.12).
- * block_rq_error, with the same prototype, arrived in v5.18 ("block:
- * introduce block_rq_error tracepoint").
+ * block_rq_complete's error: the int of blk_status_to_errno() until
+ * v5.11's request tracepoint rework made it a blk_status_t.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-#define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq_, err_, nr_bytes_) \
-	void *data, struct request *rq_, int err_, unsigned int nr_bytes_
-static inline int iolat_rq_errno(int err)
-{
-	return err;
-}
-#else
+#ifdef IOLAT_HAVE_TP_RQ_COMPLETE_BLK_STATUS
 #define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq_, err_, nr_bytes_) \
 	void *data, struct request *rq_, blk_status_t err_, unsigned int nr_bytes_
 static inline int iolat_rq_errno(blk_status_t err)
 {
 	return blk_status_to_errno(err);
 }
+#else
+#define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq_, err_, nr_bytes_) \
+	void *data, struct request *rq_, int err_, unsigned int nr_bytes_
+static inline int iolat_rq_errno(int err)
+{
+	return err;
+}
 #endif
-#define IOLAT_HAVE_TP_RQ_ERROR \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0))
+
+/*
+ * Tracepoints not every kernel has.  block_rq_error arrived in v5.18
+ * ("block: introduce block_rq_error tracepoint"), block_rq_merge in v5.8
+ * ("blktrace: Provide event for request merging").  A probe for one is
+ * compiled, and registered, only where the kernel declares it; the
+ * other kernels tell the user it is missing (attach.c).
+ */
+#ifdef IOLAT_HAVE_TP_RQ_ERROR
+#define IOLAT_TP_HAS_RQ_ERROR 1
+#else
+#define IOLAT_TP_HAS_RQ_ERROR 0
+#endif
+#ifdef IOLAT_HAVE_TP_RQ_MERGE
+#define IOLAT_TP_HAS_RQ_MERGE 1
+#else
+#define IOLAT_TP_HAS_RQ_MERGE 0
+#endif
+
+/*
+ * A module's tracepoint table holds 32-bit offsets where the
+ * architecture has relative references, read by tracepoint_ptr_deref()
+ * since v4.20 ("kernel: tracepoints: add support for relative
+ * references"); before, and in RHEL 8, plain pointers.
+ */
+static inline struct tracepoint *iolat_module_tracepoint(struct module *mod,
+							 unsigned int i)
+{
+#ifdef IOLAT_HAVE_TRACEPOINT_PTR_DEREF
+	return tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+#else
+	return mod->tracepoints_ptrs[i];
+#endif
+}
 
 /*
  * The disk a bio is for: bio->bi_disk until v5.12 ("block: switch bio to
@@ -92,32 +147,35 @@ static inline int iolat_rq_errno(blk_status_t err)
  */
 static inline dev_t iolat_bio_devt(const struct bio *bio)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
-	const struct gendisk *disk = bio->bi_disk;
-#else
+#ifdef IOLAT_HAVE_BIO_BI_BDEV
 	const struct gendisk *disk = bio->bi_bdev ? bio->bi_bdev->bd_disk : NULL;
+#else
+	const struct gendisk *disk = bio->bi_disk;
 #endif
 	return disk ? MKDEV(disk->major, disk->first_minor) : 0;
 }
 
-/* The disk of a plugged queue: q->disk since v5.15 (see below). */
+/*
+ * The disk of a plugged queue: q->disk since v5.15 ("block: add an
+ * explicit ->disk backpointer to the request_queue"); unknown before.
+ */
 static inline dev_t iolat_queue_devt(const struct request_queue *q)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 15, 0)
-	return 0;
-#else
+#ifdef IOLAT_HAVE_QUEUE_DISK
 	return q->disk ? MKDEV(q->disk->major, q->disk->first_minor) : 0;
+#else
+	return 0;
 #endif
 }
 
 /*
- * The gendisk of a request: rq->rq_disk until it was removed in v5.17
- * (q->disk exists since v5.15), then the queue's disk.  0 for requests
- * on queues without a disk (e.g. NVMe admin passthrough).
+ * The gendisk of a request: rq->rq_disk until v5.17 ("block: remove
+ * rq_disk"), then the queue's disk.  0 for requests on queues without a
+ * disk (e.g. NVMe admin passthrough).
  */
 static inline dev_t iolat_rq_devt(const struct request *rq)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
+#ifdef IOLAT_HAVE_RQ_DISK
 	const struct gendisk *disk = rq->rq_disk;
 #else
 	const struct gendisk *disk = rq->q->disk;
@@ -126,10 +184,103 @@ static inline dev_t iolat_rq_devt(const struct request *rq)
 }
 
 /*
+ * A request's hardware queue: rq->mq_hctx since v5.0 ("blk-mq: cache
+ * request hardware queue mapping").  Before, a request knows only its
+ * software queue, a per-CPU struct blk_mq_ctx private to the block
+ * layer, and the queue maps CPUs to hardware queues (q->mq_map).  The
+ * software queue's CPU is found without reading it: it is
+ * per_cpu_ptr(q->queue_ctx, cpu), so its distance from q->queue_ctx is
+ * that CPU's per-CPU offset, looked up by bisection in a table of the
+ * possible CPUs' offsets sorted at load (iolat_compat_init()).
+ */
+#ifdef IOLAT_HAVE_RQ_MQ_HCTX
+static inline u32 iolat_rq_hwq(const struct request *rq)
+{
+	return rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
+}
+
+static inline int iolat_compat_init(void)
+{
+	return 0;
+}
+
+static inline void iolat_compat_exit(void)
+{
+}
+#define IOLAT_COMPAT_DATA struct iolat_compat_no_data
+#else
+#include <linux/sort.h>
+#include <linux/slab.h>
+
+struct iolat_cpu_offset {
+	unsigned long off;
+	unsigned int cpu;
+};
+
+/* [iolat_nr_cpu_offsets], by offset; defined by IOLAT_COMPAT_DATA */
+extern struct iolat_cpu_offset *iolat_cpu_offsets;
+extern unsigned int iolat_nr_cpu_offsets;
+#define IOLAT_COMPAT_DATA \
+	struct iolat_cpu_offset *iolat_cpu_offsets; \
+	unsigned int iolat_nr_cpu_offsets
+
+static inline int iolat_cpu_offset_cmp(const void *a, const void *b)
+{
+	const struct iolat_cpu_offset *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static inline int iolat_compat_init(void)
+{
+	unsigned int n = 0, cpu;
+
+	iolat_cpu_offsets = kcalloc(num_possible_cpus(),
+				    sizeof(*iolat_cpu_offsets), GFP_KERNEL);
+	if (!iolat_cpu_offsets)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		iolat_cpu_offsets[n].off = per_cpu_offset(cpu);
+		iolat_cpu_offsets[n++].cpu = cpu;
+	}
+	sort(iolat_cpu_offsets, n, sizeof(*iolat_cpu_offsets),
+	     iolat_cpu_offset_cmp, NULL);
+	iolat_nr_cpu_offsets = n;
+	return 0;
+}
+
+static inline void iolat_compat_exit(void)
+{
+	kfree(iolat_cpu_offsets);
+}
+
+static inline u32 iolat_rq_hwq(const struct request *rq)
+{
+	const struct request_queue *q = rq->q;
+	unsigned long off = (unsigned long)rq->mq_ctx -
+			    (unsigned long)q->queue_ctx;
+	unsigned int lo = 0, hi = iolat_nr_cpu_offsets, mid;
+
+	if (!rq->mq_ctx || !q->mq_map)
+		return 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (iolat_cpu_offsets[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == iolat_nr_cpu_offsets || iolat_cpu_offsets[lo].off != off)
+		return U32_MAX;		/* outside every table: not traced */
+	return q->mq_map[iolat_cpu_offsets[lo].cpu];
+}
+#endif
+
+/*
  * Request operation and flags: blk_opf_t was introduced in v6.0 ("block:
  * Introduce the type blk_opf_t"); before, cmd_flags was an unsigned int.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
+#ifndef IOLAT_HAVE_BLK_OPF_T
 typedef unsigned int blk_opf_t;
 #endif
 
@@ -143,7 +294,7 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 {
 	unsigned int op = rq->cmd_flags & REQ_OP_MASK;
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#ifdef IOLAT_HAVE_REQ_OP_SCSI
 	if (op == REQ_OP_SCSI_IN || op == REQ_OP_SCSI_OUT)
 		return true;
 #endif
@@ -153,24 +304,164 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 /*
  * Exporting functions to the KUnit suite only: include/kunit/visibility.h
  * arrived in v6.2 ("kunit: add macro to allow conditionally exposing
- * static symbols to tests").  Before, define the same macros.
+ * static symbols to tests").  Before, the same macros over symbol
+ * namespaces (v5.4, "module: add support for symbol namespaces"), or,
+ * where there are none (RHEL 8's KUnit), plain GPL exports.  Namespaces
+ * are named by a string literal since v6.13 ("module: Convert symbol
+ * namespace to string literal").
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#ifdef IOLAT_HAVE_KUNIT_VISIBILITY
 #include <kunit/visibility.h>
-#elif IS_ENABLED(CONFIG_KUNIT)
+#elif IS_ENABLED(CONFIG_KUNIT) && defined(IOLAT_HAVE_SYMBOL_NS)
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) \
 	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#elif IS_ENABLED(CONFIG_KUNIT)
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) EXPORT_SYMBOL_GPL(symbol)
 #else
 #define EXPORT_SYMBOL_IF_KUNIT(symbol)
 #endif
 
+#if defined(IOLAT_HAVE_SYMBOL_NS) && defined(IOLAT_HAVE_SYMBOL_NS_IDENT)
+#define IOLAT_KUNIT_IMPORT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#elif defined(IOLAT_HAVE_SYMBOL_NS)
+#define IOLAT_KUNIT_IMPORT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#else
+#define IOLAT_KUNIT_IMPORT_NS()
+#endif
+
+/*
+ * KUNIT_EXPECT_NULL() and KUNIT_EXPECT_NOT_NULL() arrived in v5.18
+ * ("kunit: Introduce _NULL and _NOT_NULL macros"); RHEL 8's KUnit has
+ * neither.  Used only by the KUnit suite, after <kunit/test.h>.
+ */
+#ifndef IOLAT_HAVE_KUNIT_EXPECT_NULL
+#define KUNIT_EXPECT_NULL(test, ptr) \
+	KUNIT_EXPECT_PTR_EQ(test, (const void *)(ptr), (const void *)NULL)
+#define KUNIT_EXPECT_NOT_NULL(test, ptr) \
+	KUNIT_EXPECT_PTR_NE(test, (const void *)(ptr), (const void *)NULL)
+#endif
+
+/*
+ * Generic netlink.  iolat's policies validate every attribute strictly,
+ * with ranges beyond NLA_POLICY_RANGE()'s s16 (struct
+ * netlink_range_validation, v5.8, "netlink: extend policy range
+ * validation").  Older kernels lack pieces of that, and iolat does
+ * their part itself, so that every kernel refuses the same requests
+ * with the same messages:
+ * - ranges: before v5.8 the policy keeps its range in validation_data,
+ *   which the kernel ignores for an NLA_U32, and iolat_nl_validate()
+ *   checks it;
+ * - strictness (unknown attributes, reply-only ones, trailing bytes):
+ *   v5.2, "genetlink: make policy common to family" and "netlink: make
+ *   validation more configurable for future strictness"; before, each
+ *   op has the policy and iolat_nl_validate() is strict;
+ * - nested policies: NLA_POLICY_NESTED(), v4.20, "netlink: add nested
+ *   array validation" (netlink.c parses the nest with its policy in any
+ *   case);
+ * - a dump's extack: v4.20, "netlink: Pass extack to dump handlers".
+ */
+#ifndef IOLAT_HAVE_NLA_FULL_RANGE
+struct netlink_range_validation {
+	u64 min, max;
+};
+#define IOLAT_NLA_U32_RANGE(range) \
+	{ .type = NLA_U32, .validation_data = (range) }
+#else
+#define IOLAT_NLA_U32_RANGE(range) NLA_POLICY_FULL_RANGE(NLA_U32, range)
+#endif
+
+#ifdef IOLAT_HAVE_NLA_POLICY_NESTED
+#define IOLAT_NLA_NESTED(policy) NLA_POLICY_NESTED(policy)
+#else
+#define IOLAT_NLA_NESTED(policy) { .type = NLA_NESTED }
+#endif
+
+#ifdef IOLAT_HAVE_GENL_FAMILY_POLICY
+#define IOLAT_GENL_FAMILY_POLICY(p_) .policy = (p_),
+#define IOLAT_GENL_OP_POLICY(p_)
+#else
+#define IOLAT_GENL_FAMILY_POLICY(p_)
+#define IOLAT_GENL_OP_POLICY(p_) .policy = (p_),
+#endif
+
+static inline struct netlink_ext_ack *iolat_cb_extack(struct netlink_callback *cb)
+{
+#ifdef IOLAT_HAVE_NETLINK_CB_EXTACK
+	return cb->extack;
+#else
+	return NULL;
+#endif
+}
+
+/**
+ * iolat_nl_validate() - what an older kernel's validation left out
+ * @head: the attributes
+ * @len: their length
+ * @policy: their policy, [0..@maxtype]
+ * @maxtype: the highest attribute type
+ * @extack: for the reason
+ *
+ * Call after the kernel's own parse of the same attributes.
+ *
+ * Return: 0, or -EINVAL / -ERANGE with a message.
+ */
+static inline int iolat_nl_validate(const struct nlattr *head, int len,
+				    const struct nla_policy *policy,
+				    int maxtype, struct netlink_ext_ack *extack)
+{
+#if !defined(IOLAT_HAVE_GENL_FAMILY_POLICY) || !defined(IOLAT_HAVE_NLA_FULL_RANGE)
+	const struct nlattr *nla;
+	int rem;
+
+	nla_for_each_attr(nla, head, len, rem) {
+		int type = nla_type(nla);
+		const struct nla_policy *pt;
+
+		if (type <= 0 || type > maxtype ||
+		    policy[type].type == NLA_UNSPEC) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "Unknown attribute type");
+			return -EINVAL;
+		}
+		pt = &policy[type];
+		if (pt->type == NLA_U32 && pt->validation_data) {
+			const struct netlink_range_validation *r =
+				pt->validation_data;
+			u32 v = nla_get_u32(nla);
+
+			if (v < r->min || v > r->max) {
+				NL_SET_ERR_MSG_ATTR(extack, nla,
+						    "integer out of range");
+				return -ERANGE;
+			}
+		}
+	}
+	if (rem) {
+		NL_SET_ERR_MSG(extack, "bytes leftover after parsing attributes");
+		return -EINVAL;
+	}
+#endif
+	return 0;
+}
+
+/* Tracing is CAP_PERFMON's business (v5.8, "capabilities: Introduce
+ * CAP_PERFMON to kernel and user space"); CAP_SYS_ADMIN implies it.
+ */
+static inline bool iolat_capable_perfmon(const struct sk_buff *skb)
+{
+#ifdef IOLAT_HAVE_CAP_PERFMON
+	if (netlink_capable(skb, CAP_PERFMON))
+		return true;
+#endif
+	return netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
 /*
  * NVMe: nvme-core's tracepoints are declared in its private trace header
  * (drivers/nvme/host/trace.h), not installed with the kernel headers.
- * Their prototypes, the same in Debian's 5.10.262, 6.1.192 and 6.12.117
- * sources (verified), are spelled out here; a kernel build with the
- * source tree (the KUnit debug kernel) checks them against the real
- * declarations (probe_nvme.c).
+ * Their prototypes, the same from v4.19 to v7.2 (verified in 4.19.222,
+ * 5.4.286, RHEL 8.7, Debian's 5.10, 6.1 and 6.12), are spelled out here;
+ * a build with the source tree (the KUnit debug kernel) checks them
+ * against the real declarations (probe_nvme.c).
  */
 struct nvme_command;
 #define IOLAT_TP_NVME_SETUP_PROTO(data, rq_, cmd_) \
@@ -181,15 +472,18 @@ struct nvme_command;
 /*
  * The head of nvme-core's private struct nvme_request, the start of every
  * NVMe request's driver data (nvme_req()): the completion's status,
- * result and retries are only there.  Its genctr came with v5.13 ("nvme:
- * code command_id with a genctr for use-after-free validation") and is in
- * Debian's 5.10.262 by backport; the head is the same in 5.10.262,
- * 6.1.192 and 6.12.117 (verified against their sources, and at build time
- * against the real one where the source tree is there).  The completion
- * probe reads it only for a request whose command the setup probe saw,
- * where nvme_req(req)->cmd is that command (iolat_nvme_head_is()).
+ * result and retries are only there.  Two layouts exist: with the genctr
+ * byte of v5.13 ("nvme: code command_id with a genctr for use-after-free
+ * validation"; also Debian's 5.10 and RHEL 8.7 by backport), and without
+ * (4.19, 5.4).  No installed header says which: where nvme-core's source
+ * is at hand (IOLAT_NVME_PRIVATE) the real struct decides, checked field
+ * by field at build time (probe_nvme.c); elsewhere probe_nvme.c learns
+ * the layout from what nvme-core writes (docs/design.md).
+ *
+ * IOLAT_NVME_LAYOUT_CONTROL shifts the copy's status by two bytes: a
+ * build that must fail, make check's proof that the check fires.
  */
-struct iolat_nvme_request_head {
+struct iolat_nvme_head_genctr {
 	struct nvme_command *cmd;
 	union {
 		__le16 u16;
@@ -199,39 +493,36 @@ struct iolat_nvme_request_head {
 	u8 genctr;
 	u8 retries;
 	u8 flags;
+#ifdef IOLAT_NVME_LAYOUT_CONTROL
+	u16 control;
+#endif
+	u16 status;
+};
+
+struct iolat_nvme_head_plain {
+	struct nvme_command *cmd;
+	union {
+		__le16 u16;
+		__le32 u32;
+		__le64 u64;
+	} result;
+	u8 retries;
+	u8 flags;
+#ifdef IOLAT_NVME_LAYOUT_CONTROL
+	u16 control;
+#endif
 	u16 status;
 };
 
 /*
- * Is @head the head of the request whose command the setup probe saw at
- * @seen?  Since v5.13 ("nvme: use driver pdu command for passthrough")
- * every request's command lives in its driver data, and
- * nvme_req(req)->cmd points at it: the check that compat.h's head is
- * the real one.  Before, the pci driver built an I/O command on its
- * stack and set ->cmd only for passthrough requests, so there is nothing
- * to compare, and the head is taken as verified above (Debian's 5.10.262,
- * where every I/O command's status read so is its real one).
- */
-static inline bool iolat_nvme_head_is(const struct iolat_nvme_request_head *head,
-				      const struct nvme_command *seen)
-{
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 13, 0)
-	return true;
-#else
-	return head->cmd == seen;
-#endif
-}
-
-/*
  * NVMe's per-controller key: the driver data of a namespace's tag set,
  * which the admin queue's tag set shares (the controller in nvme-core's
- * nvme_alloc_{admin,io}_tag_set() since v6.2, struct nvme_dev in 5.10's
- * and 6.1's pci driver), found by opening the block device briefly.
- * Opening moved: blkdev_get_by_dev() took a blk_mode_t and holder ops in
- * v6.5 ("block: use the holder as indication for exclusive opens"), and
- * gave way to bdev_file_open_by_dev() in v6.9 ("block: Provide
- * bdev_open_* functions", "bdev: open block device as files").  Verified
- * builds: 5.10, 6.1, 6.12; the v6.5..v6.8 branch is not build-tested.
+ * nvme_alloc_{admin,io}_tag_set() since v6.2, struct nvme_dev in the pci
+ * driver before), found by opening the block device briefly.  Opening
+ * moved: blkdev_get_by_dev() took a blk_mode_t and holder ops in v6.5
+ * ("block: use the holder as indication for exclusive opens"), and gave
+ * way to bdev_file_open_by_dev() in v6.9 ("block: Provide bdev_open_*
+ * functions", "bdev: open block device as files").
  * Return: the key, NULL for a disk without a blk-mq tag set (an NVMe
  * multipath head), or an ERR_PTR.
  */
@@ -239,29 +530,29 @@ static inline const void *iolat_devt_tagset_key(dev_t devt)
 {
 	struct block_device *bdev;
 	const void *key;
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-	bdev = blkdev_get_by_dev(devt, FMODE_READ, NULL);
-	if (IS_ERR(bdev))
-		return ERR_CAST(bdev);
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
-	bdev = blkdev_get_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
-	if (IS_ERR(bdev))
-		return ERR_CAST(bdev);
-#else
+#if defined(IOLAT_HAVE_BDEV_FILE_OPEN_BY_DEV)
 	struct file *f = bdev_file_open_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
 
 	if (IS_ERR(f))
 		return ERR_CAST(f);
 	bdev = file_bdev(f);
+#elif defined(IOLAT_HAVE_BLKDEV_GET_HOLDER_OPS)
+	bdev = blkdev_get_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
+	if (IS_ERR(bdev))
+		return ERR_CAST(bdev);
+#else
+	bdev = blkdev_get_by_dev(devt, FMODE_READ, NULL);
+	if (IS_ERR(bdev))
+		return ERR_CAST(bdev);
 #endif
 	key = bdev_get_queue(bdev)->tag_set ?
 	      bdev_get_queue(bdev)->tag_set->driver_data : NULL;
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
-	blkdev_put(bdev, FMODE_READ);
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+#if defined(IOLAT_HAVE_BDEV_FILE_OPEN_BY_DEV)
+	fput(f);
+#elif defined(IOLAT_HAVE_BLKDEV_GET_HOLDER_OPS)
 	blkdev_put(bdev, NULL);
 #else
-	fput(f);
+	blkdev_put(bdev, FMODE_READ);
 #endif
 	return key;
 }

@@ -24,11 +24,6 @@ enum iolat_slot_state {
 	IOLAT_SLOT_REQUEUED,	/* given back by the driver, to be issued again */
 };
 
-static inline u32 iolat_rq_hwq(const struct request *rq)
-{
-	return rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
-}
-
 /* The request's slot, or NULL if it lies outside the device's geometry. */
 static inline struct iolat_slot *iolat_inflight_slot(const struct iolat_dev *d,
 						     const struct request *rq)

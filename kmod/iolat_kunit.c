@@ -20,7 +20,7 @@
 #include "../lib/account.c"
 #include "../lib/nvme.c"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+IOLAT_KUNIT_IMPORT_NS();
 
 /* iolat_hist_bin(): one row per edge of the bin layout. */
 struct hist_bin_case {

@@ -9,17 +9,25 @@
 #include "iolat.h"
 #include "clocktest.h"
 
+IOLAT_COMPAT_DATA;
+
 static int __init iolat_init(void)
 {
 	int missing, err;
 
-	err = iolat_session_init();
+	err = iolat_compat_init();
 	if (err)
 		return err;
+	err = iolat_session_init();
+	if (err) {
+		iolat_compat_exit();
+		return err;
+	}
 	missing = iolat_attach_init();
 	if (missing < 0) {
 		pr_err("cannot follow modules' tracepoints: %d\n", missing);
-		return missing;
+		err = missing;
+		goto out_session;
 	}
 	err = iolat_clocktest_init();
 	if (err)
@@ -27,13 +35,18 @@ static int __init iolat_init(void)
 	err = iolat_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
-		iolat_attach_exit();
-		return err;
+		goto out_attach;
 	}
 	pr_info("version %s loaded (ABI %d)%s\n", IOLAT_VERSION,
 		IOLAT_ABI_VERSION,
 		missing ? "; block tracepoints missing, tracing unavailable" : "");
 	return 0;
+out_attach:
+	iolat_attach_exit();
+out_session:
+	iolat_session_exit();
+	iolat_compat_exit();
+	return err;
 }
 
 /* The exact reverse of init; no session, probe or work survives it. */
@@ -42,6 +55,7 @@ static void __exit iolat_exit(void)
 	iolat_netlink_exit();
 	iolat_session_exit();
 	iolat_attach_exit();
+	iolat_compat_exit();
 }
 
 module_init(iolat_init);

@@ -18,9 +18,28 @@
 #include "aggregate.h"
 #include "clocktest.h"
 
-/* Ranges beyond the s16 of NLA_POLICY_RANGE. */
+/*
+ * Every range in a struct netlink_range_validation, validated by the
+ * policy where the kernel can, by iolat_nl_validate() where it cannot
+ * (compat.h).
+ */
+static struct netlink_range_validation iolat_major_range = {
+	.min = 1,
+	.max = (1U << 12) - 1,
+};
+
 static struct netlink_range_validation iolat_minor_range = {
 	.max = MINORMASK,
+};
+
+static struct netlink_range_validation iolat_hwq_range = {
+	.min = 1,
+	.max = IOLAT_MAX_HWQ,
+};
+
+static struct netlink_range_validation iolat_depth_range = {
+	.min = 1,
+	.max = IOLAT_MAX_DEPTH,
 };
 
 static struct netlink_range_validation iolat_nvme_ctrl_range = {
@@ -33,12 +52,11 @@ static struct netlink_range_validation iolat_ring_range = {
 };
 
 static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
-	[IOLAT_DEV_A_MAJOR] = NLA_POLICY_RANGE(NLA_U32, 1, (1U << 12) - 1),
-	[IOLAT_DEV_A_MINOR] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_minor_range),
-	[IOLAT_DEV_A_NR_HWQ] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_HWQ),
-	[IOLAT_DEV_A_DEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, IOLAT_MAX_DEPTH),
-	[IOLAT_DEV_A_NVME_CTRL] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						&iolat_nvme_ctrl_range),
+	[IOLAT_DEV_A_MAJOR] = IOLAT_NLA_U32_RANGE(&iolat_major_range),
+	[IOLAT_DEV_A_MINOR] = IOLAT_NLA_U32_RANGE(&iolat_minor_range),
+	[IOLAT_DEV_A_NR_HWQ] = IOLAT_NLA_U32_RANGE(&iolat_hwq_range),
+	[IOLAT_DEV_A_DEPTH] = IOLAT_NLA_U32_RANGE(&iolat_depth_range),
+	[IOLAT_DEV_A_NVME_CTRL] = IOLAT_NLA_U32_RANGE(&iolat_nvme_ctrl_range),
 };
 
 static struct netlink_range_validation iolat_ops_range = {
@@ -58,21 +76,27 @@ static struct netlink_range_validation iolat_clock_loops_range = {
 
 /* Attributes absent here are replies only; strict validation rejects them. */
 static const struct nla_policy iolat_policy[IOLAT_A_MAX + 1] = {
-	[IOLAT_A_DEV] = NLA_POLICY_NESTED(iolat_dev_policy),
-	[IOLAT_A_RING_RECORDS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &iolat_ring_range),
-	[IOLAT_A_FILTER_OPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_ops_range),
-	[IOLAT_A_FILTER_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_pid_range),
-	[IOLAT_A_FILTER_TGID] = NLA_POLICY_FULL_RANGE(NLA_U32, &iolat_pid_range),
+	[IOLAT_A_DEV] = IOLAT_NLA_NESTED(iolat_dev_policy),
+	[IOLAT_A_RING_RECORDS] = IOLAT_NLA_U32_RANGE(&iolat_ring_range),
+	[IOLAT_A_FILTER_OPS] = IOLAT_NLA_U32_RANGE(&iolat_ops_range),
+	[IOLAT_A_FILTER_PID] = IOLAT_NLA_U32_RANGE(&iolat_pid_range),
+	[IOLAT_A_FILTER_TGID] = IOLAT_NLA_U32_RANGE(&iolat_pid_range),
 	[IOLAT_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
 				  .len = IOLAT_COMM_LEN - 1 },
 	[IOLAT_A_FILTER_MIN_NS] = { .type = NLA_U64 },
 	[IOLAT_A_COUNTERS_ONLY] = { .type = NLA_FLAG },
 	[IOLAT_A_AGGREGATE] = { .type = NLA_FLAG },
 	[IOLAT_A_NVME] = { .type = NLA_FLAG },
-	[IOLAT_A_CLOCK_LOOPS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						      &iolat_clock_loops_range),
+	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
 };
+
+/* A request's attributes, validated as a v5.8 kernel does (compat.h). */
+static int iolat_nl_validate_info(const struct genl_info *info)
+{
+	return iolat_nl_validate(nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+				 nlmsg_attrlen(info->nlhdr, GENL_HDRLEN),
+				 iolat_policy, IOLAT_A_MAX, info->extack);
+}
 
 static struct genl_family iolat_family;
 
@@ -80,8 +104,7 @@ static struct genl_family iolat_family;
 static bool iolat_nl_capable(const struct sk_buff *skb,
 			     struct netlink_ext_ack *extack)
 {
-	if (netlink_capable(skb, CAP_PERFMON) ||
-	    netlink_capable(skb, CAP_SYS_ADMIN))
+	if (iolat_capable_perfmon(skb))
 		return true;
 	NL_SET_ERR_MSG(extack, "iolat needs CAP_PERFMON or CAP_SYS_ADMIN");
 	return false;
@@ -93,7 +116,11 @@ static int iolat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	const char *tp;
 	unsigned int i;
 	void *hdr;
+	int err;
 
+	err = iolat_nl_validate_info(info);
+	if (err)
+		return err;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -128,7 +155,9 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	int err;
 
 	err = nla_parse_nested(tb, IOLAT_DEV_A_MAX, nla, iolat_dev_policy,
-			       extack);
+			       extack) ?:
+	      iolat_nl_validate(nla_data(nla), nla_len(nla), iolat_dev_policy,
+				IOLAT_DEV_A_MAX, extack);
 	if (err)
 		return err;
 	if (!tb[IOLAT_DEV_A_MAJOR] || !tb[IOLAT_DEV_A_MINOR] ||
@@ -205,6 +234,9 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 
 	if (!iolat_nl_capable(skb, info->extack))
 		return -EPERM;
+	err = iolat_nl_validate_info(info);
+	if (err)
+		return err;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nla) != IOLAT_A_DEV)
 			continue;
@@ -309,6 +341,9 @@ static int iolat_nl_stop(struct sk_buff *skb, struct genl_info *info)
 
 	if (!iolat_nl_capable(skb, info->extack))
 		return -EPERM;
+	err = iolat_nl_validate_info(info);
+	if (err)
+		return err;
 	err = iolat_session_stop(info->snd_portid, &st, info->extack);
 	if (err)
 		return err;
@@ -333,9 +368,10 @@ static int iolat_nl_stop(struct sk_buff *skb, struct genl_info *info)
  */
 static struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
 {
-	if (!iolat_nl_capable(cb->skb, cb->extack))
+	if (!iolat_nl_capable(cb->skb, iolat_cb_extack(cb)))
 		return ERR_PTR(-EPERM);
-	return iolat_session_lock(NETLINK_CB(cb->skb).portid, cb->extack);
+	return iolat_session_lock(NETLINK_CB(cb->skb).portid,
+				  iolat_cb_extack(cb));
 }
 
 /*
@@ -702,7 +738,8 @@ static int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return PTR_ERR(s);
 	if (!s->aggregate) {
 		iolat_session_unlock();
-		NL_SET_ERR_MSG(cb->extack, "the session does not aggregate");
+		NL_SET_ERR_MSG(iolat_cb_extack(cb),
+			       "the session does not aggregate");
 		return -EINVAL;
 	}
 	if (!h) {
@@ -743,9 +780,13 @@ out:
 static int iolat_nl_clocktest(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 loops = IOLAT_CLOCK_LOOPS_DEFAULT;
+	int err;
 
 	if (!iolat_nl_capable(skb, info->extack))
 		return -EPERM;
+	err = iolat_nl_validate_info(info);
+	if (err)
+		return err;
 	if (info->attrs[IOLAT_A_CLOCK_LOOPS])
 		loops = nla_get_u32(info->attrs[IOLAT_A_CLOCK_LOOPS]);
 	return iolat_clocktest_reply(info, &iolat_family, loops);
@@ -754,30 +795,37 @@ static int iolat_nl_clocktest(struct sk_buff *skb, struct genl_info *info)
 static const struct genl_ops iolat_ops[] = {
 	{
 		.cmd = IOLAT_CMD_GET_INFO,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.doit = iolat_nl_get_info,
 	},
 	{
 		.cmd = IOLAT_CMD_START,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.doit = iolat_nl_start,
 	},
 	{
 		.cmd = IOLAT_CMD_STOP,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.doit = iolat_nl_stop,
 	},
 	{
 		.cmd = IOLAT_CMD_READ,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.dumpit = iolat_nl_read_dump,
 	},
 	{
 		.cmd = IOLAT_CMD_COUNTERS,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.dumpit = iolat_nl_counters_dump,
 	},
 	{
 		.cmd = IOLAT_CMD_CLOCKTEST,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.doit = iolat_nl_clocktest,
 	},
 	{
 		.cmd = IOLAT_CMD_HIST,
+		IOLAT_GENL_OP_POLICY(iolat_policy)
 		.dumpit = iolat_nl_hist_dump,
 		.done = iolat_nl_hist_done,
 	},
@@ -787,7 +835,7 @@ static struct genl_family iolat_family __ro_after_init = {
 	.name = IOLAT_GENL_NAME,
 	.version = IOLAT_GENL_VERSION,
 	.maxattr = IOLAT_A_MAX,
-	.policy = iolat_policy,
+	IOLAT_GENL_FAMILY_POLICY(iolat_policy)
 	.module = THIS_MODULE,
 	.ops = iolat_ops,
 	.n_ops = ARRAY_SIZE(iolat_ops),

@@ -9,6 +9,8 @@
  * when the tracepoint fires; the completion's status, result and retries
  * from the head of nvme-core's request data (compat.h).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blk-mq.h>
 #include <linux/nvme.h>
 #include <linux/log2.h>
@@ -22,10 +24,132 @@
 #include "submit.h"
 #include "../lib/nvme.h"
 
+/*
+ * The layout of the head of nvme-core's request data (compat.h): known
+ * at build time where nvme-core's source is at hand, else learnt from
+ * the commands themselves, once per nvme-core (it comes and goes).
+ */
+enum iolat_nvme_layout {
+	IOLAT_NVME_LAYOUT_UNKNOWN,
+	IOLAT_NVME_LAYOUT_GENCTR,	/* struct iolat_nvme_head_genctr */
+	IOLAT_NVME_LAYOUT_PLAIN,	/* struct iolat_nvme_head_plain */
+	IOLAT_NVME_LAYOUT_CONFLICT,	/* neither: statuses left unread */
+};
+
 #ifdef IOLAT_NVME_PRIVATE
-/* The source tree is there: check compat.h against nvme-core's own. */
+/*
+ * The source tree is there: nvme-core's own struct nvme_request must be
+ * one of compat.h's copies, field by field, or the build fails.  File
+ * scope, so that the check is compiled whatever calls it (a
+ * BUILD_BUG_ON() in a function nothing calls never fires).
+ */
 #include "nvme.h"		/* drivers/nvme/host/nvme.h */
+
+#define IOLAT_NVME_HEAD_IS(copy)					\
+	(offsetof(struct nvme_request, cmd) == offsetof(copy, cmd) &&	\
+	 offsetof(struct nvme_request, result) == offsetof(copy, result) && \
+	 offsetof(struct nvme_request, retries) == offsetof(copy, retries) && \
+	 offsetof(struct nvme_request, flags) == offsetof(copy, flags) && \
+	 offsetof(struct nvme_request, status) == offsetof(copy, status) && \
+	 sizeof(((struct nvme_request *)0)->status) ==			\
+	 sizeof(((copy *)0)->status))
+#define IOLAT_NVME_REAL_GENCTR IOLAT_NVME_HEAD_IS(struct iolat_nvme_head_genctr)
+#define IOLAT_NVME_REAL_PLAIN IOLAT_NVME_HEAD_IS(struct iolat_nvme_head_plain)
+static_assert(IOLAT_NVME_REAL_GENCTR || IOLAT_NVME_REAL_PLAIN,
+	      "nvme-core's struct nvme_request is not the head compat.h knows");
+#define IOLAT_NVME_LAYOUT_BUILT (IOLAT_NVME_REAL_GENCTR ? \
+				 IOLAT_NVME_LAYOUT_GENCTR : \
+				 IOLAT_NVME_LAYOUT_PLAIN)
+#else
+#define IOLAT_NVME_LAYOUT_BUILT IOLAT_NVME_LAYOUT_UNKNOWN
 #endif
+
+static int iolat_nvme_layout = IOLAT_NVME_LAYOUT_BUILT;
+
+/* nvme-core has come: its layout is to be learnt again. */
+void iolat_nvme_layout_reset(void)
+{
+	WRITE_ONCE(iolat_nvme_layout, IOLAT_NVME_LAYOUT_BUILT);
+}
+
+/* What a command showed of the layout; two answers make a conflict. */
+static void iolat_nvme_layout_seen(int layout)
+{
+	int was = READ_ONCE(iolat_nvme_layout);
+
+	if (was == layout || was == IOLAT_NVME_LAYOUT_CONFLICT)
+		return;
+	if (was == IOLAT_NVME_LAYOUT_UNKNOWN &&
+	    cmpxchg(&iolat_nvme_layout, was, layout) == was)
+		return;
+	if (READ_ONCE(iolat_nvme_layout) == layout)
+		return;
+	WRITE_ONCE(iolat_nvme_layout, IOLAT_NVME_LAYOUT_CONFLICT);
+	pr_warn_once("nvme-core's request data is not laid out as iolat knows: NVMe statuses are reported as unknown\n");
+}
+
+/*
+ * At setup: with a genctr, the command id is the generation's low four
+ * bits above the 12-bit tag (nvme_cid()), and the generation is the
+ * head's byte after the result; without, the id is the tag.  So a
+ * nonzero generation in an id says which, once its byte agrees.
+ */
+static void iolat_nvme_layout_setup(struct request *rq, u16 cid)
+{
+	const struct iolat_nvme_head_genctr *g = blk_mq_rq_to_pdu(rq);
+
+	if (!(cid >> 12) ||
+	    READ_ONCE(iolat_nvme_layout) != IOLAT_NVME_LAYOUT_UNKNOWN)
+		return;
+	iolat_nvme_layout_seen((cid >> 12) == (g->genctr & 0xf) &&
+			       (cid & 0xfff) == rq->tag ?
+			       IOLAT_NVME_LAYOUT_GENCTR :
+			       IOLAT_NVME_LAYOUT_CONFLICT);
+}
+
+/*
+ * At completion, the status and retries nvme-core left in the head.  The
+ * two layouts' statuses lie at different offsets, and each one's offset
+ * is, in the other, padding (always 0) or the flags byte and padding
+ * (below 0x100): a status read nonzero in the genctr copy, or of 0x100
+ * and more in the plain one, says which.  Where both read 0 the command
+ * succeeded in either.  Retries before the layout is known: where the
+ * two copies disagree, 0.
+ * Return: false if the status cannot be known.
+ */
+static bool iolat_nvme_head_read(struct request *rq, u16 *status,
+				 u8 *retries)
+{
+	const struct iolat_nvme_head_genctr *g = blk_mq_rq_to_pdu(rq);
+	const struct iolat_nvme_head_plain *p = blk_mq_rq_to_pdu(rq);
+	int layout = READ_ONCE(iolat_nvme_layout);
+
+	if (layout == IOLAT_NVME_LAYOUT_UNKNOWN) {
+		if (g->status)
+			iolat_nvme_layout_seen(IOLAT_NVME_LAYOUT_GENCTR);
+		else if (p->status > 0xff)
+			iolat_nvme_layout_seen(IOLAT_NVME_LAYOUT_PLAIN);
+		layout = READ_ONCE(iolat_nvme_layout);
+	}
+	switch (layout) {
+	case IOLAT_NVME_LAYOUT_GENCTR:
+		*status = g->status;
+		*retries = g->retries;
+		return true;
+	case IOLAT_NVME_LAYOUT_PLAIN:
+		*status = p->status;
+		*retries = p->retries;
+		return true;
+	case IOLAT_NVME_LAYOUT_UNKNOWN:
+		if (g->status || p->status)
+			return false;
+		*status = 0;
+		*retries = g->retries == p->retries ? g->retries : 0;
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* The command's slot and qid, or NULL outside the tables. */
 static struct iolat_nvme_slot *iolat_nvme_slot(const struct iolat_nvme_ctrl *c,
@@ -40,7 +164,7 @@ static struct iolat_nvme_slot *iolat_nvme_slot(const struct iolat_nvme_ctrl *c,
 		*qid = 0;
 		return rq->tag < IOLAT_NVME_ADMIN_TAGS ? &c->admin[rq->tag] : NULL;
 	}
-	hwq = rq->mq_hctx ? rq->mq_hctx->queue_num : 0;
+	hwq = iolat_rq_hwq(rq);
 	if (hwq >= c->nr_hwq || rq->tag >= c->depth)
 		return NULL;
 	*qid = hwq + 1;
@@ -117,6 +241,7 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 	memset(slot, 0, sizeof(*slot));
 	slot->cmd = cmd;
 	slot->cid = le16_to_cpu(cmd->common.command_id);
+	iolat_nvme_layout_setup(rq, slot->cid);
 	slot->opcode = cmd->common.opcode;
 	slot->nsid = le32_to_cpu(cmd->common.nsid);
 	if (qid) {
@@ -152,7 +277,12 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
  */
 static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 {
-	const struct iolat_nvme_request_head *head = blk_mq_rq_to_pdu(rq);
+	const union {
+		__le16 u16;
+		__le32 u32;
+		__le64 u64;
+	} *result = blk_mq_rq_to_pdu(rq) +
+		    offsetof(struct iolat_nvme_head_plain, result);
 	struct iolat_session *s = data;
 	struct iolat_nvme_slot *slot;
 	struct iolat_nvme_ctrl *c;
@@ -171,14 +301,10 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 	}
 	slot->done_ns = iolat_now();
 	atomic_dec(&c->qids[qid].n);
-	if (iolat_nvme_head_is(head, slot->cmd)) {
-		slot->status = head->status;
-		slot->result = le32_to_cpu(head->result.u32);
-		slot->retries = head->retries;
-	} else {
-		/* not the request head compat.h knows: leave it unread */
+	if (iolat_nvme_head_read(rq, &slot->status, &slot->retries))
+		slot->result = le32_to_cpu(result->u32);
+	else
 		slot->status = IOLAT_NVME_STATUS_UNKNOWN;
-	}
 	slot->state = IOLAT_NVME_DONE;
 	if (!qid) {
 		if (slot->filtered ||
@@ -299,14 +425,6 @@ static void __maybe_unused iolat_probe_nvme_types(void)
 {
 	check_trace_callback_type_nvme_setup_cmd(iolat_probe_nvme_setup);
 	check_trace_callback_type_nvme_complete_rq(iolat_probe_nvme_complete);
-	BUILD_BUG_ON(offsetof(struct nvme_request, cmd) !=
-		     offsetof(struct iolat_nvme_request_head, cmd));
-	BUILD_BUG_ON(offsetof(struct nvme_request, result) !=
-		     offsetof(struct iolat_nvme_request_head, result));
-	BUILD_BUG_ON(offsetof(struct nvme_request, retries) !=
-		     offsetof(struct iolat_nvme_request_head, retries));
-	BUILD_BUG_ON(offsetof(struct nvme_request, status) !=
-		     offsetof(struct iolat_nvme_request_head, status));
 }
 #endif
 

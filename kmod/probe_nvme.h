@@ -90,5 +90,6 @@ int iolat_nvme_ctrl_key(struct iolat_nvme_ctrl *c, dev_t devt,
 			struct netlink_ext_ack *extack);
 bool iolat_nvme_take(const struct iolat_dev *d, const struct request *rq,
 		     struct iolat_nvme_slot *out);
+void iolat_nvme_layout_reset(void);
 
 #endif /* _IOLAT_PROBE_NVME_H */

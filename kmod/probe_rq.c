@@ -474,7 +474,7 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 		iolat_rq_done(s, d, rq, iolat_rq_errno(err), NULL);
 }
 
-#if IOLAT_HAVE_TP_RQ_ERROR
+#if IOLAT_TP_HAS_RQ_ERROR
 /* block_rq_error: counted; the completion carries the status. */
 static void iolat_probe_rq_error(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							    nr_bytes))
@@ -492,9 +492,11 @@ static void __maybe_unused iolat_probe_rq_types(void)
 	check_trace_callback_type_block_rq_insert(iolat_probe_rq_insert);
 	check_trace_callback_type_block_rq_issue(iolat_probe_rq_issue);
 	check_trace_callback_type_block_rq_requeue(iolat_probe_rq_requeue);
+#if IOLAT_TP_HAS_RQ_MERGE
 	check_trace_callback_type_block_rq_merge(iolat_probe_rq_merge);
+#endif
 	check_trace_callback_type_block_rq_complete(iolat_probe_rq_complete);
-#if IOLAT_HAVE_TP_RQ_ERROR
+#if IOLAT_TP_HAS_RQ_ERROR
 	check_trace_callback_type_block_rq_error(iolat_probe_rq_error);
 #endif
 }
@@ -507,10 +509,12 @@ static void __maybe_unused iolat_probe_rq_types(void)
 struct iolat_probe iolat_rq_probes[] = {
 	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete,
 	  .required = true },
-#if IOLAT_HAVE_TP_RQ_ERROR
+#if IOLAT_TP_HAS_RQ_ERROR
 	{ .tp_name = "block_rq_error", .func = iolat_probe_rq_error },
 #endif
-	{ .tp_name = "block_rq_merge", .func = iolat_probe_rq_merge },
+	/* where the kernel has none, reported missing (attach.c) */
+	{ .tp_name = "block_rq_merge",
+	  .func = IOLAT_TP_HAS_RQ_MERGE ? iolat_probe_rq_merge : NULL },
 	{ .tp_name = "block_rq_requeue", .func = iolat_probe_rq_requeue },
 	{ .tp_name = "block_rq_issue", .func = iolat_probe_rq_issue,
 	  .required = true },
