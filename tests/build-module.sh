@@ -20,12 +20,24 @@ mkdir -p "$dir"
 make -s -C "$ROOT" dkms-src BUILD="$dir/.src"
 cp -r "$dir"/.src/dkms/iolat-*/. "$dir"/
 rm -rf "$dir/.src"
+# The newest kernel's headers are installed in a sid chroot, whose
+# toolchain it needs (kernels.sh): make runs there.
+kroot=$(dirname "$kdir")
+if [ -f "$kroot/chroot" ]; then
+	echo "build-module: $name: building in the sid chroot $(cat "$kroot/chroot")"
+	kmake() {
+		"$ROOT/tests/guest/kernels.sh" sid make \
+			-C "/usr/src/linux-headers-$(cat "$kroot/kver")" "$@"
+	}
+else
+	kmake() { make -C "$kdir" "$@"; }
+fi
 # Debian's headers name the compiler the kernel was built with
 # (.kernelvariables: gcc-10 for 5.10); if this machine lacks it, build
 # with its own gcc and say so.
 cc=()
 want=$(sed -n 's/^CC *=.*\(gcc-[0-9][0-9]*\)$/\1/p' "$kdir/.kernelvariables" 2>/dev/null || true)
-if [ -n "$want" ] && ! command -v "$want" >/dev/null; then
+if [ ! -f "$kroot/chroot" ] && [ -n "$want" ] && ! command -v "$want" >/dev/null; then
 	echo "build-module: $name: $want is not installed here; building with $(gcc -dumpversion | sed 's/^/gcc-/')"
 	cc=(CC=gcc)
 fi
@@ -45,7 +57,7 @@ check_log() {
 		echo "build-module: $name: $known warning(s) from the kernel's own headers, known (tests/kernel-header-warnings); none from iolat"
 }
 
-make -C "$kdir" M="$dir" W=1 "${cc[@]}" modules 2>&1 | tee "$dir/build.log"
+kmake M="$dir" W=1 "${cc[@]}" modules 2>&1 | tee "$dir/build.log"
 [ "${PIPESTATUS[0]}" = 0 ] || { echo "build-module: $name: make failed"; exit 1; }
 check_log "$dir/build.log" || exit 1
 # A kernel with kmemleak gets the life suite's control, a module that
@@ -53,7 +65,7 @@ check_log "$dir/build.log" || exit 1
 if grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config" 2>/dev/null; then
 	mkdir -p "$dir/kmemleak-probe"
 	cp "$ROOT"/tests/kmemleak-probe/{Kbuild,kmemleak_probe.c} "$dir/kmemleak-probe/"
-	make -C "$kdir" M="$dir/kmemleak-probe" W=1 "${cc[@]}" modules 2>&1 |
+	kmake M="$dir/kmemleak-probe" W=1 "${cc[@]}" modules 2>&1 |
 		tee "$dir/kmemleak-probe/build.log"
 	check_log "$dir/kmemleak-probe/build.log" || exit 1
 fi

@@ -6,7 +6,8 @@
 # "N passed, N failed, N skipped"; exits non-zero if any stage failed, or,
 # with CI=true, if any stage was skipped (a guest that could not run).
 #
-#   IOLAT_KERNELS="5.10 6.1 6.12 debug"  the guest kernels (default: all)
+#   IOLAT_KERNELS="rhel8 4.19 5.4 5.10 6.1 6.12 newest debug"
+#                                    the guest kernels (default: all)
 #   IOLAT_BUILD_KERNELS=""           kernels the module is only built for
 #   IOLAT_CACHE=/var/cache/iolat     where kernels are cached
 
@@ -15,7 +16,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=$ROOT/build/check
-KERNELS=${IOLAT_KERNELS:-5.10 6.1 6.12 debug}
+KERNELS=${IOLAT_KERNELS:-rhel8 4.19 5.4 5.10 6.1 6.12 newest debug}
 BUILD_KERNELS=${IOLAT_BUILD_KERNELS-}
 export IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 
@@ -70,12 +71,13 @@ stage() {
 
 # The guest suites in the background, each leaving "STATUS SECS" in
 # $OUT/guest-K.status for the report at the end.  TCG runs one host thread per
-# guest, so with two or more CPUs the debug kernel (the slowest suite)
-# and 6.1 take a lane beside 5.10 and 6.12 (about 37 and 32 minutes).
+# guest, so with two or more CPUs the debug kernel (the slowest suite,
+# about 19 minutes), 6.1, 5.4 and the newest take a lane beside the
+# others (about 8 minutes each).
 run_guests() {
 	local k lane1=() lane2=()
 	for k in "$@"; do
-		if [[ $k == @(debug|6.1) ]] && [ "$(nproc)" -ge 2 ]; then
+		if [[ $k == @(debug|6.1|5.4|newest) ]] && [ "$(nproc)" -ge 2 ]; then
 			lane2+=("$k")
 		else
 			lane1+=("$k")
@@ -143,7 +145,7 @@ unit_tests() {
 # written for in-tree code, warns about.
 checkpatch() {
 	local f st=0 ignore
-	for f in kmod/*.[ch] lib/*.[ch] include/uapi/linux/iolat.h; do
+	for f in kmod/*.[ch] kmod/features/*.c lib/*.[ch] include/uapi/linux/iolat.h; do
 		ignore=
 		[ "$f" = kmod/compat.h ] &&
 			ignore=--ignore=LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS
@@ -165,12 +167,23 @@ no_kdir_message() {
 # DKMS for real: the Debian headers are unpacked in the cache, and
 # /lib/modules/KVER/build points at them, as the headers package would.
 # One `dkms add` and an install per kernel, since replacing the source
-# removes it from every kernel.
+# removes it from every kernel.  The newest kernel's headers are
+# installed in the sid chroot, whose dkms and toolchain install there.
 dkms_install() {
-	local name kdir kver kvers=()
+	local name kdir kver kvers=() ko
 	for name in "$@"; do
 		kdir=$(tests/guest/kernels.sh dir "$name") || return 1
 		kver=$(cat "$kdir/kver")
+		if [ -f "$kdir/chroot" ]; then
+			tests/guest/kernels.sh sid sh -c \
+				'cd "$1" && make -s dkms-install KVER="$2" BUILD=build/sid' \
+				sh "$ROOT" "$kver" || return 1
+			for ko in "$(cat "$kdir/chroot")/lib/modules/$kver/updates/dkms/iolat.ko"*; do
+				[ -f "$ko" ] || { echo "no DKMS module for $kver in the sid chroot"; return 1; }
+				echo "DKMS (sid chroot): ${ko#"$(cat "$kdir/chroot")"}"
+			done
+			continue
+		fi
 		mkdir -p "/lib/modules/$kver"
 		ln -sfn "$(readlink -f "$kdir/build")" "/lib/modules/$kver/build"
 		kvers+=("$kver")
@@ -214,9 +227,10 @@ guest_tests() {
 }
 
 # guest_suite KERNEL: the guest half in the guest; its files in
-# $OUT/KERNEL (TAP, KTAP, kernel log).  Debian's 6.1 and 6.12 load the
-# DKMS-built module; 5.10 (whose gcc-10 DKMS would want) and the debug
-# kernel load the one built by module-KERNEL.
+# $OUT/KERNEL (TAP, KTAP, kernel log).  Debian's 6.1 and 6.12 and the
+# old-kernel fixtures load the DKMS-built module; 5.10 (whose gcc-10
+# DKMS would want), the newest (whose DKMS module is in the sid chroot)
+# and the debug kernel load the one built by module-KERNEL.
 guest_suite() {
 	local name=$1 res mem=2048 st t tests=()
 	res=$OUT/$name
@@ -232,7 +246,7 @@ guest_suite() {
 	debug)
 		mem=3072
 		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko") ;;
-	5.10) ;;
+	5.10|newest) ;;
 	*) env+=(IOLAT_DKMS=1) ;;
 	esac
 	env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
@@ -333,8 +347,15 @@ for k in $KERNELS; do
 	fi
 	ready+=("$k")
 done
-# The Debian 6.x kernels' guests load the DKMS-built module; 5.10's and
-# the debug kernel's the module built in module-KERNEL (guest_suite).
+# The layout check's negative control, where nvme-core's source is at
+# hand (the debug kernel's tree).
+for k in "${ready[@]}"; do
+	[ "$k" = debug ] && stage layout-control tests/layout-control.sh debug
+done
+# DKMS installs for every kernel but the debug one (whose tree is a
+# kernel build, not headers) and 5.10 (gcc-10); the guests of the Debian
+# 6.x kernels and the fixtures then load the DKMS-built module, the
+# others the module built in module-KERNEL (guest_suite).
 distro=()
 debug=()
 for k in "${ready[@]}"; do

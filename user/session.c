@@ -755,9 +755,6 @@ int iolat_session_run(struct iolat_session *s)
 	nl = iolat_nl_connect(&info);
 	if (!nl)
 		return EXIT_FAIL;
-	for (i = 0; i < info.nr_missing; i++)
-		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",
-			   info.missing[i]);
 	s->run.nr_missing = info.nr_missing;
 	memcpy(s->run.missing, info.missing, sizeof(info.missing));
 	dec.rec_size = info.record_size;
@@ -791,6 +788,10 @@ int iolat_session_run(struct iolat_session *s)
 		iolat_nl_close(nl);
 		return EXIT_FAIL;
 	}
+	/* what this kernel cannot trace, once tracing has begun */
+	for (i = 0; i < info.nr_missing; i++)
+		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",
+			   info.missing[i]);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	announce(s);

@@ -8,12 +8,8 @@
  */
 #include <net/genetlink.h>
 
-static struct genl_family iolat_family = {
-	.policy = NULL,
-};
-
-int iolat_feature(void);
-int iolat_feature(void)
+int iolat_feature(const struct genl_family *family);
+int iolat_feature(const struct genl_family *family)
 {
-	return !!iolat_family.policy + GENL_DONT_VALIDATE_STRICT;
+	return !!family->policy + GENL_DONT_VALIDATE_STRICT;
 }

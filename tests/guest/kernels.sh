@@ -9,8 +9,13 @@
 #   tests/guest/kernels.sh dir NAME       print its dir (must be ready)
 #   tests/guest/kernels.sh source         extract linux-source-6.1, print dir
 #
-# NAME is 5.10, 6.1, 6.12, debug, or one of the old-kernel fixtures 5.4,
-# rhel8 and 4.19.  5.10 comes from bullseye, through a private apt
+# NAME is 5.10, 6.1, 6.12, newest, debug, or one of the old-kernel
+# fixtures 5.4, rhel8 and 4.19.  newest is Debian's newest kernel (sid's
+# linux-image-amd64), with the toolchain it needs: a sid chroot made with
+# debootstrap from the machine's own archive, cached, in which its
+# headers are installed and modules are built (the kernel dir's
+# "chroot" file names it; build-module.sh builds there).  5.10 comes from
+# bullseye, through a private apt
 # configuration in the cache whose archive URIs are read from the
 # machine's own /etc/apt/sources.list.d/*.sources at run time.  The
 # fixtures are prebuilt kernels with a compact kbuild tree, unpacked from
@@ -282,6 +287,97 @@ prepare_debug() {
 	echo "$kdir"
 }
 
+# The archive of the machine's own Debian sources (deb822), not security.
+host_archive() {
+	awk 'BEGIN { RS = "" }
+	{
+		uri = ""; suites = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i == "URIs:") uri = $(i + 1)
+			if ($i == "Suites:") suites = $(i + 1)
+		}
+		if (uri != "" && suites !~ /-security/) { print uri; exit }
+	}' /etc/apt/sources.list.d/*.sources
+}
+
+# The sid chroot newest is built in: made once, its package lists
+# refreshed daily.  The packages kbuild and DKMS need; the headers'
+# own dependencies (the right gcc) come with them.
+SID_ROOT=$IOLAT_CACHE/sid-root
+prepare_sid_root() {
+	local mirror
+	if [ ! -f "$SID_ROOT/.ready" ]; then
+		command -v debootstrap >/dev/null ||
+			die "debootstrap is not installed (make deps)"
+		mirror=$(host_archive)
+		[ -n "$mirror" ] ||
+			die "no deb822 Debian source in /etc/apt/sources.list.d to make a sid chroot from"
+		log "newest: making a sid chroot (debootstrap)"
+		rm -rf "$SID_ROOT"
+		debootstrap --variant=minbase \
+			--include=gcc,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,openssl,kmod,xz-utils,dwarves,dkms \
+			sid "$SID_ROOT" "$mirror" >"$IOLAT_CACHE/sid-root.log" 2>&1 ||
+			{ tail -n 20 "$IOLAT_CACHE/sid-root.log" >&2; die "debootstrap of sid failed"; }
+		touch "$SID_ROOT/.ready"
+	fi
+	if [ -z "$(find "$SID_ROOT/var/lib/apt/lists" -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
+		log "newest: updating sid's package lists"
+		chroot "$SID_ROOT" apt-get -q update >/dev/null ||
+			die "apt-get update in the sid chroot failed"
+	fi
+}
+
+# Run a command in the sid chroot, with /proc (objtool reads it) and the
+# repository (at its own path) mounted in a private mount namespace that
+# ends with it.
+in_sid() {
+	mkdir -p "$SID_ROOT$REPO_DIR"
+	unshare -m -f sh -c 'mount -t proc proc "$1/proc" &&
+		mount --bind "$2" "$1$2" && shift 2 && exec chroot "$@"' \
+		sh "$SID_ROOT" "$REPO_DIR" "$SID_ROOT" "$@"
+}
+
+# Debian's newest kernel: the image and modules unpacked as for the
+# others (sid splits them: linux-binary-KVER the image, linux-modules-KVER
+# the modules, linux-base-KVER modules.builtin and .order), the headers
+# installed in the sid chroot.
+prepare_newest() {
+	local kdir=$IOLAT_CACHE/kernels/newest kver debs
+	prepare_sid_root
+	kver=$(chroot "$SID_ROOT" apt-cache depends linux-image-amd64 |
+		awk '/Depends: linux-image-/ { sub(/.*linux-image-/, ""); print; exit }')
+	[ -n "$kver" ] || die "cannot resolve sid's linux-image-amd64"
+	if [ -f "$kdir/.ready" ] && [ "$kver" = "$(cat "$kdir/kver")" ]; then
+		refresh_initramfs "$kdir"
+		echo "$kdir"
+		return
+	fi
+	log "newest: preparing $kver"
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	chroot "$SID_ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install \
+		-y -q --no-install-recommends "linux-headers-$kver" >"$kdir/headers.log" 2>&1 ||
+		{ tail -n 20 "$kdir/headers.log" >&2; die "cannot install linux-headers-$kver in the sid chroot"; }
+	debs=$SID_ROOT/tmp/iolat-debs
+	rm -rf "$debs"
+	mkdir -p "$debs"
+	(cd "$debs" && chroot "$SID_ROOT" sh -c "cd /tmp/iolat-debs && apt-get -q -o APT::Sandbox::User=root download linux-base-$kver linux-binary-$kver linux-modules-$kver" >/dev/null) ||
+		die "cannot download sid's kernel $kver"
+	unpack_debs "$kdir/image" "$debs"/*.deb
+	rm -rf "$debs"
+	make_modroot "$kdir"
+	mv "$kdir/image/usr/lib/modules/$kver" "$kdir/modroot/lib/modules/"
+	mv "$kdir/modroot/lib/modules/$kver/vmlinuz" "$kdir/vmlinuz"
+	rm -rf "$kdir/image"
+	depmod -b "$kdir/modroot" "$kver"
+	ln -s "$SID_ROOT/usr/src/linux-headers-$kver" "$kdir/build"
+	echo "$SID_ROOT" >"$kdir/chroot"
+	echo "$kver" >"$kdir/kver"
+	build_initramfs "$kdir" "$kver"
+	touch "$kdir/.ready"
+	echo "$kdir"
+}
+
 # An old-kernel fixture (5.4, rhel8, 4.19): unpacked from its tarball,
 # again whenever the tarball changes (keyed by its hash).
 prepare_fixture() {
@@ -329,12 +425,14 @@ prepare)
 	5.10|6.1|6.12) prepare_debian "$2" ;;
 	debug) prepare_debug ;;
 	5.4|rhel8|4.19) prepare_fixture "$2" ;;
-	*) die "usage: $0 prepare 5.10|6.1|6.12|debug|5.4|rhel8|4.19" ;;
+	newest) prepare_newest ;;
+	*) die "usage: $0 prepare 5.10|6.1|6.12|newest|debug|5.4|rhel8|4.19" ;;
 	esac ;;
 dir)
 	d=$IOLAT_CACHE/kernels/${2:-}
 	[ -f "$d/.ready" ] || die "kernel '${2:-}' not prepared (run: $0 prepare ${2:-})"
 	echo "$d" ;;
 source) prepare_source ;;
-*) die "usage: $0 prepare NAME | dir NAME | source" ;;
+sid) shift; in_sid "$@" ;;
+*) die "usage: $0 prepare NAME | dir NAME | source | sid CMD..." ;;
 esac

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "helpers.h"
 
@@ -375,4 +377,15 @@ int nvme_unload(const char *also)
 	sh("echo \"# nvme refcnt $(cat /sys/module/nvme/refcnt 2>/dev/null), holders: $(ls /sys/module/nvme/holders 2>/dev/null)\" >&2; "
 	   "ls -l /proc/[0-9]*/fd 2>/dev/null | grep -E ' /dev/nvme' | sed 's/^/# open: /' >&2");
 	return -1;
+}
+
+int has_io_uring(void)
+{
+	/* no parameters: EINVAL where io_uring is, ENOSYS where not */
+	return syscall(__NR_io_uring_setup, 0, NULL) < 0 && errno != ENOSYS;
+}
+
+const char *polled_engine(void)
+{
+	return has_io_uring() ? "io_uring --hipri=1" : "pvsync2 --hipri=1";
 }

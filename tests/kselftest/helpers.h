@@ -37,6 +37,13 @@ int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
 int wait_disk(const char *dev);
+/*
+ * Does the kernel have io_uring?  Not RHEL 8 (built without) nor 4.19:
+ * fio's io_uring engine fails there with ENOSYS.
+ */
+int has_io_uring(void);
+/* fio's engine options for polled I/O: io_uring's, or preadv2's RWF_HIPRI */
+const char *polled_engine(void);
 int nvme_unload(const char *also);
 
 /* One request of `iolat trace -o csv`. */

@@ -94,9 +94,13 @@ TEST_F_TIMEOUT(iolat, exact_records_null_blk, 300)
 	exact_records(_metadata, "nullb0", 20000, "libaio");
 }
 
+/* io_uring where the kernel has it (not RHEL 8 nor 4.19), else libaio */
 TEST_F_TIMEOUT(iolat, exact_records_nvme, 300)
 {
-	exact_records(_metadata, "nvme0n1", 5000, "io_uring");
+	const char *engine = has_io_uring() ? "io_uring" : "libaio";
+
+	TH_LOG("fio's engine: %s", engine);
+	exact_records(_metadata, "nvme0n1", 5000, engine);
 }
 
 /* Without the module: one clear line naming modprobe, and a failure. */
@@ -426,6 +430,36 @@ TEST_F_TIMEOUT(iolat, merges_match_blktrace, 300)
 }
 
 /*
+ * A tracepoint the kernel lacks (block_rq_merge before v5.8: 5.4, 4.19)
+ * is told to the user: one warning once tracing has begun, and the
+ * summary's missing_tracepoints; a kernel that has it gets neither.  The
+ * truth is the kernel's own list of block events in tracefs.
+ */
+TEST_F_TIMEOUT(iolat, missing_tracepoint_said, 120)
+{
+	const char *warn = "iolat: warning: this kernel has no tracepoint block_rq_merge; its stage is not traced";
+	const char *err, *out;
+	int has, st;
+
+	sh("mountpoint -q /sys/kernel/tracing || mount -t tracefs none /sys/kernel/tracing");
+	ASSERT_EQ(0, access("/sys/kernel/tracing/events/block/block_rq_issue", F_OK));
+	has = !access("/sys/kernel/tracing/events/block/block_rq_merge", F_OK);
+	st = sh("%s record -o json -d nullb0 -- dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct status=none >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	err = slurp(ERR);
+	TH_LOG("kernel %s block_rq_merge; stderr: %s", has ? "has" : "lacks", err);
+	ASSERT_EQ(0, st);
+	out = slurp(OUT);
+	if (has) {
+		EXPECT_EQ(NULL, strstr(err, warn));
+		EXPECT_NE(NULL, strstr(out, "\"missing_tracepoints\": []"));
+	} else {
+		EXPECT_NE(NULL, strstr(err, warn));
+		EXPECT_NE(NULL, strstr(out, "\"missing_tracepoints\": [\"block_rq_merge\"]"));
+	}
+}
+
+/*
  * A large direct read split by a lowered max_sectors_kb: each piece is
  * recorded once, marked split, and blktrace's X events match.
  */
@@ -452,15 +486,18 @@ TEST_F_TIMEOUT(iolat, splits_recorded_once, 300)
 }
 
 /*
- * io_uring with polled completions (the batched path): none lost.  On
- * null_blk's poll queues; where null_blk has none (before v5.13's
- * "null_blk: poll queue support": Debian's 5.10), on the NVMe drive's,
- * the nvme driver reloaded with one.
+ * Polled completions (io_uring's are batched): none lost.  On null_blk's
+ * poll queues; where null_blk has none (before v5.13's "null_blk: poll
+ * queue support": Debian's 5.10, 5.4, RHEL 8, 4.19), on the NVMe drive's,
+ * the nvme driver reloaded with one (4.19's has no poll_queues and polls
+ * its ordinary queues).  Without io_uring (RHEL 8, 4.19), preadv2's
+ * RWF_HIPRI polls.
  */
 TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
 {
+	TH_LOG("fio's engine: %s", polled_engine());
 	if (!access("/sys/block/nullb0/mq/2", F_OK)) {
-		exact_records(_metadata, "nullb0", 20000, "io_uring --hipri=1");
+		exact_records(_metadata, "nullb0", 20000, polled_engine());
 		return;
 	}
 	if (access("/dev/nvme0n1", F_OK))
@@ -468,7 +505,7 @@ TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
 	TH_LOG("nullb0 has no poll queues: polling nvme0n1's");
 	ASSERT_EQ(0, nvme_unload("") || sh("modprobe nvme poll_queues=1") ||
 		     wait_disk("nvme0n1"));
-	exact_records(_metadata, "nvme0n1", 20000, "io_uring --hipri=1");
+	exact_records(_metadata, "nvme0n1", 20000, polled_engine());
 	EXPECT_EQ(0, nvme_unload("") || sh("modprobe nvme") ||
 		     wait_disk("nvme0n1"));
 }
