@@ -277,6 +277,30 @@ static inline u32 iolat_rq_hwq(const struct request *rq)
 #endif
 
 /*
+ * When the block layer allocated a request: rq->start_time_ns, which it
+ * sets only for a request that needs a time stamp (blk-mq's private
+ * blk_mq_need_time_stamp(): I/O accounting, stats, or the I/O scheduler,
+ * marked per request by RQF_USE_SCHED since v6.5's rework of passthrough
+ * requests and the elevator, before by the queue's elevator).  Debian's
+ * 6.1 zeroes the field otherwise; 7.2.13 leaves what the request's
+ * previous user set there (a passthrough command without passthrough
+ * iostats showed a time from before the session began, and its record
+ * was dropped as not seen whole).  0: not known.
+ */
+static inline u64 iolat_rq_start_ns(const struct request *rq)
+{
+	req_flags_t timed = RQF_IO_STAT | RQF_STATS;
+
+#ifdef IOLAT_HAVE_RQF_USE_SCHED
+	timed |= RQF_USE_SCHED;
+#else
+	if (rq->q->elevator)
+		return rq->start_time_ns;
+#endif
+	return rq->rq_flags & timed ? rq->start_time_ns : 0;
+}
+
+/*
  * Request operation and flags: blk_opf_t was introduced in v6.0 ("block:
  * Introduce the type blk_opf_t"); before, cmd_flags was an unsigned int.
  */

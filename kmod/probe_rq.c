@@ -169,8 +169,8 @@ static bool iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 	if (slot->rq)	/* freed without completion */
 		iolat_slot_end(s, d, slot, rq, false, false);
 	iolat_slot_fill(s, slot, rq);
-	slot->outside = rq->start_time_ns &&
-			rq->start_time_ns < READ_ONCE(s->start_ns);
+	slot->outside = iolat_rq_start_ns(rq) &&
+			iolat_rq_start_ns(rq) < READ_ONCE(s->start_ns);
 	return true;
 }
 
@@ -344,20 +344,20 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 			    struct iolat_slot *slot, const struct request *rq,
 			    u64 *now)
 {
-	u64 start = READ_ONCE(s->start_ns);
+	u64 start = READ_ONCE(s->start_ns), alloc_ns = iolat_rq_start_ns(rq);
 
 	if (start == U64_MAX) {
 		*now = iolat_now();
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
-	if (rq->start_time_ns && rq->start_time_ns < start) {
+	if (alloc_ns && alloc_ns < start) {
 		*now = iolat_acct_at_start(s, d, rq);
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
 	*now = iolat_now();
-	if (!rq->start_time_ns || rq->start_time_ns >= READ_ONCE(s->stop_ns)) {
+	if (!alloc_ns || alloc_ns >= READ_ONCE(s->stop_ns)) {
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
