@@ -318,6 +318,10 @@ static void sched_row(void *arg, const struct row *r)
 		last = r->t[k];
 	}
 	c->no_q += !r->t[0];
+	if (!r->t[0])
+		fprintf(stderr, "# no Q: %s %s flags %s, %u bios, by %s (pid %u); g %llu i %llu d %llu c %llu\n",
+			r->dev, r->op, r->flags, r->nr_bios, r->comm, r->pid,
+			r->t[1], r->t[2], r->t[3], r->t[4]);
 	c->no_g += !r->t[1];
 	c->no_i += !r->t[2];
 	c->no_d += !r->t[3];
