@@ -507,13 +507,16 @@ struct nvme_command;
  * IOLAT_NVME_LAYOUT_CONTROL shifts the copy's status by two bytes: a
  * build that must fail, make check's proof that the check fires.
  */
+/* nvme-core's union nvme_result (include/linux/nvme.h's, by value) */
+union iolat_nvme_result {
+	__le16 u16;
+	__le32 u32;
+	__le64 u64;
+};
+
 struct iolat_nvme_head_genctr {
 	struct nvme_command *cmd;
-	union {
-		__le16 u16;
-		__le32 u32;
-		__le64 u64;
-	} result;
+	union iolat_nvme_result result;
 	u8 genctr;
 	u8 retries;
 	u8 flags;
@@ -525,11 +528,7 @@ struct iolat_nvme_head_genctr {
 
 struct iolat_nvme_head_plain {
 	struct nvme_command *cmd;
-	union {
-		__le16 u16;
-		__le32 u32;
-		__le64 u64;
-	} result;
+	union iolat_nvme_result result;
 	u8 retries;
 	u8 flags;
 #ifdef IOLAT_NVME_LAYOUT_CONTROL

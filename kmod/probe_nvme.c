@@ -48,6 +48,8 @@ enum iolat_nvme_layout {
 #define IOLAT_NVME_HEAD_IS(copy)					\
 	(offsetof(struct nvme_request, cmd) == offsetof(copy, cmd) &&	\
 	 offsetof(struct nvme_request, result) == offsetof(copy, result) && \
+	 sizeof(((struct nvme_request *)0)->result) ==			\
+	 sizeof(((copy *)0)->result) &&					\
 	 offsetof(struct nvme_request, retries) == offsetof(copy, retries) && \
 	 offsetof(struct nvme_request, flags) == offsetof(copy, flags) && \
 	 offsetof(struct nvme_request, status) == offsetof(copy, status) && \
@@ -277,12 +279,8 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
  */
 static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 {
-	const union {
-		__le16 u16;
-		__le32 u32;
-		__le64 u64;
-	} *result = blk_mq_rq_to_pdu(rq) +
-		    offsetof(struct iolat_nvme_head_plain, result);
+	/* the result lies at the same offset in either layout */
+	const struct iolat_nvme_head_plain *head = blk_mq_rq_to_pdu(rq);
 	struct iolat_session *s = data;
 	struct iolat_nvme_slot *slot;
 	struct iolat_nvme_ctrl *c;
@@ -302,7 +300,7 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 	slot->done_ns = iolat_now();
 	atomic_dec(&c->qids[qid].n);
 	if (iolat_nvme_head_read(rq, &slot->status, &slot->retries))
-		slot->result = le32_to_cpu(result->u32);
+		slot->result = le32_to_cpu(head->result.u32);
 	else
 		slot->status = IOLAT_NVME_STATUS_UNKNOWN;
 	slot->state = IOLAT_NVME_DONE;
