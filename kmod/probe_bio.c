@@ -91,7 +91,32 @@ static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
 		iolat_stash_release(st, e);
 }
 
-/* block_getrq (G): a request was allocated for the bio. */
+/*
+ * @bio's Q and submitter from another CPU's stash into @e: the submitter
+ * moved between Q and G (the allocation of a request can sleep for a
+ * tag: under bfq on 7.2, a request in 1500 arrived without its Q, its G
+ * alone in a new entry).  Out of line, as the slot's remote take: its
+ * copy is a stack variable the kernel's automatic initialisation zeroes,
+ * which only this rare path should pay for.
+ */
+static noinline void iolat_stash_adopt(struct iolat_session *s,
+				       struct iolat_stash_entry *e,
+				       const struct bio *bio)
+{
+	struct iolat_stash_entry from;
+
+	if (!iolat_stash_take_remote(s->stash, bio, &from))
+		return;
+	e->q_ns = from.q_ns;
+	e->who = from.who;
+	e->flags = from.flags;
+}
+
+/*
+ * block_getrq (G): a request was allocated for the bio, in the entry of
+ * its Q on this CPU, else in a new one that takes the Q from another
+ * CPU's if it is there.
+ */
 static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 {
 	struct iolat_session *s = data;
@@ -109,6 +134,7 @@ static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 	if (!iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
+	iolat_stash_adopt(s, e, bio);
 	e->g_ns = now;
 	iolat_stash_publish(e, bio);
 }
