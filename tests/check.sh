@@ -6,13 +6,10 @@
 # "N passed, N failed, N skipped"; exits non-zero if any stage failed, or,
 # with CI=true, if any stage was skipped (a guest that could not run).
 #
-#   IOLAT_KERNELS="rhel8 4.19 5.4 5.10 6.1 6.12 debug"
-#                                    the guest kernels (default: these)
-#   IOLAT_BUILD_KERNELS="newest"     kernels the module is only built
-#                                    (W=1) and DKMS-installed for: sid's
-#                                    newest, whose guest suite is not yet
-#                                    reliable (IOLAT_KERNELS=newest runs
-#                                    it; docs/design.md, Testing)
+#   IOLAT_KERNELS="rhel8 4.19 5.4 5.10 6.1 6.12 newest debug"
+#                                    the guest kernels (default: all)
+#   IOLAT_BUILD_KERNELS=""           kernels the module is only built
+#                                    (W=1) and DKMS-installed for
 #   IOLAT_CACHE=/var/cache/iolat     where kernels are cached
 
 set -uo pipefail
@@ -20,8 +17,8 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=$ROOT/build/check
-KERNELS=${IOLAT_KERNELS:-rhel8 4.19 5.4 5.10 6.1 6.12 debug}
-BUILD_KERNELS=${IOLAT_BUILD_KERNELS-newest}
+KERNELS=${IOLAT_KERNELS:-rhel8 4.19 5.4 5.10 6.1 6.12 newest debug}
+BUILD_KERNELS=${IOLAT_BUILD_KERNELS-}
 export IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 
 rm -rf "$OUT"
