@@ -164,13 +164,15 @@ static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 static bool iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 			       struct iolat_slot *slot, const struct request *rq)
 {
+	u64 alloc_ns;
+
 	if (!iolat_session_armed(s))
 		return false;
 	if (slot->rq)	/* freed without completion */
 		iolat_slot_end(s, d, slot, rq, false, false);
 	iolat_slot_fill(s, slot, rq);
-	slot->outside = iolat_rq_start_ns(rq) &&
-			iolat_rq_start_ns(rq) < READ_ONCE(s->start_ns);
+	alloc_ns = iolat_rq_start_ns(rq);
+	slot->outside = alloc_ns && alloc_ns < READ_ONCE(s->start_ns);
 	return true;
 }
 
