@@ -173,6 +173,14 @@ initramfs_key() {
 	cat "$RIG_DIR/init" "$RIG_DIR/modprobe" | sha256sum
 }
 
+# A ready kernel dir whose key is @2: its initramfs refreshed, its path
+# printed.  False if it is not ready or was made from something else.
+use_cached() {
+	[ -f "$1/.ready" ] && [ "$(cat "$1/key")" = "$2" ] || return 1
+	refresh_initramfs "$1"
+	echo "$1"
+}
+
 # A ready kernel whose initramfs predates the current init (or modprobe
 # helper) gets a new one.
 refresh_initramfs() {
@@ -254,11 +262,7 @@ prepare_debug() {
 	src=$(prepare_source)
 	key=$( (cat "$frag"; cat "$src/.stamp") | sha256sum | cut -c1-16)
 	kdir=$IOLAT_CACHE/kernels/debug
-	if [ -f "$kdir/.ready" ] && [ "$(cat "$kdir/key")" = "$key" ]; then
-		refresh_initramfs "$kdir"
-		echo "$kdir"
-		return
-	fi
+	use_cached "$kdir" "$key" && return
 	log "debug: building kernel (key $key); this takes ~18 minutes on 2 cores"
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
@@ -388,11 +392,7 @@ prepare_fixture() {
 		exit 125
 	fi
 	key=$(sha256sum <"$tarball" | cut -c1-16)
-	if [ -f "$kdir/.ready" ] && [ "$(cat "$kdir/key")" = "$key" ]; then
-		refresh_initramfs "$kdir"
-		echo "$kdir"
-		return
-	fi
+	use_cached "$kdir" "$key" && return
 	log "$name: unpacking $tarball"
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
