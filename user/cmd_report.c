@@ -215,9 +215,9 @@ static int report_main(int argc, const char **argv, bool plot)
 	poptContext pc;
 	int rc = EXIT_USAGE, opt;
 
+	/* options before or after the files, as the README writes them */
 	pc = poptGetContext(plot ? "iolat plot" : "iolat report", argc, argv,
-			    plot ? plot_opts : report_opts,
-			    POPT_CONTEXT_POSIXMEHARDER);
+			    plot ? plot_opts : report_opts, 0);
 	poptSetOtherOptionHelp(pc, "[OPTION...] FILE [FILE...]");
 	if (!rp) {
 		iolat_err("out of memory");
@@ -254,6 +254,19 @@ static int report_main(int argc, const char **argv, bool plot)
 		iolat_err("intervals (-i, -o %s) need a single record file",
 			  out->name);
 		goto out;
+	}
+	/* every file readable before any output: no header, then an error */
+	for (i = 0; i < n; i++) {
+		struct iolat_file_header *h = malloc(sizeof(*h));
+		int err = h ? iolat_file_peek(files[i], h) : -ENOMEM;
+
+		free(h);
+		if (err == -ENOMEM)
+			iolat_err("out of memory");
+		if (err) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
 	}
 	for (i = 0; i < rp->nr_only; i++) {
 		if (!file_has_dev(files, n, iolat_dev_basename(only[i]))) {

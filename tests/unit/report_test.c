@@ -275,6 +275,45 @@ TEST_F(report, truncated_and_corrupt_files)
 	EXPECT_NE(0, sh("%s report %s/missing.rec >/dev/null 2>&1", cli(), DIR));
 }
 
+/*
+ * Options after the file, as README, the man page and docs/output.md
+ * write them (issue 17): `plot FILE -o SVG`, `report FILE -o json -d
+ * DEV`.  A device or file that is not there: one line, non-zero exit,
+ * nothing on standard output.
+ */
+TEST_F(report, options_after_the_file)
+{
+	char *out;
+
+	ASSERT_EQ(0, sh("rm -f %s/after.svg && %s plot %s/a.rec -o %s/after.svg -i 2 2>%s/err",
+			DIR, cli(), DIR, DIR, DIR)) TH_LOG("%s", slurp(DIR "/err"));
+	out = slurp(DIR "/after.svg");
+	EXPECT_NE(NULL, strstr(out, "</svg>"));
+	free(out);
+	ASSERT_EQ(0, sh("%s report %s/a.rec -o json -d nullb0 >%s/after.json 2>%s/err",
+			cli(), DIR, DIR, DIR)) TH_LOG("%s", slurp(DIR "/err"));
+	out = slurp(DIR "/after.json");
+	EXPECT_NE(NULL, strstr(out, "\"devices\": [{\"name\": \"nullb0\""))
+		TH_LOG("%.200s", out);
+	EXPECT_EQ(N_REQ, json_after(strstr(out, "\"Q2C\": ") ?: "",
+				    "\"count\": "));
+	free(out);
+	EXPECT_EQ(2, sh("%s report %s/a.rec -o json -d nullb7 >%s/out 2>%s/err",
+			cli(), DIR, DIR, DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "no device 'nullb7'")) TH_LOG("%s", out);
+	free(out);
+	EXPECT_NE(0, sh("%s report %s/a.rec %s/missing.rec -o json >%s/out 2>%s/err",
+			cli(), DIR, DIR, DIR, DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "missing.rec")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strchr(out, '\n') ? strchr(strchr(out, '\n') + 1, '\n') : NULL);
+	free(out);
+	out = slurp(DIR "/out");
+	EXPECT_STREQ("", out);
+	free(out);
+}
+
 static bool have(const char *tool)
 {
 	return !sh("command -v %s >/dev/null", tool);
