@@ -89,15 +89,19 @@ int iolat_an_parse_pct(struct iolat_an_opts *o, const char *list)
 {
 	static char names[IOLAT_MAX_PCT][16];
 	const char *p = list;
+	unsigned int i;
 	char *end;
 	double v;
 
 	o->nr_pct = 0;
 	while (*p) {
 		v = strtod(p, &end);
-		if (end == p || v <= 0 || v > 100 || o->nr_pct == IOLAT_MAX_PCT ||
+		if (end == p || !(v > 0 && v <= 100) || o->nr_pct == IOLAT_MAX_PCT ||
 		    (*end && *end != ','))
 			return -EINVAL;
+		for (i = 0; i < o->nr_pct; i++)
+			if (o->pct_ppm[i] == (uint32_t)(v * 10000 + 0.5))
+				return -EINVAL;
 		snprintf(names[o->nr_pct], sizeof(names[0]), "p%.*s",
 			 (int)(end - p), p);
 		o->pct_name[o->nr_pct] = names[o->nr_pct];
@@ -606,12 +610,13 @@ int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
 		return EXIT_USAGE;
 	}
 	if (a->interval) {
-		if (iolat_parse_secs("-i", a->interval, 0.01, &secs))
+		if (iolat_parse_secs("-i", a->interval, IOLAT_MIN_INTERVAL_S,
+				     &secs))
 			return EXIT_USAGE;
 		o->interval_ns = (uint64_t)(secs * 1e9 + 0.5);
 	}
 	if (a->pct && iolat_an_parse_pct(o, a->pct)) {
-		iolat_err("-P takes up to %d percentiles above 0 and up to 100, such as 50,99,99.9, not '%s'",
+		iolat_err("-P takes up to %d distinct percentiles above 0 and up to 100, such as 50,99,99.9, not '%s'",
 			  IOLAT_MAX_PCT, a->pct);
 		return EXIT_USAGE;
 	}

@@ -245,7 +245,8 @@ int cmd_export(int argc, const char **argv)
 		iolat_err("export needs --textfile DIR or --listen ADDR:PORT");
 		goto out;
 	}
-	if (every && iolat_parse_secs("-i", every, 0.1, &ex.every_s))
+	if (every && iolat_parse_secs("-i", every, IOLAT_MIN_INTERVAL_S,
+					  &ex.every_s))
 		goto out;
 	if (dir && access(dir, W_OK)) {
 		iolat_err("--textfile: cannot write in %s: %s", dir,

@@ -211,31 +211,35 @@ static void finish(struct stat_state *st)
 			text_qd_hist(s->devs[d].name, &st->first[d], &last[d]);
 }
 
-/* Leading numbers: interval and count; the rest is the COMMAND. */
+/*
+ * The arguments before "--" are interval and count; those after it, the
+ * COMMAND.  (`stat abc` ran "abc".)  @after: how many followed "--".
+ */
 static int positional(struct iolat_session *s, double *interval,
-		      unsigned long *count)
+		      unsigned long *count, int after)
 {
 	const char **a = s->cmd;
 	char *end;
-	int n = 0;
+	int n = 0, nr = 0;
 
-	while (a && a[0] && n < 2) {
-		double v = strtod(a[0], &end);
+	while (a && a[nr])
+		nr++;
+	for (; n < nr - after; n++) {
+		double v = strtod(a[n], &end);
 
-		if (*end || end == a[0])
-			break;
-		if (v <= 0 || (n == 1 && v != (unsigned long)v)) {
-			iolat_err("stat takes [interval [count]]: a positive number of seconds and a whole count, not '%s'",
-				  a[0]);
+		if (n == 2 || *end || end == a[n] ||
+		    !(v >= (n ? 1 : IOLAT_MIN_INTERVAL_S) && v <= 86400 * 366) ||
+		    (n == 1 && v != (unsigned long)v)) {
+			iolat_err("stat takes [interval [count]]: seconds from %g and a whole count (a COMMAND goes after --), not '%s'",
+				  IOLAT_MIN_INTERVAL_S, a[n]);
 			return -1;
 		}
-		if (n++ == 0)
+		if (n == 0)
 			*interval = v;
 		else
 			*count = v;
-		a++;
 	}
-	s->cmd = a && a[0] ? a : NULL;
+	s->cmd = n < nr ? a + n : NULL;
 	return 0;
 }
 
@@ -276,7 +280,7 @@ int cmd_stat(int argc, const char **argv)
 	unsigned long count = 0;
 	double interval = 1;
 	poptContext pc;
-	int ret = EXIT_USAGE;
+	int ret = EXIT_USAGE, i;
 
 	if (!st) {
 		iolat_err("out of memory");
@@ -284,7 +288,10 @@ int cmd_stat(int argc, const char **argv)
 	}
 	pc = poptGetContext("iolat stat", argc, argv, options, 0);
 	s.usage = "[-d DEV...] [OPTION...] [interval [count]] [-- COMMAND...]";
-	if (iolat_session_getopt(&s, &o, pc) || positional(&s, &interval, &count))
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		;
+	if (iolat_session_getopt(&s, &o, pc) ||
+	    positional(&s, &interval, &count, i < argc ? argc - i - 1 : 0))
 		goto out;
 	if (fmt && strcmp(fmt, "text") && strcmp(fmt, "json")) {
 		iolat_err("-o takes text or json, not '%s'", fmt);

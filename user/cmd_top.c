@@ -175,7 +175,7 @@ static bool on_idle(void *arg)
 int cmd_top(int argc, const char **argv)
 {
 	char *every = NULL;
-	long frames = 0;
+	long frames = -1;	/* -n not given: until q, Ctrl-C or -t */
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices (default: all) and filters:", NULL },
@@ -205,11 +205,12 @@ int cmd_top(int argc, const char **argv)
 	if (iolat_session_getopt(&s, &o, pc))
 		goto out;
 	s.tick_s = 1;
-	if (every && iolat_parse_secs("-i", every, 0.1, &s.tick_s))
+	if (every && iolat_parse_secs("-i", every, IOLAT_MIN_INTERVAL_S,
+					  &s.tick_s))
 		goto out;
-	if (frames < 0 || s.cmd) {
+	if (frames == 0 || frames < -1 || s.cmd) {
 		iolat_err(s.cmd ? "top takes no COMMAND" :
-				  "-n takes a number of refreshes");
+				  "-n takes a number of refreshes from 1");
 		goto out;
 	}
 	if (!o.nr_devargs) {
@@ -226,7 +227,7 @@ int cmd_top(int argc, const char **argv)
 	if (rc)
 		goto out;
 	t->s = &s;
-	t->max_frames = frames;
+	t->max_frames = frames > 0 ? frames : 0;
 	t->tty = isatty(STDOUT_FILENO);
 	for (nr = 0; nr < (int)s.nr_devs; nr++)
 		iolat_hist_init(&t->devs[nr].lat);

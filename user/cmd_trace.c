@@ -3,7 +3,8 @@
  * iolat trace: one line per completed request with its stage breakdown,
  * as text, CSV (-o csv) or JSON Lines (-o json).  Lines come in batches
  * per CPU buffer, so they are not sorted by time; every field needed to
- * sort is there.  The accounting of the run goes to stderr.
+ * sort is there.  Each batch is flushed as it is read: `iolat trace |
+ * grep` is live.  The accounting of the run goes to stderr.
  *
  * With --nvme, a line per NVMe command instead: the namespace's commands
  * with the block stages of the request they carried, and the admin
@@ -178,6 +179,14 @@ static void header(enum trace_fmt fmt, int nvme)
 	}
 }
 
+/* After each read of the buffers: a pipe gets the lines now, not at exit. */
+static void on_drained(void *arg, uint64_t now_ns)
+{
+	(void)arg;
+	(void)now_ns;
+	fflush(stdout);
+}
+
 /* The run's accounting, on stderr: stdout holds only requests. */
 static void summary(const struct trace_state *t, const struct iolat_run *run)
 {
@@ -236,6 +245,7 @@ int cmd_trace(int argc, const char **argv)
 	if (rc)
 		goto out;
 	s.record = on_record;
+	s.drained = on_drained;
 	s.arg = &t;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t.t0_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;

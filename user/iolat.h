@@ -340,6 +340,12 @@ uint64_t iolat_run_dropped(const struct iolat_run *run);
 int iolat_parse_ops(const char *arg, uint32_t *mask);
 int iolat_parse_duration_ns(const char *arg, uint64_t *ns);
 void iolat_fmt_ns(char *buf, size_t len, double ns);
+/*
+ * The shortest interval of every command (record/report -i, stat's
+ * interval, top and export -i), and the longest -t.
+ */
+#define IOLAT_MIN_INTERVAL_S	0.01
+#define IOLAT_MAX_DURATION_S	31622400	/* 366 days */
 int iolat_parse_secs(const char *opt, const char *arg, double min,
 		     double *secs);
 

@@ -61,6 +61,14 @@ struct poptOption iolat_session_options[] = {
  * Return: 1 if @opt was a session option, 0 if not, -1 on a bad value
  * (reported).
  */
+static bool iolat_task_exists(long id)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%ld", id);
+	return !access(path, F_OK);
+}
+
 static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 			       int opt)
 {
@@ -79,7 +87,17 @@ static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 		return 1;
 	case 't':
 		o->duration = strtod(arg, &end);
-		break;
+		if (*end || end == arg)
+			break;
+		/* 0 ran forever; NaN and inf were taken */
+		if (!(o->duration > 0 && o->duration <= IOLAT_MAX_DURATION_S)) {
+			iolat_err("-t takes a number of seconds above 0 and up to %d, not '%s'",
+				  IOLAT_MAX_DURATION_S, arg);
+			free((void *)arg);
+			return -1;
+		}
+		free((void *)arg);
+		return 1;
 	case 'b':
 		o->ring = strtol(arg, &end, 10);
 		break;
@@ -105,6 +123,13 @@ static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 		if (*end || v <= 0 || v > 4194304) {
 			iolat_err("--%s takes a process or thread id, not '%s'",
 				  opt == 'p' ? "pid" : "tid", arg);
+			free((void *)arg);
+			return -1;
+		}
+		/* /proc/ID is there for a thread id too, though not listed */
+		if (!iolat_task_exists(v)) {
+			iolat_err("--%s %ld: no such %s", opt == 'p' ? "pid" : "tid",
+				  v, opt == 'p' ? "process" : "thread");
 			free((void *)arg);
 			return -1;
 		}
@@ -169,6 +194,12 @@ int iolat_parse_ops(const char *arg, uint32_t *mask)
 	if (!copy)
 		return -ENOMEM;
 	*mask = 0;
+	/* "read,,write" and "read," name nothing between the commas */
+	if (arg[0] == ',' || strstr(arg, ",,") ||
+	    (arg[0] && arg[strlen(arg) - 1] == ',')) {
+		free(copy);
+		return -EINVAL;
+	}
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		for (op = 0; op < IOLAT_OP_NR; op++)
@@ -222,7 +253,8 @@ int iolat_parse_secs(const char *opt, const char *arg, double min,
 	char *end;
 
 	*secs = strtod(arg, &end);
-	if (*end || end == arg || *secs < min || *secs > 86400) {
+	/* (written so that NaN fails too) */
+	if (*end || end == arg || !(*secs >= min && *secs <= 86400)) {
 		iolat_err("%s takes a number of seconds from %g to 86400, not '%s'",
 			  opt, min, arg);
 		return -1;

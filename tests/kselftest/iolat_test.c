@@ -687,4 +687,33 @@ TEST_F_TIMEOUT(iolat, device_filter_exact, 300)
 	EXPECT_EQ(0, json_sum(out, "dropped"));
 }
 
+/*
+ * `iolat trace | grep` is live (issue 17): into a pipe, each request's
+ * line arrives while the trace runs, not at its exit.  The trace runs
+ * for 600 s; the reads' lines must come through the pipe long before.
+ */
+TEST_F_TIMEOUT(iolat, trace_live_in_a_pipe, 300)
+{
+	char cmd[512];
+	pid_t cli;
+	int st, lines;
+
+	unlink(ERR);
+	unlink(CSV);
+	snprintf(cmd, sizeof(cmd),
+		 "exec %s trace -o csv -d nullb0 -t 600 2>%s | exec cat >%s",
+		 env("IOLAT_CLI"), ERR, CSV);
+	cli = spawn_sh(cmd);
+	ASSERT_LT(0, cli);
+	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 30)) TH_LOG("%s", slurp(ERR));
+	ASSERT_EQ(0, sh("dd if=/dev/nullb0 of=/dev/null bs=4k count=8 iflag=direct 2>/dev/null"));
+	EXPECT_EQ(0, wait_text(CSV, "nullb0", 60));
+	lines = count_lines(slurp(CSV));
+	EXPECT_EQ(-1, wait_for(cli, 0, &st)) TH_LOG("the trace ended early");
+	sh("pkill -INT -x iolat");
+	EXPECT_EQ(cli, waitpid(cli, &st, 0));
+	TH_LOG("%d lines through the pipe while tracing", lines);
+	EXPECT_LE(1 + 8, lines);
+}
+
 TEST_HARNESS_MAIN

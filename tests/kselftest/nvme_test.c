@@ -605,6 +605,8 @@ TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 		     polls);
 		EXPECT_LT(0, polls) {
 			sh("grep . /sys/block/" NS "/queue/io_poll* /sys/kernel/debug/block/" NS "/hctx*/io_poll | sed 's/^/# /' >&2");
+			/* a task left running would take the CPU from fio's polls */
+			sh("ps -eo pid,ppid,stat,time,args --sort=-time | head -n 8 | sed 's/^/# /' >&2");
 		}
 	}
 }

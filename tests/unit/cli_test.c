@@ -300,13 +300,47 @@ FIXTURE_VARIANT_ADD(bad_input, duration_with_command) {
 FIXTURE_VARIANT_ADD(bad_input, stat_bad_interval) {
 	{ "stat -d nullb0 0", EXIT_USAGE, "stat takes [interval [count]]" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_bad_count) {
-	{ "stat -d nullb0 1 2.5", EXIT_USAGE, "a whole count, not '2.5'" } };
+	{ "stat -d nullb0 1 2.5", EXIT_USAGE, "a whole count (a COMMAND goes after --), not '2.5'" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_filter) {
 	{ "stat -d nullb0 -c fio", EXIT_USAGE, "stat counts every request" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_bad_format) {
 	{ "stat -d nullb0 -o csv", EXIT_USAGE, "-o takes text or json, not 'csv'" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_unknown_device) {
 	{ "stat -d no-such-disk 1 1", EXIT_FAIL, "unknown block device 'no-such-disk'" } };
+/* issue 17, item 9: values that ran forever or were taken silently */
+FIXTURE_VARIANT_ADD(bad_input, duration_zero) {
+	{ "record -d nullb0 -t 0", EXIT_USAGE, "-t takes a number of seconds above 0" } };
+FIXTURE_VARIANT_ADD(bad_input, duration_nan) {
+	{ "trace -d nullb0 -t nan", EXIT_USAGE, "-t takes a number of seconds above 0" } };
+FIXTURE_VARIANT_ADD(bad_input, duration_inf) {
+	{ "stat -d nullb0 -t inf", EXIT_USAGE, "-t takes a number of seconds above 0" } };
+FIXTURE_VARIANT_ADD(bad_input, top_zero_frames) {
+	{ "top -n 0", EXIT_USAGE, "-n takes a number of refreshes from 1" } };
+FIXTURE_VARIANT_ADD(bad_input, op_empty_name) {
+	{ "trace -d nullb0 --op read,,write", EXIT_USAGE, "--op takes a list" } };
+FIXTURE_VARIANT_ADD(bad_input, op_trailing_comma) {
+	{ "record -d nullb0 --op read,", EXIT_USAGE, "--op takes a list" } };
+FIXTURE_VARIANT_ADD(bad_input, pct_twice) {
+	{ "record -d nullb0 -P 50,50", EXIT_USAGE, "distinct percentiles" } };
+FIXTURE_VARIANT_ADD(bad_input, pct_nan) {
+	{ "record -d nullb0 -P nan", EXIT_USAGE, "distinct percentiles" } };
+FIXTURE_VARIANT_ADD(bad_input, pid_absent) {
+	{ "trace -d nullb0 -p 4194303", EXIT_USAGE, "--pid 4194303: no such process" } };
+FIXTURE_VARIANT_ADD(bad_input, tid_absent) {
+	{ "record -d nullb0 --tid 4194303", EXIT_USAGE, "--tid 4194303: no such thread" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_word) {
+	{ "stat -d nullb0 abc", EXIT_USAGE, "(a COMMAND goes after --), not 'abc'" } };
+FIXTURE_VARIANT_ADD(bad_input, stat_interval_nan) {
+	{ "stat -d nullb0 nan", EXIT_USAGE, "not 'nan'" } };
+/* one shortest interval, 0.01 s, for every command */
+FIXTURE_VARIANT_ADD(bad_input, stat_interval_min) {
+	{ "stat -d nullb0 0.005", EXIT_USAGE, "seconds from 0.01" } };
+FIXTURE_VARIANT_ADD(bad_input, record_interval_min) {
+	{ "record -d nullb0 -i 0.005", EXIT_USAGE, "-i takes a number of seconds from 0.01 to 86400" } };
+FIXTURE_VARIANT_ADD(bad_input, top_interval_min) {
+	{ "top -d nullb0 -i 0.005", EXIT_USAGE, "-i takes a number of seconds from 0.01 to 86400" } };
+FIXTURE_VARIANT_ADD(bad_input, export_interval_min) {
+	{ "export -d nullb0 --textfile /tmp -i 0.005", EXIT_USAGE, "-i takes a number of seconds from 0.01 to 86400" } };
 FIXTURE_VARIANT_ADD(bad_input, clocktest_argument) {
 	{ "clocktest now", EXIT_USAGE, "clocktest takes no arguments" } };
 FIXTURE_VARIANT_ADD(bad_input, clocktest_loops) {
