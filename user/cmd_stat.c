@@ -243,25 +243,6 @@ static int positional(struct iolat_session *s, double *interval,
 	return 0;
 }
 
-/* Without -d: every blk-mq disk, as many as a session takes. */
-static int all_disks(struct iolat_session_opts *o)
-{
-	char names[IOLAT_MAX_DEVS][32];
-	int n, i;
-
-	n = iolat_blk_mq_disks("/sys", names, IOLAT_MAX_DEVS);
-	if (n <= 0) {
-		iolat_err("no blk-mq disk found in /sys/block");
-		return -1;
-	}
-	if (n > IOLAT_MAX_DEVS)
-		iolat_warn("%d blk-mq disks; showing the first %d (choose with -d)",
-			   n, IOLAT_MAX_DEVS);
-	for (i = 0; i < n && i < IOLAT_MAX_DEVS; i++)
-		o->devargs[o->nr_devargs++] = strdup(names[i]);
-	return 0;
-}
-
 int cmd_stat(int argc, const char **argv)
 {
 	static char *fmt;
@@ -305,7 +286,7 @@ int cmd_stat(int argc, const char **argv)
 		iolat_err("a count of intervals, -t and a COMMAND exclude each other");
 		goto out;
 	}
-	if (!o.nr_devargs && all_disks(&o)) {
+	if (!o.nr_devargs && iolat_session_all_disks(&o)) {
 		ret = EXIT_FAIL;
 		goto out;
 	}

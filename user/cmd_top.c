@@ -189,7 +189,6 @@ int cmd_top(int argc, const char **argv)
 	struct iolat_session_opts o = { 0 };
 	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [OPTION...]" };
 	struct top_state *t = calloc(1, sizeof(*t));
-	char names[IOLAT_MAX_DEVS][32];
 	struct termios saved, raw;
 	bool restore = false;
 	int rc = EXIT_USAGE, nr, flags = -1;
@@ -213,15 +212,9 @@ int cmd_top(int argc, const char **argv)
 				  "-n takes a number of refreshes from 1");
 		goto out;
 	}
-	if (!o.nr_devargs) {
-		nr = iolat_blk_mq_disks("/sys", names, IOLAT_MAX_DEVS);
-		for (; nr > 0 && o.nr_devargs < (unsigned int)nr; o.nr_devargs++)
-			o.devargs[o.nr_devargs] = strdup(names[o.nr_devargs]);
-		if (!o.nr_devargs) {
-			iolat_err("no blk-mq disk on this machine");
-			rc = EXIT_FAIL;
-			goto out;
-		}
+	if (!o.nr_devargs && iolat_session_all_disks(&o)) {
+		rc = EXIT_FAIL;
+		goto out;
 	}
 	rc = iolat_session_setup(&s, &o);
 	if (rc)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "iolat.h"
 
@@ -42,7 +43,7 @@ int iolat_diskstats_read(const char *sysfs, const char *name,
 }
 
 /**
- * iolat_blk_mq_disks() - the blk-mq disks of this machine
+ * iolat_blk_mq_disks() - the blk-mq disks of this machine, less unbound loops
  * @sysfs: "/sys", or a test's tree
  * @names: filled with up to @max names
  * @max: room in @names
@@ -67,6 +68,11 @@ int iolat_blk_mq_disks(const char *sysfs, char names[][32], unsigned int max)
 			continue;
 		snprintf(path, sizeof(path), "%s/block/%s/mq", sysfs, de->d_name);
 		if (stat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		/* a loop device with no file attached has no loop/ */
+		snprintf(path, sizeof(path), "%s/block/%s/loop/backing_file",
+			 sysfs, de->d_name);
+		if (!strncmp(de->d_name, "loop", 4) && access(path, F_OK))
 			continue;
 		if (n < max)
 			strcpy(names[n], de->d_name);

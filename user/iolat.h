@@ -337,6 +337,9 @@ void iolat_counters_free(const struct iolat_session *s,
 			 struct iolat_dev_counters *c);
 void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c);
 uint64_t iolat_run_dropped(const struct iolat_run *run);
+/* how many disks iolat_session_all_disks() looks at */
+#define IOLAT_ALL_DISKS_MAX	4096
+int iolat_session_all_disks(struct iolat_session_opts *o);
 int iolat_parse_ops(const char *arg, uint32_t *mask);
 int iolat_parse_duration_ns(const char *arg, uint64_t *ns);
 void iolat_fmt_ns(char *buf, size_t len, double ns);

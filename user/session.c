@@ -5,6 +5,7 @@
  * until the time is up, Ctrl-C or the command ends, stop, drain the rest,
  * and account for every request.
  */
+#define _GNU_SOURCE	/* strverscmp */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +62,12 @@ struct poptOption iolat_session_options[] = {
  * Return: 1 if @opt was a session option, 0 if not, -1 on a bad value
  * (reported).
  */
+/* nullb2 before nullb10, as ls -v sorts */
+static int cmp_name(const void *a, const void *b)
+{
+	return strverscmp(a, b);
+}
+
 static bool iolat_task_exists(long id)
 {
 	char path[32];
@@ -177,6 +184,43 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 		return -1;
 	}
 	s->cmd = poptGetArgs(pc);
+	return 0;
+}
+
+/**
+ * iolat_session_all_disks() - without -d: every blk-mq disk
+ * @o: the session options, whose devargs get the disks' names
+ *
+ * At most IOLAT_MAX_DEVS, the first in version order (nullb2 before
+ * nullb10), not readdir's; a warning says which were taken.  (top copied
+ * every disk into its 16 slots and crashed with more.)
+ *
+ * Return: 0, or -1 after one clear message.
+ */
+int iolat_session_all_disks(struct iolat_session_opts *o)
+{
+	char (*names)[32] = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
+	int n, i;
+
+	if (!names) {
+		iolat_err("out of memory");
+		return -1;
+	}
+	n = iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX);
+	if (n <= 0) {
+		iolat_err("no blk-mq disk found in /sys/block");
+		free(names);
+		return -1;
+	}
+	if (n > IOLAT_ALL_DISKS_MAX)
+		n = IOLAT_ALL_DISKS_MAX;
+	qsort(names, n, sizeof(*names), cmp_name);
+	if (n > IOLAT_MAX_DEVS)
+		iolat_warn("%d blk-mq disks; a session takes %d: showing %s to %s (choose with -d)",
+			   n, IOLAT_MAX_DEVS, names[0], names[IOLAT_MAX_DEVS - 1]);
+	for (i = 0; i < n && i < IOLAT_MAX_DEVS; i++)
+		o->devargs[o->nr_devargs++] = strdup(names[i]);
+	free(names);
 	return 0;
 }
 

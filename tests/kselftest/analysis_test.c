@@ -373,4 +373,35 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	waitpid(fio, NULL, 0);
 }
 
+/*
+ * `iolat top` without -d on a host with 40 more disks (issue 17: it
+ * copied every disk into 16 slots and crashed): one frame of the first
+ * 16 in version order, and a warning that names the range.
+ */
+TEST_F_TIMEOUT(analysis, top_many_disks, 300)
+{
+	char name[32], disk[32];
+	int i, st, rows;
+	char *out;
+
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "iolat_many%d", i);
+		ASSERT_EQ(0, nullb_create(name, 0, disk, sizeof(disk)));
+	}
+	st = sh("%s top -i 0.5 -n 1 </dev/null >" D "/top.txt 2>%s",
+		env("IOLAT_CLI"), ERR);
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "iolat_many%d", i);
+		nullb_remove(name);
+	}
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	EXPECT_NE(NULL, strstr(slurp(ERR), "blk-mq disks; a session takes 16: showing "))
+		TH_LOG("%s", slurp(ERR));
+	out = slurp(D "/top.txt");
+	/* the device rows: the lines between the header and the blank line */
+	rows = sh("exit $(awk '/^device / { on = 1; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' " D "/top.txt)");
+	EXPECT_EQ(16, rows) TH_LOG("%s", out);
+	free(out);
+}
+
 TEST_HARNESS_MAIN

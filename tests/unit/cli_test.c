@@ -30,6 +30,15 @@ static void put(const char *root, const char *rel, const char *text)
 	fclose(f);
 }
 
+/* Run @cmd in directory @dir. */
+static int sh_in(const char *dir, const char *cmd)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "cd %s && %s", dir, cmd);
+	return system(buf);
+}
+
 FIXTURE(sysfs) {
 	char root[64];
 };
@@ -129,6 +138,28 @@ TEST_F(sysfs, bad_names)
  * requests spent 1 s in all, 100 reads of 4 KiB waited 1 ms each; the
  * kernel says 400 ms busy and 90 ms of request time.
  */
+/*
+ * The disks of "every disk" (stat and top without -d): blk-mq ones, but
+ * not a loop device with nothing attached (issue 17: idle loop devices
+ * filled stat's table).
+ */
+TEST_F(sysfs, every_disk_not_unbound_loops)
+{
+	char names[4][32];
+	int n;
+
+	put(self->root, "devices/loop0/dev", "7:0\n");
+	put(self->root, "devices/loop0/mq/0/nr_tags", "128\n");
+	put(self->root, "devices/loop1/dev", "7:1\n");
+	put(self->root, "devices/loop1/mq/0/nr_tags", "128\n");
+	put(self->root, "devices/loop1/loop/backing_file", "/srv/disk.img\n");
+	ASSERT_EQ(0, sh_in(self->root, "cd block && ln -s ../devices/loop0 loop0 && ln -s ../devices/loop1 loop1"));
+	n = iolat_blk_mq_disks(self->root, names, 4);
+	ASSERT_EQ(2, n);
+	EXPECT_TRUE((!strcmp(names[0], "nvme0n1") && !strcmp(names[1], "loop1")) ||
+		    (!strcmp(names[1], "nvme0n1") && !strcmp(names[0], "loop1")));
+}
+
 TEST_F(sysfs, stat_row)
 {
 	struct iolat_dev_counters a = { 0 }, b = { 0 };
