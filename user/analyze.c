@@ -444,6 +444,17 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		an->nvme = true;
 	if (an->out->record)
 		an->out->record(an, dev, r);
+	if (r->flags & IOLAT_F_NVME) {
+		g = qid_find(an, dev, r->qid);
+		if (g) {
+			g->ios++;
+			g->bytes += iolat_nvme_bytes(r);
+			hist_add(an, &g->lat, r->nvme_done_ns - r->nvme_setup_ns);
+		}
+	}
+	/* a controller's admin command: its queue's (qid 0), no op's */
+	if (r->flags & IOLAT_F_NVME_ADMIN)
+		return;
 	if (an->o.interval_ns &&
 	    end >= an->meta.t0_ns + an->ival_index * an->o.interval_ns) {
 		op_add(an, &d->ival[op], r, &t);	/* the run's at handover */
@@ -454,7 +465,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		op_add(an, &d->run[op], r, &t);
 	}
 	d->size[iolat_size_bucket(r->bytes)]++;
-	if (r->d_ns && !(r->flags & IOLAT_F_NVME_ADMIN)) {
+	if (r->d_ns) {
 		unsigned int b = iolat_qd_bucket(r->qd_issue);
 
 		d->qd[b]++;
@@ -462,23 +473,13 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	}
 	if (d->sectors && r->bytes)
 		d->lba[lba_bucket(d, r->sector)]++;
-	if (!(r->flags & IOLAT_F_NVME_ADMIN)) {
-		g = group_find(an, dev, r);
-		if (!g) {
-			an->nomem = true;
-		} else {
-			g->ios++;
-			g->bytes += r->bytes;
-			hist_add(an, &g->lat, iolat_record_latency(r));
-		}
-	}
-	if (r->flags & IOLAT_F_NVME) {
-		g = qid_find(an, dev, r->qid);
-		if (g) {
-			g->ios++;
-			g->bytes += iolat_nvme_bytes(r);
-			hist_add(an, &g->lat, r->nvme_done_ns - r->nvme_setup_ns);
-		}
+	g = group_find(an, dev, r);
+	if (!g) {
+		an->nomem = true;
+	} else {
+		g->ios++;
+		g->bytes += r->bytes;
+		hist_add(an, &g->lat, iolat_record_latency(r));
 	}
 }
 

@@ -105,7 +105,7 @@ int cmd_record(int argc, const char **argv)
 {
 	struct iolat_an_args a = { 0 };
 	char *path = NULL;
-	int aggregate = 0;
+	int aggregate = 0, nvme = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
@@ -113,6 +113,9 @@ int cmd_record(int argc, const char **argv)
 		{ "write", 'w', POPT_ARG_STRING, &path, 0,
 		  "also save every record to FILE, for iolat report and plot",
 		  "FILE" },
+		{ "nvme", 0, POPT_ARG_NONE, &nvme, 0,
+		  "also follow each request's NVMe command: the NVMe stage (nvme_setup_cmd to nvme_complete_rq) and a table per queue; no -d: every NVMe namespace",
+		  NULL },
 		{ "aggregate", 'A', POPT_ARG_NONE, &aggregate, 0,
 		  "aggregate into histograms in the kernel: no per-request records (cheapest; no processes, sizes, offsets, csv or svg)",
 		  NULL },
@@ -139,6 +142,11 @@ int cmd_record(int argc, const char **argv)
 			  path ? "save them (-w)" : "print one line per request or plot them");
 		goto out;
 	}
+	if (ao.stage == IOLAT_AN_NVME && !nvme) {
+		iolat_err("--stage NVMe needs --nvme (the NVMe commands are not followed without it)");
+		goto out;
+	}
+	s.nvme = nvme;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;

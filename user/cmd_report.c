@@ -290,6 +290,13 @@ static int report_main(int argc, const char **argv, bool plot)
 			goto out;
 		}
 	}
+	if (ao.stage == IOLAT_AN_NVME && !rp->an.nvme) {
+		/* (an empty plot or fio log said nothing of why) */
+		iolat_err("no NVMe command in the record file%s: --stage NVMe needs a file that 'iolat record --nvme -w' wrote",
+			  n > 1 ? "s" : "");
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	iolat_an_finish(&rp->an, rp->end_ns, &rp->run, rp->c);
 	rc = rp->an.nomem ? EXIT_FAIL : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {

@@ -367,6 +367,53 @@ TEST_F_TIMEOUT(nvme, flush_and_write_zeroes, 300)
 }
 
 /*
+ * record --nvme (issue 17: README and the man page said record shows the
+ * NVMe stage; it had no --nvme): 300 random reads are 300 NVMe stages
+ * in record's JSON, each at most its request's D2C; --stage NVMe as a
+ * fio log, live and from the saved file, and as a plot; and a file
+ * recorded without --nvme is refused for --stage NVMe with one line.
+ */
+TEST_F_TIMEOUT(nvme, record_nvme_stage, 300)
+{
+	char *out, *nv, *d2c;
+	int st;
+
+	st = sh("%s record --nvme -o json -d " NS " -w /tmp/iolat_nv.rec -- fio --name=r --filename=/dev/" NS " --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=300 --size=64M --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	nv = strstr(out, "\"NVMe\": {");
+	d2c = strstr(out, "\"D2C\": {");
+	ASSERT_NE(NULL, nv) TH_LOG("%.600s", out);
+	ASSERT_NE(NULL, d2c);
+	EXPECT_EQ(300, json_num(nv, "count"));
+	EXPECT_EQ(300, json_num(d2c, "count"));
+	/* the driver's part of a request's time on the device */
+	EXPECT_LE(json_num(nv, "min_ns"), json_num(d2c, "min_ns"));
+	EXPECT_LE(json_num(nv, "mean_ns"), json_num(d2c, "mean_ns"));
+	EXPECT_LT(0, json_num(nv, "min_ns"));
+	free(out);
+	/* the fio log of the NVMe stage: one line per second and direction */
+	st = sh("%s record --nvme --stage NVMe -o fio -d " NS " -- fio --name=r --filename=/dev/" NS " --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=300 --size=64M --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	EXPECT_LT(0, count_lines(slurp(OUT))) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("%s report /tmp/iolat_nv.rec --stage NVMe -o fio | grep -q '^[0-9]*, 0, 4096, '",
+			env("IOLAT_CLI")));
+	EXPECT_EQ(0, sh("%s plot /tmp/iolat_nv.rec --stage NVMe -o /tmp/iolat_nv.svg && grep -q '<polyline' /tmp/iolat_nv.svg",
+			env("IOLAT_CLI")));
+	/* without --nvme: refused, live and from a file */
+	EXPECT_EQ(2, sh("%s record --stage NVMe -o fio -d " NS " -t 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR));
+	EXPECT_NE(NULL, strstr(slurp(ERR), "--stage NVMe needs --nvme"));
+	ASSERT_EQ(0, sh("%s record -d " NS " -w /tmp/iolat_blk.rec -o json -- dd if=/dev/" NS " of=/dev/null bs=4k count=8 iflag=direct >/dev/null 2>&1",
+			env("IOLAT_CLI")));
+	EXPECT_EQ(1, sh("%s plot /tmp/iolat_blk.rec --stage NVMe -o /tmp/iolat_nv.svg 2>%s",
+			env("IOLAT_CLI"), ERR));
+	EXPECT_NE(NULL, strstr(slurp(ERR), "no NVMe command in the record file"));
+}
+
+/*
  * iolat nvme -o json: a job of 300 random reads at QD 4 is 300 read
  * commands, spread over the I/O queues, each with a queue depth at
  * setup below 4 and a driver time within its own min and max.
