@@ -200,7 +200,7 @@ void iolat_put_names(const char *const *names, unsigned int n);
 
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
-#define IOLAT_FILE_VERSION	1
+#define IOLAT_FILE_VERSION	2	/* 2: block checksums */
 #define IOLAT_FILE_ENDIAN	0x01020304U
 
 enum iolat_file_block {
@@ -242,6 +242,8 @@ struct iolat_file_header {
 struct iolat_file_block_head {
 	__u32 type;
 	__u32 len;		/* of the payload that follows */
+	__u32 crc;		/* CRC32C of type, len and the payload */
+	__u32 reserved;		/* 0 */
 };
 
 struct iolat_file_event {
@@ -308,7 +310,10 @@ struct iolat_file_reader {
 	void (*end)(void *arg, uint64_t end_ns, const struct iolat_run *run,
 		    const struct iolat_dev_counters *c);
 };
+/* iolat_file_read(): it stopped at a truncated or corrupt block */
+#define IOLAT_FILE_PARTIAL	1
 int iolat_file_read(const char *path, const struct iolat_file_reader *rd);
+int iolat_file_sync(struct iolat_file *f);
 int iolat_file_peek(const char *path, struct iolat_file_header *h);
 void iolat_file_header_fill(struct iolat_file_header *h,
 			    const struct iolat_session *s,

@@ -19,6 +19,7 @@ struct rec_state {
 	struct iolat_file *file;
 	const char *path;
 	bool failed;		/* the file could not be written */
+	uint64_t synced_ns;	/* when the file was last flushed */
 	struct iolat_agg_reader *agg;	/* --aggregate */
 };
 
@@ -69,6 +70,12 @@ static void on_drained(void *arg, uint64_t now_ns)
 
 	if (st->file && iolat_file_mark(st->file, now_ns))
 		st->failed = true;
+	/* a recorder killed loses at most the last second */
+	if (st->file && now_ns - st->synced_ns >= 1000000000ULL) {
+		if (iolat_file_sync(st->file))
+			st->failed = true;
+		st->synced_ns = now_ns;
+	}
 	/* an interval ended: what completed by now goes into it */
 	if (st->agg && st->an.o.interval_ns &&
 	    now_ns >= st->an.meta.t0_ns +

@@ -24,6 +24,8 @@ struct report {
 	unsigned int nr_devs;
 	unsigned int files;
 	uint64_t end_ns;
+	uint64_t last_ns;	/* the latest time read: a partial file's end */
+	bool partial;		/* a file was read only in part */
 	struct iolat_run run;	/* summed over the files */
 	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
 	uint64_t dev_mask;	/* devices some file had counters for */
@@ -78,6 +80,8 @@ static void on_record(void *arg, const struct iolat_record *r)
 	struct report *rp = arg;
 	int d = iolat_dev_index(rp->devs, rp->nr_devs, r);
 
+	if (r->c_ns > rp->last_ns)
+		rp->last_ns = r->c_ns;
 	if (d < 0)
 		rp->run.foreign++;
 	else if (rp->map[d] >= 0)
@@ -88,6 +92,8 @@ static void on_mark(void *arg, uint64_t now_ns)
 {
 	struct report *rp = arg;
 
+	if (now_ns > rp->last_ns)
+		rp->last_ns = now_ns;
 	if (!rp->multi)
 		iolat_an_mark(&rp->an, now_ns);
 }
@@ -213,7 +219,7 @@ static int report_main(int argc, const char **argv, bool plot)
 	const char **files;
 	unsigned int i, n = 0;
 	poptContext pc;
-	int rc = EXIT_USAGE, opt;
+	int rc = EXIT_USAGE, opt, err;
 
 	/* options before or after the files, as the README writes them */
 	pc = poptGetContext(plot ? "iolat plot" : "iolat report", argc, argv,
@@ -258,8 +264,8 @@ static int report_main(int argc, const char **argv, bool plot)
 	/* every file readable before any output: no header, then an error */
 	for (i = 0; i < n; i++) {
 		struct iolat_file_header *h = malloc(sizeof(*h));
-		int err = h ? iolat_file_peek(files[i], h) : -ENOMEM;
 
+		err = h ? iolat_file_peek(files[i], h) : -ENOMEM;
 		free(h);
 		if (err == -ENOMEM)
 			iolat_err("out of memory");
@@ -285,10 +291,19 @@ static int report_main(int argc, const char **argv, bool plot)
 		struct iolat_file_reader r = rd;
 
 		r.arg = rp;
-		if (iolat_file_read(files[i], &r)) {
+		err = iolat_file_read(files[i], &r);
+		if (err < 0) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
+		/* read up to a cut or damage (said): what was whole counts */
+		if (err == IOLAT_FILE_PARTIAL)
+			rp->partial = true;
+	}
+	if (rp->partial) {
+		rp->run.incomplete = true;
+		if (rp->last_ns > rp->end_ns)
+			rp->end_ns = rp->last_ns;
 	}
 	if (ao.stage == IOLAT_AN_NVME && !rp->an.nvme) {
 		/* (an empty plot or fio log said nothing of why) */
@@ -298,7 +313,7 @@ static int report_main(int argc, const char **argv, bool plot)
 		goto out;
 	}
 	iolat_an_finish(&rp->an, rp->end_ns, &rp->run, rp->c);
-	rc = rp->an.nomem ? EXIT_FAIL : EXIT_OK;
+	rc = rp->an.nomem || rp->partial ? EXIT_FAIL : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
 		iolat_err("cannot write %s: %s", svg ? svg : "the output",
 			  strerror(errno));

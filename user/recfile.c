@@ -3,13 +3,15 @@
  * The record file of `iolat record -w`: a header (versions, host, kernel,
  * devices), then blocks in the order the session saw them: records,
  * marks (a drain began), events, and the end (drop counts, counters).
- * docs/abi.md describes the layout.  Every length is checked on reading:
- * a truncated or corrupt file gets one clear message.
+ * docs/abi.md describes the layout.  Every block carries a CRC32C.  A file
+ * cut short (the recorder killed, the disk full) or damaged is read up
+ * to its last whole, intact block, with a warning saying what was lost.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include "analyze.h"
 
@@ -24,13 +26,47 @@ struct iolat_file {
 	int err;
 };
 
+/* CRC32C (Castagnoli, reflected), as iSCSI, ext4 and btrfs use it */
+static uint32_t crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	static uint32_t table[256];
+	const unsigned char *p = buf;
+	uint32_t c;
+	int i, k;
+
+	if (!table[1]) {
+		for (i = 0; i < 256; i++) {
+			c = i;
+			for (k = 0; k < 8; k++)
+				c = c & 1 ? (c >> 1) ^ 0x82f63b78U : c >> 1;
+			table[i] = c;
+		}
+	}
+	crc = ~crc;
+	while (len--)
+		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* A block's checksum: its type and length, then its payload. */
+static uint32_t block_crc(const struct iolat_file_block_head *bh,
+			  const void *a, uint32_t alen, const void *b,
+			  uint32_t blen)
+{
+	uint32_t crc = crc32c(0, bh, 2 * sizeof(__u32));
+
+	crc = crc32c(crc, a, alen);
+	return crc32c(crc, b, blen);
+}
+
 static int put(struct iolat_file *f, uint32_t type, const void *a,
 	       uint32_t alen, const void *b, uint32_t blen)
 {
-	struct iolat_file_block_head bh = { type, alen + blen };
+	struct iolat_file_block_head bh = { .type = type, .len = alen + blen };
 
 	if (f->err)
 		return f->err;
+	bh.crc = block_crc(&bh, a, alen, b, blen);
 	if (fwrite(&bh, sizeof(bh), 1, f->f) != 1 ||
 	    (alen && fwrite(a, alen, 1, f->f) != 1) ||
 	    (blen && fwrite(b, blen, 1, f->f) != 1))
@@ -211,6 +247,19 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 	return put(f, IOLAT_FB_END, &e, sizeof(e), fc, nr_devs * sizeof(fc[0]));
 }
 
+/*
+ * Whatever is buffered, to the file: called once a second while
+ * recording, so that a recorder killed (SIGKILL, the OOM killer) leaves
+ * a file whose blocks up to then are whole.
+ */
+int iolat_file_sync(struct iolat_file *f)
+{
+	flush_batch(f);
+	if (!f->err && fflush(f->f))
+		f->err = errno ? -errno : -EIO;
+	return f->err;
+}
+
 int iolat_file_close(struct iolat_file *f)
 {
 	int err;
@@ -370,13 +419,26 @@ static int block(const char *path, const struct iolat_file_header *h,
 	return -EINVAL;
 }
 
+/*
+ * A file that stops before its end block, or whose block at @off is
+ * damaged: what was before it has been read; say what was not.
+ */
+static int partial(const char *path, long off, long size, const char *what)
+{
+	iolat_warn("%s %s at byte %ld: read up to there; the %ld byte%s from there on are lost, and with the end block the run's accounting and device counters",
+		   path, what, off, size - off, size - off == 1 ? "" : "s");
+	return IOLAT_FILE_PARTIAL;
+}
+
 /**
  * iolat_file_read() - read a record file, every block to @rd in order
  * @path: the file
  * @rd: the callbacks
  *
- * Return: 0 if the file was read to its end block, else a negative errno
- * after one message (a file that ends early is truncated).
+ * Return: 0 if the file was read to its end block; IOLAT_FILE_PARTIAL if
+ * it stopped at a truncated or damaged block, after a warning (the
+ * blocks before it were read, @rd->end was not called); else a negative
+ * errno after one message.
  */
 int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 {
@@ -384,7 +446,9 @@ int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 	struct iolat_file_block_head bh;
 	bool ended = false;
 	void *buf = NULL;
-	long off;
+	struct stat sb;
+	long off, size;
+	size_t got;
 	FILE *f;
 	int err = -EINVAL;
 
@@ -406,24 +470,28 @@ int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 	buf = malloc(MAX_BLOCK);
 	if (!buf)
 		err = -ENOMEM;
+	size = fstat(fileno(f), &sb) ? 0 : sb.st_size;
 	while (!err && !ended) {
 		off = ftell(f);
-		if (fread(&bh, sizeof(bh), 1, f) != 1) {
-			iolat_err("%s is truncated at byte %ld: no end block",
-				  path, off);
-			err = -EINVAL;
+		got = fread(&bh, 1, sizeof(bh), f);
+		if (!got) {
+			err = partial(path, off, size, "ends without its end block");
 			break;
 		}
-		if (bh.len > MAX_BLOCK) {
-			iolat_err("%s is corrupt at byte %ld: a block of %u bytes",
-				  path, off, bh.len);
-			err = -EINVAL;
+		if (got < sizeof(bh)) {
+			err = partial(path, off, size, "is cut short in a block");
+			break;
+		}
+		if (bh.len > MAX_BLOCK || bh.reserved) {
+			err = partial(path, off, size, "is damaged (a block's length)");
 			break;
 		}
 		if (bh.len && fread(buf, bh.len, 1, f) != 1) {
-			iolat_err("%s is truncated at byte %ld: a block of %u bytes ends early",
-				  path, off, bh.len);
-			err = -EINVAL;
+			err = partial(path, off, size, "is cut short in a block");
+			break;
+		}
+		if (block_crc(&bh, buf, bh.len, NULL, 0) != bh.crc) {
+			err = partial(path, off, size, "is damaged (a block's checksum)");
 			break;
 		}
 		err = block(path, h, bh.type, buf, bh.len, rd);

@@ -868,8 +868,15 @@ int iolat_session_run(struct iolat_session *s)
 	for (i = 0; i < info.nr_missing; i++)
 		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",
 			   info.missing[i]);
+	/*
+	 * Each ends the run cleanly, with its summary and a whole record
+	 * file: Ctrl-C, kill, an ssh session that drops (SIGHUP), and the
+	 * reader of a pipe that goes away (`iolat trace | head`).
+	 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, on_signal);
 	announce(s);
 	s->nl = nl;
 	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);

@@ -688,6 +688,54 @@ TEST_F_TIMEOUT(iolat, device_filter_exact, 300)
 }
 
 /*
+ * A recorder ended by SIGHUP (an ssh session that drops) or SIGTERM
+ * writes its summary and a whole file, which report reads with exit 0;
+ * one killed with SIGKILL leaves a file that report reads up to the last
+ * second's flush, with a warning and exit 1 (issue 17: a 0-byte file).
+ */
+TEST_F_TIMEOUT(iolat, record_file_survives_signals, 300)
+{
+	static const int sigs[] = { SIGHUP, SIGTERM, SIGKILL };
+	char cmd[512], *err;
+	unsigned int i;
+	pid_t cli;
+	int st;
+
+	for (i = 0; i < 3; i++) {
+		unlink(ERR);
+		unlink("/tmp/iolat_sig.rec");
+		snprintf(cmd, sizeof(cmd),
+			 "exec %s record -d nullb0 -w /tmp/iolat_sig.rec -o json >%s 2>%s",
+			 env("IOLAT_CLI"), OUT, ERR);
+		cli = spawn_sh(cmd);
+		ASSERT_LT(0, cli);
+		ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60)) TH_LOG("%s", slurp(ERR));
+		/* 2 s of reads: the file was flushed at least once */
+		ASSERT_EQ(0, sh("fio --name=s --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=psync --runtime=2 --time_based --size=64M --eta=never --output=/dev/null"));
+		kill(cli, sigs[i]);
+		ASSERT_EQ(0, wait_for(cli, 60, &st));
+		st = sh("%s report -o json /tmp/iolat_sig.rec >%s.report 2>%s.report",
+			env("IOLAT_CLI"), OUT, ERR);
+		err = slurp(ERR ".report");
+		TH_LOG("signal %d: report exit %d, %lld records; %s", sigs[i], st,
+		       (long long)json_num(strstr(slurp(OUT ".report"), "\"Q2C\""), "count"),
+		       err);
+		EXPECT_LT(0, json_num(strstr(slurp(OUT ".report"), "\"Q2C\""), "count"));
+		if (sigs[i] == SIGKILL) {
+			EXPECT_EQ(1, st);
+			EXPECT_NE(NULL, strstr(err, "without its end block"));
+		} else {
+			EXPECT_EQ(0, st) TH_LOG("%s", err);
+			/* the live summary is there, and the file says the same */
+			EXPECT_EQ(json_sum(slurp(OUT), "delivered"),
+				  json_sum(slurp(OUT ".report"), "delivered"));
+			EXPECT_LT(0, json_sum(slurp(OUT), "delivered"));
+		}
+		free(err);
+	}
+}
+
+/*
  * `iolat trace | grep` is live (issue 17): into a pipe, each request's
  * line arrives while the trace runs, not at its exit.  The trace runs
  * for 600 s; the reads' lines must come through the pipe long before.
