@@ -342,6 +342,13 @@ int nullb_create(const char *name, unsigned long nsec, char *disk,
 	return sh("test -b /dev/%s", disk) ? -1 : 0;
 }
 
+/* @dev's scheduler set to none, and read back: 0 or -1. */
+int set_scheduler_none(const char *dev)
+{
+	return sh("echo none >/sys/block/%s/queue/scheduler && grep -q '\\[none\\]' /sys/block/%s/queue/scheduler",
+		  dev, dev) ? -1 : 0;
+}
+
 /*
  * Wait up to 30 s for block device @dev to open.  Its node appears
  * before its disk can be opened (add_disk() registers the device, then

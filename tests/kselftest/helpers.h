@@ -37,6 +37,8 @@ int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
 int wait_disk(const char *dev);
+/* @dev's I/O scheduler set to none, and read back; 0 or -1 */
+int set_scheduler_none(const char *dev);
 /*
  * Does the kernel have io_uring?  Not RHEL 8 (built without) nor 4.19:
  * fio's io_uring engine fails there with ENOSYS.

@@ -509,6 +509,8 @@ TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
 	TH_LOG("nullb0 has no poll queues: polling nvme0n1's");
 	ASSERT_EQ(0, nvme_unload("") || sh("modprobe nvme poll_queues=1") ||
 		     wait_disk("nvme0n1"));
+	/* (4.19 polls no request that went through a scheduler) */
+	ASSERT_EQ(0, set_scheduler_none("nvme0n1"));
 	exact_records(_metadata, "nvme0n1", 20000, polled_engine());
 	EXPECT_EQ(0, nvme_unload("") || sh("modprobe nvme") ||
 		     wait_disk("nvme0n1"));
