@@ -198,6 +198,9 @@ void iolat_put_fields(const char *const *names, char (*v)[40],
 		      const bool *str, unsigned int n, bool json);
 void iolat_put_names(const char *const *names, unsigned int n);
 
+/* struct iolat_record's sector of a request with none (a flush) */
+#define IOLAT_NO_SECTOR		(~(__u64)0)
+
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
 #define IOLAT_FILE_VERSION	2	/* 2: block checksums */

@@ -127,7 +127,7 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 {
 	struct trace_state *t = arg;
 	const char *name = t->s->devs[dev].name;
-	char flags[64], comm[IOLAT_COMM_LEN];
+	char flags[64], comm[IOLAT_COMM_LEN], sector[24], pid[12];
 	unsigned int stage;
 
 	iolat_safe_comm(comm, r->comm);
@@ -138,9 +138,20 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	iolat_fmt_flags(flags, sizeof(flags), r->flags);
 	switch (t->fmt) {
 	case FMT_TEXT:
-		printf("%12.6f %-15s %7u %-9s %-12s %12llu %8u",
+		/* "-": no sector (a flush), a submitter not seen */
+		if (r->sector == IOLAT_NO_SECTOR)
+			strcpy(sector, "-");
+		else
+			snprintf(sector, sizeof(sector), "%llu", U(r->sector));
+		if (r->flags & IOLAT_F_SUBMITTER) {
+			snprintf(pid, sizeof(pid), "%u", r->pid);
+		} else {
+			strcpy(comm, "-");
+			strcpy(pid, "-");
+		}
+		printf("%12.6f %-15s %7s %-9s %-12s %12s %8u",
 		       r->c_ns > t->t0_ns ? (r->c_ns - t->t0_ns) / 1e9 : 0.0,
-		       comm, r->pid, name, iolat_op_name(r->op), U(r->sector),
+		       comm, pid, name, iolat_op_name(r->op), sector,
 		       r->bytes);
 		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
 			text_stage(r, stage);

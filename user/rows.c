@@ -101,7 +101,11 @@ static void raw_fields(const struct iolat_record *r, const char *name,
 	snprintf(v[7], sizeof(v[7]), "%u", r->minor);
 	snprintf(v[8], sizeof(v[8]), "%s", iolat_op_name(r->op));
 	snprintf(v[9], sizeof(v[9]), "%s", flags);
-	snprintf(v[10], sizeof(v[10]), "%llu", U(r->sector));
+	/* a flush has no sector: an empty field, left out of JSON */
+	if (r->sector == IOLAT_NO_SECTOR)
+		v[10][0] = '\0';
+	else
+		snprintf(v[10], sizeof(v[10]), "%llu", U(r->sector));
 	snprintf(v[11], sizeof(v[11]), "%u", r->bytes);
 	snprintf(v[12], sizeof(v[12]), "%u", r->hwq);
 	snprintf(v[13], sizeof(v[13]), "%u", r->tag);

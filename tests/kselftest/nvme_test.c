@@ -367,6 +367,44 @@ TEST_F_TIMEOUT(nvme, flush_and_write_zeroes, 300)
 }
 
 /*
+ * A flush has no sector (issue 17: printed as 18446744073709551615):
+ * "-" in trace's text, an empty field in its CSV.  fsync on the raw
+ * device sends the drive (a volatile write cache) a flush.
+ */
+TEST_F_TIMEOUT(nvme, flush_has_no_sector, 300)
+{
+	int st, flushes = 0, bad = 0;
+	char line[1024], *f[8], *p;
+	FILE *fp;
+	unsigned int k;
+
+	st = sh("%s trace -d " NS " -- dd if=/dev/zero of=/dev/" NS " bs=4k count=4 oflag=direct conv=fsync >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	fp = fopen(OUT, "r");
+	ASSERT_NE(NULL, fp);
+	while (fgets(line, sizeof(line), fp)) {
+		/* time comm pid device op sector ... */
+		for (k = 0, p = strtok(line, " \n"); p && k < 8; p = strtok(NULL, " \n"))
+			f[k++] = p;
+		if (k < 6 || strcmp(f[4], "flush"))
+			continue;
+		flushes++;
+		bad += strcmp(f[5], "-") != 0;
+	}
+	fclose(fp);
+	NOTE("flush_has_no_sector: %d flushes in trace's text, %d with a sector", flushes, bad);
+	EXPECT_LT(0, flushes) TH_LOG("%s", slurp(OUT));
+	EXPECT_EQ(0, bad) TH_LOG("%s", slurp(OUT));
+	st = sh("%s trace -o csv -d " NS " -- dd if=/dev/zero of=/dev/" NS " bs=4k count=4 oflag=direct conv=fsync >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	/* the sector is the 11th field: empty in every flush row */
+	EXPECT_EQ(0, sh("awk -F, 'NR > 1 && $9 == \"flush\" { n++; if ($11 != \"\") bad++ } END { exit !(n > 0 && !bad) }' %s", OUT))
+		TH_LOG("%s", slurp(OUT));
+}
+
+/*
  * record --nvme (issue 17: README and the man page said record shows the
  * NVMe stage; it had no --nvme): 300 random reads are 300 NVMe stages
  * in record's JSON, each at most its request's D2C; --stage NVMe as a

@@ -372,7 +372,7 @@ struct iolat_record {
 	__u64 i_ns;
 	__u64 d_ns;
 	__u64 c_ns;
-	__u64 sector;		/* first 512-byte sector */
+	__u64 sector;		/* first 512-byte sector; all ones: none (a flush) */
 	__u32 major;		/* device of the whole disk */
 	__u32 minor;
 	__u32 bytes;		/* request size */
