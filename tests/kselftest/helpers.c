@@ -3,6 +3,7 @@
  * What the guest tests share; see helpers.h.
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,26 @@ int wait_text(const char *path, const char *text, int secs)
 		usleep(50000);
 	}
 	return -1;
+}
+
+/*
+ * Start @cmd, an iolat session whose standard error goes to ERR, and wait
+ * up to @secs for it to say it is tracing.  Its pid, or -1 (killed).
+ */
+pid_t spawn_tracing(const char *cmd, int secs)
+{
+	pid_t pid;
+
+	unlink(ERR);
+	pid = spawn_sh(cmd);
+	if (pid <= 0)
+		return -1;
+	if (wait_text(ERR, "iolat: tracing", secs)) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
 }
 
 /* Parse the CSV trace at @path; @fn gets each row.  Rows, or -1. */

@@ -704,14 +704,12 @@ TEST_F_TIMEOUT(iolat, record_file_survives_signals, 300)
 	int st;
 
 	for (i = 0; i < 3; i++) {
-		unlink(ERR);
 		unlink("/tmp/iolat_sig.rec");
 		snprintf(cmd, sizeof(cmd),
 			 "exec %s record -d nullb0 -w /tmp/iolat_sig.rec -o json >%s 2>%s",
 			 env("IOLAT_CLI"), OUT, ERR);
-		cli = spawn_sh(cmd);
-		ASSERT_LT(0, cli);
-		ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60)) TH_LOG("%s", slurp(ERR));
+		cli = spawn_tracing(cmd, 60);
+		ASSERT_LT(0, cli) TH_LOG("%s", slurp(ERR));
 		/* 2 s of reads: the file was flushed at least once */
 		ASSERT_EQ(0, sh("fio --name=s --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=psync --runtime=2 --time_based --size=64M --eta=never --output=/dev/null"));
 		kill(cli, sigs[i]);
@@ -748,14 +746,12 @@ TEST_F_TIMEOUT(iolat, trace_live_in_a_pipe, 300)
 	pid_t cli;
 	int st, lines;
 
-	unlink(ERR);
 	unlink(CSV);
 	snprintf(cmd, sizeof(cmd),
 		 "exec %s trace -o csv -d nullb0 -t 600 2>%s | exec cat >%s",
 		 env("IOLAT_CLI"), ERR, CSV);
-	cli = spawn_sh(cmd);
-	ASSERT_LT(0, cli);
-	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 30)) TH_LOG("%s", slurp(ERR));
+	cli = spawn_tracing(cmd, 30);
+	ASSERT_LT(0, cli) TH_LOG("%s", slurp(ERR));
 	ASSERT_EQ(0, sh("dd if=/dev/nullb0 of=/dev/null bs=4k count=8 iflag=direct 2>/dev/null"));
 	EXPECT_EQ(0, wait_text(CSV, "nullb0", 60));
 	lines = count_lines(slurp(CSV));
