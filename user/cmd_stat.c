@@ -31,12 +31,18 @@ struct stat_state {
 	unsigned int rows;
 };
 
+/*
+ * iostat -x's columns where iolat counts them (kB is 1024 bytes, as
+ * there; rrqm/s and wrqm/s are the kernel's own merge counts), then
+ * iolat's exact busy and depth figures, then the kernel's beside them.
+ */
 static void header(void)
 {
-	printf("%9s %-10s %8s %8s %9s %9s %7s %7s %7s %6s %6s %6s | %7s %7s %7s\n",
-	       "time", "device", "r/s", "w/s", "rkB/s", "wkB/s", "r_await",
-	       "w_await", "aqu-sz", "qd@D", "%util", "%qutil", "k:%util",
-	       "k:aqu-sz", "Δ%util");
+	printf("%9s %-10s %8s %9s %7s %7s %8s %8s %9s %7s %7s %8s %7s %8s %7s %7s %7s %7s %6s %6s %6s | %7s %8s %9s\n",
+	       "time", "device", "r/s", "rkB/s", "rrqm/s", "r_await",
+	       "rareq-sz", "w/s", "wkB/s", "wrqm/s", "w_await", "wareq-sz",
+	       "d/s", "dkB/s", "d_await", "f/s", "f_await", "aqu-sz", "qd@D",
+	       "%util", "%qutil", "k:%util", "k:aqu-sz", "k-q:%util");
 }
 
 /* The non-empty queue-depth buckets between two readings, as JSON. */
@@ -70,26 +76,39 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 
 	iolat_stat_compute(a, b, ka, kb, &r);
 	if (!st->json) {
-		printf("%9s %-10s %8.1f %8.1f %9.1f %9.1f %7.3f %7.3f %7.3f %6.2f %6.2f %6.2f | %7.2f %8.3f %+7.2f\n",
-		       total ? "total" : "", name, r.r_s, r.w_s, r.rkb_s,
-		       r.wkb_s, r.r_await_ms, r.w_await_ms, r.aqu_sz,
-		       r.qd_issue, r.util, r.qutil, r.k_util, r.k_aqu_sz,
-		       r.k_util - r.qutil);
+		char time[16];
+
+		if (total)
+			strcpy(time, "total");
+		else
+			snprintf(time, sizeof(time), "%.2f", t);
+		printf("%9s %-10s %8.1f %9.1f %7.1f %7.3f %8.1f %8.1f %9.1f %7.1f %7.3f %8.1f %7.1f %8.1f %7.3f %7.1f %7.3f %7.3f %6.2f %6.2f %6.2f | %7.2f %8.3f %+9.2f\n",
+		       time, name, r.r_s, r.rkb_s, r.k_rrqm_s, r.r_await_ms,
+		       r.rareq_kb, r.w_s, r.wkb_s, r.k_wrqm_s, r.w_await_ms,
+		       r.wareq_kb, r.d_s, r.dkb_s, r.d_await_ms, r.f_s,
+		       r.f_await_ms, r.aqu_sz, r.qd_issue, r.util, r.qutil,
+		       r.k_util, r.k_aqu_sz, r.k_util - r.qutil);
 		return;
 	}
 	printf("{%s\"time\":%.3f,\"device\":\"%s\",\"seconds\":%.6f,"
 	       "\"r_s\":%.3f,\"w_s\":%.3f,\"rkB_s\":%.3f,\"wkB_s\":%.3f,"
+	       "\"rareq_sz\":%.3f,\"wareq_sz\":%.3f,\"d_s\":%.3f,"
+	       "\"dkB_s\":%.3f,\"d_await_ms\":%.6f,\"f_s\":%.3f,"
+	       "\"f_await_ms\":%.6f,"
 	       "\"r_await_ms\":%.6f,\"w_await_ms\":%.6f,\"aqu_sz\":%.6f,"
 	       "\"dev_qd\":%.6f,\"qd_issue\":%.6f,\"util\":%.6f,\"qutil\":%.6f,"
 	       "\"kernel\":{\"util\":%.6f,\"aqu_sz\":%.6f,\"r_await_ms\":%.6f,"
-	       "\"w_await_ms\":%.6f},\"util_diff\":%.6f,"
+	       "\"w_await_ms\":%.6f,\"rrqm_s\":%.3f,\"wrqm_s\":%.3f},"
+	       "\"util_diff\":%.6f,"
 	       "\"busy_ns\":%llu,\"qbusy_ns\":%llu,\"inflight_ns\":%llu,"
 	       "\"qinflight_ns\":%llu,\"elapsed_ns\":%llu,"
 	       "\"kernel_io_ticks_ms\":%llu,\"kernel_time_in_queue_ms\":%llu",
 	       total ? "\"total\":true," : "", t, name, r.secs, r.r_s, r.w_s,
-	       r.rkb_s, r.wkb_s, r.r_await_ms, r.w_await_ms, r.aqu_sz,
-	       r.dev_qd, r.qd_issue, r.util, r.qutil, r.k_util, r.k_aqu_sz,
-	       r.k_r_await_ms, r.k_w_await_ms, r.k_util - r.qutil,
+	       r.rkb_s, r.wkb_s, r.rareq_kb, r.wareq_kb, r.d_s, r.dkb_s,
+	       r.d_await_ms, r.f_s, r.f_await_ms, r.r_await_ms, r.w_await_ms,
+	       r.aqu_sz, r.dev_qd, r.qd_issue, r.util, r.qutil, r.k_util,
+	       r.k_aqu_sz, r.k_r_await_ms, r.k_w_await_ms, r.k_rrqm_s,
+	       r.k_wrqm_s, r.k_util - r.qutil,
 	       U(b->busy_ns - a->busy_ns), U(b->qbusy_ns - a->qbusy_ns),
 	       U(b->inflight_ns - a->inflight_ns),
 	       U(b->qinflight_ns - a->qinflight_ns),
@@ -149,6 +168,9 @@ static void rows(struct stat_state *st, double t,
 {
 	unsigned int d;
 
+	/* as iostat, a blank line between the intervals of several devices */
+	if (!st->json && st->rows && st->s->nr_devs > 1)
+		printf("\n");
 	for (d = 0; d < st->s->nr_devs; d++) {
 		print_row(st, d, t, &st->prev[d], &cur[d], &st->kprev[d],
 			  &kcur[d], false);

@@ -110,6 +110,7 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 	double secs = (b->now_ns - a->now_ns) / 1e9;
 	uint64_t dt = b->now_ns - a->now_ns;
 	unsigned int r = IOLAT_OP_READ, w = IOLAT_OP_WRITE;
+	unsigned int d = IOLAT_OP_DISCARD, f = IOLAT_OP_FLUSH;
 
 	memset(row, 0, sizeof(*row));
 	row->secs = secs;
@@ -121,6 +122,17 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 				b->ios[r] - a->ios[r]) / 1e6;
 	row->w_await_ms = ratio(b->wait_ns[w] - a->wait_ns[w],
 				b->ios[w] - a->ios[w]) / 1e6;
+	row->rareq_kb = ratio(b->bytes[r] - a->bytes[r], b->ios[r] - a->ios[r]) / 1024;
+	row->wareq_kb = ratio(b->bytes[w] - a->bytes[w], b->ios[w] - a->ios[w]) / 1024;
+	row->d_s = per_s(b->ios[d] - a->ios[d], secs);
+	row->dkb_s = per_s(b->bytes[d] - a->bytes[d], secs) / 1024;
+	row->d_await_ms = ratio(b->wait_ns[d] - a->wait_ns[d],
+				b->ios[d] - a->ios[d]) / 1e6;
+	row->f_s = per_s(b->ios[f] - a->ios[f], secs);
+	row->f_await_ms = ratio(b->wait_ns[f] - a->wait_ns[f],
+				b->ios[f] - a->ios[f]) / 1e6;
+	row->k_rrqm_s = per_s(k2[IOLAT_DS_R_MERGES] - k1[IOLAT_DS_R_MERGES], secs);
+	row->k_wrqm_s = per_s(k2[IOLAT_DS_W_MERGES] - k1[IOLAT_DS_W_MERGES], secs);
 	row->aqu_sz = ratio(b->qinflight_ns - a->qinflight_ns, dt);
 	row->dev_qd = ratio(b->inflight_ns - a->inflight_ns, dt);
 	row->util = 100 * ratio(b->busy_ns - a->busy_ns, dt);

@@ -233,8 +233,10 @@ void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
 /* diskstats.c (types): the kernel's counters of a disk, `iolat stat` rows */
 enum iolat_ds_field {		/* /sys/block/NAME/stat, from 0 */
 	IOLAT_DS_R_IOS = 0,
+	IOLAT_DS_R_MERGES = 1,
 	IOLAT_DS_R_TICKS = 3,	/* ms */
 	IOLAT_DS_W_IOS = 4,
+	IOLAT_DS_W_MERGES = 5,
 	IOLAT_DS_W_TICKS = 7,
 	IOLAT_DS_IN_FLIGHT = 8,
 	IOLAT_DS_IO_TICKS = 9,	/* ms busy: what iostat's %util is made of */
@@ -246,8 +248,12 @@ struct iolat_diskstats {
 };
 struct iolat_stat_row {
 	double secs;
-	double r_s, w_s, rkb_s, wkb_s;
+	double r_s, w_s, rkb_s, wkb_s;	/* kB: 1024 bytes, as iostat's */
 	double r_await_ms, w_await_ms;
+	double rareq_kb, wareq_kb;	/* mean request size */
+	double d_s, dkb_s, d_await_ms;	/* discards */
+	double f_s, f_await_ms;		/* flushes */
+	double k_rrqm_s, k_wrqm_s;	/* the kernel's merges (diskstats) */
 	double aqu_sz;		/* in the queue, first stage to completion */
 	double dev_qd;		/* at the driver, issue to completion */
 	double util;		/* device busy (issue to completion), % */

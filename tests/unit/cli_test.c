@@ -168,7 +168,7 @@ TEST_F(sysfs, stat_row)
 	char names[4][32];
 
 	put(self->root, "devices/nvme0n1/stat",
-	    "     100        0      800       50       20        0      160       30        0      400       90        0        0        0        0        0        0\n");
+	    "     100       12      800       50       20        6      160       30        0      400       90        0        0        0        0        0        0\n");
 	ASSERT_EQ(1, iolat_blk_mq_disks(self->root, names, 4));
 	EXPECT_STREQ("nvme0n1", names[0]);
 	ASSERT_EQ(0, iolat_diskstats_read(self->root, "nvme0n1", &k1));
@@ -189,7 +189,21 @@ TEST_F(sysfs, stat_row)
 	b.wait_ns[IOLAT_OP_READ] = 100000000;
 	b.issues = 100;
 	b.qd_sum = 50;
+	/* 10 discards of 1 MiB, 8 ms each; 4 flushes of 2 ms */
+	b.ios[IOLAT_OP_DISCARD] = 10;
+	b.bytes[IOLAT_OP_DISCARD] = 10 << 20;
+	b.wait_ns[IOLAT_OP_DISCARD] = 80000000;
+	b.ios[IOLAT_OP_FLUSH] = 4;
+	b.wait_ns[IOLAT_OP_FLUSH] = 8000000;
 	iolat_stat_compute(&a, &b, &k0, &k1, &r);
+	/* issue 17: iostat -x's d/s, dkB/s, d_await, f/s, f_await, rareq-sz */
+	EXPECT_EQ(5.0, r.d_s);
+	EXPECT_EQ(5120.0, r.dkb_s);
+	EXPECT_EQ(8.0, r.d_await_ms);
+	EXPECT_EQ(2.0, r.f_s);
+	EXPECT_EQ(2.0, r.f_await_ms);
+	EXPECT_EQ(4.0, r.rareq_kb);
+	EXPECT_EQ(0.0, r.wareq_kb);
 	EXPECT_EQ(2.0, r.secs);
 	EXPECT_EQ(50.0, r.r_s);
 	EXPECT_EQ(200.0, r.rkb_s);
@@ -203,6 +217,9 @@ TEST_F(sysfs, stat_row)
 	EXPECT_EQ(20.0, r.k_util);
 	EXPECT_EQ(0.045, r.k_aqu_sz);
 	EXPECT_EQ(0.5, r.k_r_await_ms);
+	/* the kernel's merges, per second: rrqm/s and wrqm/s */
+	EXPECT_EQ(6.0, r.k_rrqm_s);
+	EXPECT_EQ(3.0, r.k_wrqm_s);
 }
 
 struct seen {
