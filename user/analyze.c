@@ -621,6 +621,8 @@ int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
 			  IOLAT_MAX_PCT, a->pct);
 		return EXIT_USAGE;
 	}
+	if (iolat_prom_parse_step(a->buckets, &o->prom_step))
+		return EXIT_USAGE;
 	o->stage = IOLAT_STAGE_Q2C;
 	if (a->stage) {
 		o->stage = iolat_an_stage_parse(a->stage);
@@ -639,6 +641,7 @@ void iolat_an_args_free(struct iolat_an_args *a)
 	free(a->interval);
 	free(a->pct);
 	free(a->stage);
+	free(a->buckets);
 }
 
 /* The run's description from a record file's header (or a live one's). */

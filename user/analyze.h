@@ -92,6 +92,7 @@ struct iolat_an_opts {
 	uint32_t pct_ppm[IOLAT_MAX_PCT];
 	const char *pct_name[IOLAT_MAX_PCT];
 	int stage;		/* the stage of fio and prom output, plots */
+	unsigned int prom_step;	/* prom: every step-th of the finest bounds */
 };
 
 struct iolat_an {
@@ -140,6 +141,7 @@ struct iolat_an_args {
 	char *interval;
 	char *pct;
 	char *stage;
+	char *buckets;
 };
 #define IOLAT_AN_POPT(a)						\
 	{ "output", 'o', POPT_ARG_STRING, &(a).output, 0,		\
@@ -152,7 +154,14 @@ struct iolat_an_args {
 	  "percentiles to show (default 50,90,99,99.9,99.99)", "LIST" },	\
 	{ "stage", 0, POPT_ARG_STRING, &(a).stage, 0,			\
 	  "the stage of fio and prom output and plots: Q2C (default), D2C, NVMe...", \
-	  "STAGE" }
+	  "STAGE" },							\
+	IOLAT_PROM_POPT((a).buckets)
+/* prom: how many histogram bounds per power of two */
+#define IOLAT_PROM_POPT(var)						\
+	{ "buckets", 0, POPT_ARG_STRING, &(var), 0,			\
+	  "prom: histogram bounds per power of two, 4 (default, 105 bounds), 2, 1 or 0.5 (14 bounds); hosts with the same bounds add up", \
+	  "PER" }
+int iolat_prom_parse_step(const char *per, unsigned int *step);
 int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
 			const struct iolat_output **out);
 void iolat_an_args_free(struct iolat_an_args *a);

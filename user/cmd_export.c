@@ -3,8 +3,9 @@
  * iolat export: trace devices and keep their Prometheus exposition
  * (out_prom.c) up to date, for a fleet's dashboards: --textfile DIR
  * rewrites DIR/iolat.prom each interval for node_exporter's textfile
- * collector (written beside it, then renamed: never half a file), and
- * --listen ADDR:PORT serves GET /metrics itself.  Histograms are
+ * collector (written beside it, then renamed: never half a file; removed
+ * when the exporter ends, so that no stale numbers are served as
+ * current), and --listen ADDR:PORT serves GET /metrics itself.  Histograms are
  * cumulative from the start, counters are the module's exact ones read
  * when the exposition is made.
  */
@@ -40,6 +41,20 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	iolat_an_record(&ex->an, dev, r);
 }
 
+/* The versions and the kernel, for iolat_build_info. */
+static void on_started(void *arg)
+{
+	struct export_state *ex = arg;
+	struct iolat_session *s = ex->s;
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return;
+	iolat_file_header_fill(h, s, &s->info, s->t0_ns, s->t0_real_ns);
+	iolat_an_meta_from(&ex->an, h);
+	free(h);
+}
+
 /* The exposition now, into a memory buffer. */
 static char *exposition(struct export_state *ex, size_t *len)
 {
@@ -62,6 +77,17 @@ static char *exposition(struct export_state *ex, size_t *len)
 		return NULL;
 	}
 	return buf;
+}
+
+static void remove_textfile(struct export_state *ex)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/iolat.prom", ex->dir);
+	if (unlink(path) && errno != ENOENT) {
+		iolat_err("cannot remove %s: %s", path, strerror(errno));
+		ex->failed = true;
+	}
 }
 
 static int write_textfile(struct export_state *ex)
@@ -215,7 +241,7 @@ static const struct iolat_output histograms_only = { .name = "export" };
 
 int cmd_export(int argc, const char **argv)
 {
-	char *dir = NULL, *listen_arg = NULL, *every = NULL;
+	char *dir = NULL, *listen_arg = NULL, *every = NULL, *buckets = NULL;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
@@ -226,6 +252,7 @@ int cmd_export(int argc, const char **argv)
 		  "serve GET /metrics on ADDR:PORT (e.g. :9301)", "ADDR:PORT" },
 		{ "interval", 'i', POPT_ARG_STRING, &every, 0,
 		  "rewrite the text file each SECS seconds (default 15)", "SECS" },
+		IOLAT_PROM_POPT(buckets),
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -247,6 +274,8 @@ int cmd_export(int argc, const char **argv)
 	}
 	if (every && iolat_parse_secs("-i", every, IOLAT_MIN_INTERVAL_S,
 					  &ex.every_s))
+		goto out;
+	if (iolat_prom_parse_step(buckets, &ao.prom_step))
 		goto out;
 	if (dir && access(dir, W_OK)) {
 		iolat_err("--textfile: cannot write in %s: %s", dir,
@@ -272,6 +301,7 @@ int cmd_export(int argc, const char **argv)
 		iolat_an_add_dev(&ex.an, s.devs[d].name, s.devs[d].sectors);
 	ex.dir = dir;
 	s.record = on_record;
+	s.started = on_started;
 	s.idle = on_idle;
 	s.arg = &ex;
 	if (iolat_counters_alloc(&s, ex.c)) {
@@ -280,9 +310,13 @@ int cmd_export(int argc, const char **argv)
 		goto out;
 	}
 	rc = iolat_session_run(&s);
-	if (!rc && dir && write_textfile(&ex))
-		ex.failed = true;
-	fprintf(stderr, "iolat: %llu text files written, %llu scrapes served\n",
+	/*
+	 * No stale numbers left for node_exporter to serve as if current:
+	 * the text file goes with the exporter (issue 17).
+	 */
+	if (dir && ex.written)
+		remove_textfile(&ex);
+	fprintf(stderr, "iolat: %llu text files written (removed at the end), %llu scrapes served\n",
 		(unsigned long long)ex.written, (unsigned long long)ex.served);
 	if (!rc)
 		rc = iolat_session_accounted(&s) && !ex.failed ? EXIT_OK :
@@ -296,6 +330,7 @@ out:
 	free(dir);
 	free(listen_arg);
 	free(every);
+	free(buckets);
 	poptFreeContext(pc);
 	return rc;
 }

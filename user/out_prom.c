@@ -11,8 +11,17 @@
  * b = 2^e + j * 2^(e-2), j = 0..3.  Each is an edge of iolat's bins, and
  * le is b - 1 ns, so "<= le" counts exactly the bins below b (latencies
  * are whole nanoseconds).  Latencies from 2^36 ns on count only in +Inf.
+ * --buckets takes every 2nd, 4th or 8th of them (2, 1 or 0.5 per power
+ * of two) for a fleet that cannot keep 105 series per histogram: still
+ * the same on every host that chose the same, and a subset of the finer.
+ *
+ * Every device's read and write series (Q2C and D2C; NVMe once an NVMe
+ * command is seen) are there from the start, at zero, so that rate()
+ * and increase() see the first requests; other ops once they are seen.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "analyze.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -29,17 +38,38 @@ uint64_t iolat_prom_bound(unsigned int k)
 	return (1ULL << e) + (k % 4) * (1ULL << (e - 2));
 }
 
+/* "4", "2", "1", "0.5" (or NULL: 4) -> 1, 2, 4, 8. */
+int iolat_prom_parse_step(const char *per, unsigned int *step)
+{
+	static const char *const pers[] = { "4", "2", "1", "0.5" };
+	unsigned int i;
+
+	*step = 1;
+	if (!per)
+		return 0;
+	for (i = 0; i < sizeof(pers) / sizeof(pers[0]); i++) {
+		if (!strcmp(per, pers[i])) {
+			*step = 1U << i;
+			return 0;
+		}
+	}
+	iolat_err("--buckets takes 4, 2, 1 or 0.5 bounds per power of two, not '%s'",
+		  per);
+	return -1;
+}
+
 static const unsigned int prom_stages[] = {
 	IOLAT_STAGE_Q2C, IOLAT_STAGE_D2C, IOLAT_AN_NVME,
 };
 
 static void hist_series(FILE *f, const char *dev, unsigned int op,
-			unsigned int stage, const struct iolat_hist *h)
+			unsigned int stage, const struct iolat_hist *h,
+			unsigned int step)
 {
 	uint64_t below = 0;
 	unsigned int bin = 0, k;
 
-	for (k = 0; k < PROM_NR_BOUNDS; k++) {
+	for (k = 0; k < PROM_NR_BOUNDS; k += step ? step : 1) {
 		uint64_t b = iolat_prom_bound(k);
 
 		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
@@ -58,6 +88,17 @@ static void hist_series(FILE *f, const char *dev, unsigned int op,
 	fprintf(f, "iolat_request_duration_seconds_count{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu\n",
 		dev, iolat_op_name(op), iolat_an_stage_name(stage),
 		U(h->count));
+}
+
+/*
+ * Is this op's (and stage's: -1 for any) series written before its first
+ * request?  Reads and writes, Q2C and D2C; NVMe once NVMe commands are.
+ */
+static bool prom_always(const struct iolat_an *an, unsigned int op, int stage)
+{
+	if (op != IOLAT_OP_READ && op != IOLAT_OP_WRITE)
+		return false;
+	return stage != IOLAT_AN_NVME || an->nvme;
 }
 
 static void counter_head(FILE *f, const char *name, const char *help)
@@ -83,9 +124,14 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c)
 {
+	static struct iolat_hist zero;	/* a series before its first request */
 	const struct iolat_stats *st = &run->stats;
 	unsigned int d, op, s;
 
+	fprintf(f, "# HELP iolat_build_info The versions of iolat's CLI and module, and the kernel.\n# TYPE iolat_build_info gauge\n");
+	fprintf(f, "iolat_build_info{version=\"%s\",module=\"%s\",kernel=\"%s\"} 1\n",
+		an->meta.cli_version[0] ? an->meta.cli_version : IOLAT_VERSION,
+		an->meta.module_version, an->meta.kernel);
 	fprintf(f, "# HELP iolat_request_duration_seconds Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records.\n# TYPE iolat_request_duration_seconds histogram\n");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; op < IOLAT_OP_NR; op++)
@@ -95,19 +141,24 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 
 				if (h && h->count)
 					hist_series(f, an->devs[d].name, op,
-						    prom_stages[s], h);
+						    prom_stages[s], h,
+						    an->o.prom_step);
+				else if (prom_always(an, op, prom_stages[s]))
+					hist_series(f, an->devs[d].name, op,
+						    prom_stages[s], &zero,
+						    an->o.prom_step);
 			}
 	counter_head(f, "iolat_requests_total", "Requests completed, from the records.");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; op < IOLAT_OP_NR; op++)
-			if (an->devs[d].run[op].ios)
+			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
 				fprintf(f, "iolat_requests_total{device=\"%s\",op=\"%s\"} %llu\n",
 					an->devs[d].name, iolat_op_name(op),
 					U(an->devs[d].run[op].ios));
 	counter_head(f, "iolat_bytes_total", "Bytes of the requests completed, from the records.");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; op < IOLAT_OP_NR; op++)
-			if (an->devs[d].run[op].ios)
+			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
 				fprintf(f, "iolat_bytes_total{device=\"%s\",op=\"%s\"} %llu\n",
 					an->devs[d].name, iolat_op_name(op),
 					U(an->devs[d].run[op].bytes));

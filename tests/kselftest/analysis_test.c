@@ -302,7 +302,7 @@ static pid_t background_fio(const char *dev, int secs)
  */
 TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 {
-	const char *awk_sum = "awk '!/^#/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%s %.0f\\n\", k, v[k] }'";
+	const char *awk_sum = "awk '!/^#/ && !/^iolat_build_info/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%s %.0f\\n\", k, v[k] }'";
 	char *prom, cmd[512];
 	pid_t fio, exp;
 	int st;
@@ -325,18 +325,29 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	EXPECT_EQ(0, sh("diff " D "/sum " D "/ab >" D "/sum.diff"))
 		TH_LOG("a + b != ab: %s", slurp(D "/sum.diff"));
 
-	/* export --textfile: a whole file, refreshed, that promtool accepts */
+	/*
+	 * export --textfile: a whole file, refreshed, that promtool accepts,
+	 * with iolat_build_info; gone when the exporter ends (no stale
+	 * numbers for node_exporter to serve)
+	 */
 	fio = background_fio(self->dev, 60);
 	ASSERT_LT(0, fio);
-	st = sh("%s export --textfile " D " -i 0.5 -d %s -t 3 2>%s", env("IOLAT_CLI"),
-		self->dev, ERR);
-	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	EXPECT_EQ(0, sh("promtool check metrics <" D "/iolat.prom"));
-	prom = slurp(D "/iolat.prom");
+	snprintf(cmd, sizeof(cmd), "exec %s export --textfile " D " -i 0.5 -d %s -t 6 2>%s",
+		 env("IOLAT_CLI"), self->dev, ERR);
+	exp = spawn_sh(cmd);
+	ASSERT_LT(0, exp);
+	/* a file with requests in it, read while the exporter runs */
+	EXPECT_EQ(0, sh("for i in $(seq 100); do cp " D "/iolat.prom " D "/live.prom 2>/dev/null && grep -q '^iolat_requests_total{.*op=\"read\"} [1-9]' " D "/live.prom && exit 0; sleep 0.1; done; exit 1"));
+	EXPECT_EQ(0, sh("promtool check metrics <" D "/live.prom"));
+	prom = slurp(D "/live.prom");
 	EXPECT_LT(0, num_after(strstr(prom, "iolat_busy_seconds_total{"), "} "));
 	EXPECT_LT(0, num_after(strstr(prom, "iolat_requests_total{"), "} "));
+	EXPECT_NE(NULL, strstr(prom, "iolat_build_info{version=\""));
+	ASSERT_EQ(0, wait_for(exp, 60, &st));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("%s", slurp(ERR));
 	NOTE("export --textfile: %s", strstr(slurp(ERR), "iolat: ") ?
 	     strrchr(slurp(ERR), ':') + 2 : "?");
+	EXPECT_NE(0, access(D "/iolat.prom", F_OK)) TH_LOG("the text file outlived the exporter");
 	EXPECT_EQ(0, sh("ls -a " D " | grep -c '^.iolat.prom' | grep -qx 0"));
 
 	/* export --listen: GET /metrics while it runs (the rig's guest

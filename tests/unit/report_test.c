@@ -439,9 +439,44 @@ TEST_F(report, prom_valid_and_summable)
 	}
 	EXPECT_EQ(0, sh("promtool check metrics <%s/a.prom", DIR));
 	EXPECT_EQ(0, sh("promtool check metrics <%s/ab.prom", DIR));
-	/* a + b, series by series, is ab (numbers as decimal strings) */
-	EXPECT_EQ(0, sh("awk '!/^#/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%%s %%.0f\\n\", k, v[k] }' %s/a.prom %s/b.prom | sort >%s/sum && awk '!/^#/ { split($2, p, \".\"); printf \"%%s %%.0f\\n\", $1, p[1] * 1e9 + (p[2] ? p[2] : 0) }' %s/ab.prom | sort >%s/ab && cmp %s/sum %s/ab",
+	/* a + b, series by series, is ab (numbers as decimal strings; the
+	 * build-info gauge is 1 in each, not a sum) */
+	EXPECT_EQ(0, sh("awk '!/^#/ && !/^iolat_build_info/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%%s %%.0f\\n\", k, v[k] }' %s/a.prom %s/b.prom | sort >%s/sum && awk '!/^#/ && !/^iolat_build_info/ { split($2, p, \".\"); printf \"%%s %%.0f\\n\", $1, p[1] * 1e9 + (p[2] ? p[2] : 0) }' %s/ab.prom | sort >%s/ab && cmp %s/sum %s/ab",
 			DIR, DIR, DIR, DIR, DIR, DIR, DIR));
+}
+
+/*
+ * Prometheus for a fleet (issue 17): --buckets 2, 1 and 0.5 give 53, 27
+ * and 14 bounds (and +Inf) instead of 105, each bound's count the same
+ * as at that bound of the finest; the writes' series of a device that
+ * only read are there at zero; iolat_build_info names the versions.
+ */
+TEST_F(report, prom_buckets_zeros_build_info)
+{
+	static const struct { const char *per; int bounds; } b[] = {
+		{ "4", 105 }, { "2", 53 }, { "1", 27 }, { "0.5", 14 },
+	};
+	char *out;
+	size_t i;
+
+	ASSERT_EQ(0, sh("%s report -o prom %s/a.rec >%s/p4.prom", cli(), DIR, DIR));
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		/* the read Q2C histogram's bounds, +Inf aside */
+		EXPECT_EQ(b[i].bounds, sh("exit $(%s report -o prom --buckets %s %s/a.rec | tee %s/p.prom | grep -c 'bucket{device=\"nullb0\",op=\"read\",stage=\"Q2C\",le=\"[0-9]')",
+					  cli(), b[i].per, DIR, DIR)) TH_LOG("--buckets %s", b[i].per);
+		/* each coarse bucket line is one of the finest */
+		EXPECT_EQ(0, sh("grep _bucket %s/p.prom | grep -vxF -f %s/p4.prom | grep -q . && exit 1; exit 0",
+				DIR, DIR)) TH_LOG("--buckets %s", b[i].per);
+	}
+	out = slurp(DIR "/p4.prom");
+	EXPECT_NE(NULL, strstr(out, "iolat_requests_total{device=\"nullb0\",op=\"write\"} 0\n"));
+	EXPECT_NE(NULL, strstr(out, "iolat_request_duration_seconds_count{device=\"nullb0\",op=\"write\",stage=\"Q2C\"} 0\n"));
+	EXPECT_NE(NULL, strstr(out, "iolat_build_info{version=\"test\",module=\"test\",kernel=\"6.1.0-test\"} 1\n"));
+	free(out);
+	EXPECT_EQ(2, sh("%s report -o prom --buckets 3 %s/a.rec >/dev/null 2>%s/err", cli(), DIR, DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "--buckets takes 4, 2, 1 or 0.5")) TH_LOG("%s", out);
+	free(out);
 }
 
 /* The plot renders in headless Chromium: a PNG with more than white. */
