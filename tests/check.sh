@@ -89,16 +89,15 @@ stage() {
 # The guest suites in the background, each leaving "STATUS SECS" in
 # $OUT/guest-K.status for the report at the end.  TCG runs one host thread per
 # guest, so with two or more CPUs the debug kernel (the slowest suite:
-# 19 minutes alone, 30 and more beside another guest) goes first in a
-# lane of its own with 4.19 and 5.4 (about 8 minutes each), beside the
-# other five.
+# 19 minutes alone, 30 and more beside another guest) goes last in a
+# lane of its own after 4.19 and 5.4 (about 8 minutes each), beside the
+# other five: on a cold cache its kernel is still building (debug_prep)
+# while they run.
 run_guests() {
 	local k lane1=() lane2=()
 	for k in "$@"; do
 		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|5.4) ]]; then
 			lane1+=("$k")
-		elif [ "$k" = debug ]; then
-			lane2=("$k" "${lane2[@]}")
 		else
 			lane2+=("$k")
 		fi
@@ -112,6 +111,12 @@ run_guests() {
 guest_lane() {
 	local k t0 st
 	for k in "$@"; do
+		if [ "$k" = debug ] && ! debug_wait; then
+			echo "check: the debug kernel or its module did not build: see $OUT/kernel-debug.log and $OUT/module-debug.log" |
+				tee "$OUT/guest-$k.log" >"$OUT/guest-$k.detail"
+			echo "125 0" >"$OUT/guest-$k.status"
+			continue
+		fi
 		t0=$SECONDS
 		guest_suite "$k" >"$OUT/guest-$k.log" 2>&1
 		st=$?
@@ -157,6 +162,50 @@ guest_detail() {
 		grep -E '^# [a-z_/]+\.c:[0-9]+:[a-z_0-9]+:(Expected|.*[Ff]ail)' | head -n 4
 	grep -h -m2 -F -f tests/kernel-reports "$res/kernel.log" 2>/dev/null
 	grep -E '\[FAILED\]|# .*: (FAIL|ASSERTION)' "$log" | head -n 2
+}
+
+# The debug kernel takes about 18 minutes to build on a cold cache: it
+# builds in the background from the start (debug_prep), beside the other
+# stages and the first guests, and its stages are reported at the end.
+# Each leaves "STATUS SECS" in $OUT/STAGE.status.
+DEBUG_STAGES="kernel-debug module-debug layout-control"
+debug_prep() {
+	local t0 st name
+	for name in $DEBUG_STAGES; do
+		t0=$SECONDS
+		case $name in
+		kernel-debug) tests/guest/kernels.sh prepare debug ;;
+		module-debug) tests/build-module.sh debug ;;
+		layout-control) tests/layout-control.sh debug ;;
+		esac >"$OUT/$name.log" 2>&1
+		st=$?
+		echo "$st $((SECONDS - t0))" >"$OUT/$name.status.tmp"
+		mv "$OUT/$name.status.tmp" "$OUT/$name.status"
+		# the layout control's failure does not keep the guest from running
+		[ "$st" = 0 ] || [ "$name" = layout-control ] || break
+	done
+	: >"$OUT/debug-prep.done"
+}
+
+# debug_wait: wait for debug_prep; 0 if the kernel and module are ready.
+debug_wait() {
+	local st
+	while [ ! -e "$OUT/debug-prep.done" ]; do
+		sleep 5
+	done
+	read -r st _ <"$OUT/module-debug.status" 2>/dev/null && [ "$st" = 0 ]
+}
+
+# The debug stages' results, in the main shell, once debug_prep is done.
+debug_report() {
+	local name st secs
+	for name in $DEBUG_STAGES; do
+		if read -r st secs <"$OUT/$name.status" 2>/dev/null; then
+			report "$name" "$st" "$secs"
+		else
+			result "$name" SKIP "(an earlier debug stage failed)"
+		fi
+	done
 }
 
 check_versions() {
@@ -360,11 +409,18 @@ kunit_parse() {
 }
 
 stage deps tests/deps.sh || true
-stage versions check_versions
-stage cli make -s cli EXTRA_CFLAGS=-Werror
+# (linux-source is extracted once, here, before debug_prep uses it too)
 KSRC=$(tests/guest/kernels.sh source 2>"$OUT/source.log") ||
 	{ cat "$OUT/source.log"; KSRC=/nonexistent; }
 KSFT=$KSRC/tools/testing/selftests
+debug_pid=
+if [[ " $KERNELS " == *" debug "* ]]; then
+	echo "check: >> kernel-debug, module-debug, layout-control (in the background)"
+	debug_prep &
+	debug_pid=$!
+fi
+stage versions check_versions
+stage cli make -s cli EXTRA_CFLAGS=-Werror
 stage unit-tests unit_tests
 # The CLI's ingest path end to end: every record in is decoded and
 # analysed (ingest exits 2 otherwise).  Its rate, 20 million records a
@@ -389,6 +445,11 @@ done
 
 ready=()
 for k in $KERNELS; do
+	# (the debug kernel is debug_prep's, and its guest waits for it)
+	if [ "$k" = debug ]; then
+		ready+=("$k")
+		continue
+	fi
 	if ! stage "kernel-$k" tests/guest/kernels.sh prepare "$k"; then
 		result "module-$k" SKIP "(kernel-$k failed)"
 		result "guest-$k" SKIP "(kernel-$k failed)"
@@ -399,11 +460,6 @@ for k in $KERNELS; do
 		continue
 	fi
 	ready+=("$k")
-done
-# The layout check's negative control, where nvme-core's source is at
-# hand (the debug kernel's tree).
-for k in "${ready[@]}"; do
-	[ "$k" = debug ] && stage layout-control tests/layout-control.sh debug
 done
 # DKMS installs for every kernel but the debug one (whose tree is a
 # kernel build, not headers) and 5.10 (gcc-10); the guests of the Debian
@@ -425,6 +481,10 @@ if [ $((${#distro[@]} + ${#built[@]})) -gt 0 ] &&
 	ready=("${debug[@]}")
 fi
 run_guests "${ready[@]}"
+if [ -n "$debug_pid" ]; then
+	wait "$debug_pid"
+	debug_report
+fi
 for k in "${ready[@]}"; do
 	read -r st secs <"$OUT/guest-$k.status" || { st=1; secs=0; }
 	# said in the results: a guest that needed a second boot
