@@ -287,14 +287,34 @@ TEST_F_TIMEOUT(analysis, aggregate_in_kernel, 600)
 }
 
 /* fio in the background on the device, for @secs seconds. */
+/*
+ * fio in the background for @secs, once the device has completed its
+ * first requests (the exporters below need I/O to show); its pid, or -1
+ * after fio's output if it did none in 60 s.  (Seen once on 6.1: no
+ * I/O at all for the 40 s the checks took, fio's output unseen.)
+ */
 static pid_t background_fio(const char *dev, int secs)
 {
 	char cmd[512];
+	long long before = completed(dev);
+	pid_t pid;
+	int i;
 
 	snprintf(cmd, sizeof(cmd),
-		 "exec fio --name=iolat_bg --filename=/dev/%s --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --time_based --runtime=%d --size=512M --eta=never --output=/dev/null",
+		 "exec fio --name=iolat_bg --filename=/dev/%s --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --time_based --runtime=%d --size=512M --eta=never --output=" D "/bg.out",
 		 dev, secs);
-	return spawn_sh(cmd);
+	pid = spawn_sh(cmd);
+	for (i = 0; pid > 0 && i < 600; i++) {
+		if (completed(dev) > before)
+			return pid;
+		usleep(100000);
+	}
+	sh("echo '# background fio did no I/O:'; ps -eo pid,stat,time,args | grep '[f]io' | sed 's/^/# /'; sed 's/^/# /' " D "/bg.out");
+	if (pid > 0) {
+		kill(-pid, 9);
+		waitpid(pid, NULL, 0);
+	}
+	return -1;
 }
 
 /*
@@ -339,7 +359,10 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	exp = spawn_sh(cmd);
 	ASSERT_LT(0, exp);
 	/* a file with requests in it, read while the exporter runs */
-	EXPECT_EQ(0, sh("for i in $(seq 100); do cp " D "/iolat.prom " D "/live.prom 2>/dev/null && grep -q '^iolat_requests_total{.*op=\"read\"} [1-9]' " D "/live.prom && exit 0; sleep 0.1; done; exit 1"));
+	EXPECT_EQ(0, sh("for i in $(seq 100); do cp " D "/iolat.prom " D "/live.prom 2>/dev/null && grep -q '^iolat_requests_total{.*op=\"read\"} [1-9]' " D "/live.prom && exit 0; sleep 0.1; done; exit 1")) {
+		sh("ps -eo pid,stat,time,args | grep '[f]io\\|[i]olat' | sed 's/^/# /' >&2; grep ' %s ' /proc/diskstats | sed 's/^/# /' >&2; sed 's/^/# /' " D "/live.prom | grep -v '_bucket' >&2",
+		   self->dev);
+	}
 	EXPECT_EQ(0, sh("promtool check metrics <" D "/live.prom"));
 	prom = slurp(D "/live.prom");
 	EXPECT_LT(0, num_after(strstr(prom, "iolat_busy_seconds_total{"), "} "));
