@@ -335,6 +335,10 @@ static int add_device(struct iolat_session *s, const char *arg)
 			  arg);
 		return err;
 	}
+	/* (it was silent: issue 17) */
+	if (strcmp(iolat_dev_basename(arg), dev->name))
+		iolat_warn("%s is a partition of %s: iolat traces whole disks, so %s's requests are shown, of every partition",
+			   iolat_dev_basename(arg), dev->name, dev->name);
 	for (d = 0; d < s->nr_devs; d++)
 		if (!strcmp(s->devs[d].name, dev->name))
 			return 0;
