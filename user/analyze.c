@@ -422,6 +422,20 @@ static void flush_intervals(struct iolat_an *an, uint64_t upto_ns, bool last)
 	}
 }
 
+/*
+ * The seconds a device's rates are over: its requests' span, from the
+ * first one's first stage to the last one's completion, not the
+ * session's (which holds a command's start-up and end: record's IOPS
+ * was half fio's for the same I/Os); the session's where records do not
+ * say (aggregated in the module).
+ */
+double iolat_an_dev_secs(const struct iolat_an_dev *d, double session_secs)
+{
+	if (d->first_ns && d->last_ns > d->first_ns)
+		return (d->last_ns - d->first_ns) / 1e9;
+	return session_secs;
+}
+
 /**
  * iolat_an_record() - take one record into the analysis
  * @an: the analysis
@@ -434,7 +448,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	unsigned int op = r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER;
 	struct iolat_an_dev *d = &an->devs[dev];
 	struct iolat_an_group *g;
-	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns;
+	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns, first;
 	struct stage_ns t;
 
 	begin(an);
@@ -455,6 +469,12 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	/* a controller's admin command: its queue's (qid 0), no op's */
 	if (r->flags & IOLAT_F_NVME_ADMIN)
 		return;
+	first = r->q_ns ? r->q_ns : r->g_ns ? r->g_ns : r->i_ns ? r->i_ns :
+		r->d_ns;
+	if (first && (!d->first_ns || first < d->first_ns))
+		d->first_ns = first;
+	if (end > d->last_ns)
+		d->last_ns = end;
 	if (an->o.interval_ns &&
 	    end >= an->meta.t0_ns + an->ival_index * an->o.interval_ns) {
 		op_add(an, &d->ival[op], r, &t);	/* the run's at handover */

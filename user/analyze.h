@@ -72,6 +72,8 @@ struct iolat_an_dev {
 	uint64_t lba_start[IOLAT_LBA_BUCKETS];	/* first sector of each */
 	uint64_t lba_mul;	/* BUCKETS / sectors, 64.64 fixed point */
 	uint64_t ival_qd[IOLAT_QD_BUCKETS];
+	/* its requests' span: the first one's first stage, the last's end */
+	uint64_t first_ns, last_ns;
 };
 
 /* What the run was: from the session, or from a file's header. */
@@ -170,6 +172,7 @@ void iolat_an_default_pct(struct iolat_an_opts *o);
 int iolat_an_init(struct iolat_an *an, const struct iolat_an_opts *o,
 		  const struct iolat_output *out);
 void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors);
+double iolat_an_dev_secs(const struct iolat_an_dev *d, double session_secs);
 void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		     const struct iolat_record *r);
 void iolat_an_mark(struct iolat_an *an, uint64_t now_ns);

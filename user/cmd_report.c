@@ -312,6 +312,9 @@ static int report_main(int argc, const char **argv, bool plot)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	/* several hosts' clocks make no span: their summed seconds do */
+	for (i = 0; rp->multi && i < rp->an.nr_devs; i++)
+		rp->an.devs[i].first_ns = rp->an.devs[i].last_ns = 0;
 	iolat_an_finish(&rp->an, rp->end_ns, &rp->run, rp->c);
 	rc = rp->an.nomem || rp->partial ? EXIT_FAIL : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {

@@ -158,7 +158,7 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		printf("%s{\"name\": ", d ? ", " : "");
 		json_str(dv->name);
 		printf(", \"sectors\": %llu, ", U(dv->sectors));
-		json_ops(an, dv->run, run->seconds);
+		json_ops(an, dv->run, iolat_an_dev_secs(dv, run->seconds));
 		json_counts("size_hist", dv->size, IOLAT_SIZE_BUCKETS);
 		json_counts("qd_hist", dv->qd, IOLAT_QD_BUCKETS);
 		json_counts("offset_hist", dv->lba, IOLAT_LBA_BUCKETS);

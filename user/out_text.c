@@ -354,7 +354,8 @@ static void text_summary(struct iolat_an *an, const struct iolat_run *run,
 
 	(void)c;
 	for (d = 0; d < an->nr_devs; d++)
-		device_summary(an, &an->devs[d], run->seconds);
+		device_summary(an, &an->devs[d],
+			       iolat_an_dev_secs(&an->devs[d], run->seconds));
 	groups(an);
 	if (!an->records)
 		printf("no requests completed on the traced devices\n");
