@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `iolat plot`: a self-contained SVG of a run, over time: a latency
- * heatmap (interval x log latency, colour = requests) with the chosen
- * percentiles as lines over it, then IOPS and MB/s, then the average
- * queue depth (requests in the queue, from their own [first stage,
- * completion] times).  All devices and ops of the chosen stage together.
+ * heatmap per device and op (interval x log latency, colour = requests,
+ * with its scale) with the chosen percentiles as lines over it, then
+ * IOPS and MB/s per op, then the average queue depth (requests in the
+ * queue, from their own [first stage, completion] times).  Axes carry
+ * round ticks (1, 2 or 5 times a power of ten; latencies as 1us, 2us,
+ * 5us...) and titles.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,20 +20,27 @@
 #define ROW_MIN_EXP	10	/* 1 us */
 #define ROW_MAX_EXP	36	/* 68.7 s */
 #define NR_ROWS		((ROW_MAX_EXP - ROW_MIN_EXP) * ROWS_PER_POW2)
+#define NR_PANELS	(IOLAT_MAX_DEVS * IOLAT_OP_NR)
 
 #define W		1000	/* plot area */
-#define LEFT		80
-#define HEAT_H		320
+#define LEFT		90
+#define RIGHT		170
+#define HEAT_H		260
 #define LINE_H		140
-#define GAP		50
+#define GAP		56
+
+/* One device and op's requests in one interval. */
+struct cell {
+	uint64_t rows[NR_ROWS];
+	uint64_t pct[IOLAT_MAX_PCT];
+};
 
 struct col {
 	uint64_t from_ns;
 	uint64_t to_ns;
-	uint64_t ios, bytes;
-	uint64_t rows[NR_ROWS];
-	uint64_t pct[IOLAT_MAX_PCT];
+	uint64_t ios[IOLAT_OP_NR], bytes[IOLAT_OP_NR];
 	double inflight_ns;	/* sum of the requests' time in this span */
+	struct cell *cells[NR_PANELS];	/* [dev * IOLAT_OP_NR + op] */
 };
 
 struct svg {
@@ -48,6 +57,12 @@ static unsigned int row_of(uint64_t ns)
 	int r = (int)floor((e - ROW_MIN_EXP) * ROWS_PER_POW2);
 
 	return r < 0 ? 0 : r >= NR_ROWS ? NR_ROWS - 1 : r;
+}
+
+/* The latency at the bottom of a row, in ns. */
+static double row_lo_ns(unsigned int r)
+{
+	return pow(2, ROW_MIN_EXP + (double)r / ROWS_PER_POW2);
 }
 
 static struct col *col_get(struct iolat_an *an, size_t i)
@@ -98,49 +113,46 @@ static void svg_record(struct iolat_an *an, unsigned int dev,
 
 static void svg_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 {
-	struct iolat_hist *sum = malloc(sizeof(*sum));
 	struct col *c = col_get(an, from / an->o.interval_ns);
 	unsigned int d, op, i;
-	bool any = false;
+	struct cell *cell;
 
-	if (!c || !sum) {
-		an->nomem = true;
-		free(sum);
+	if (!c)
 		return;
-	}
 	c->from_ns = from;
 	c->to_ns = to;
-	iolat_hist_init(sum);
 	for (d = 0; d < an->nr_devs; d++) {
 		for (op = 0; op < IOLAT_OP_NR; op++) {
 			const struct iolat_an_op *o = &an->devs[d].ival[op];
 			const struct iolat_hist *h = o->hist[an->o.stage];
 
-			c->ios += o->ios;
-			c->bytes += o->bytes;
+			c->ios[op] += o->ios;
+			c->bytes[op] += o->bytes;
 			if (!h || !h->count)
 				continue;
-			iolat_hist_merge(sum, h);
-			any = true;
+			cell = calloc(1, sizeof(*cell));
+			if (!cell) {
+				an->nomem = true;
+				return;
+			}
+			c->cells[d * IOLAT_OP_NR + op] = cell;
+			for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
+				if (h->bins[i])
+					cell->rows[row_of(iolat_hist_bin_lo(i))] +=
+						h->bins[i];
+			cell->rows[NR_ROWS - 1] += h->overflow;
+			for (i = 0; i < an->o.nr_pct; i++)
+				cell->pct[i] = iolat_hist_percentile(h, an->o.pct_ppm[i]);
+			for (i = 0; i < NR_ROWS; i++)
+				if (cell->rows[i] > svg_state.max_row)
+					svg_state.max_row = cell->rows[i];
 		}
 	}
-	for (i = 0; any && i < IOLAT_HIST_NR_BINS; i++)
-		if (sum->bins[i])
-			c->rows[row_of(iolat_hist_bin_lo(i))] += sum->bins[i];
-	if (any)
-		c->rows[NR_ROWS - 1] += sum->overflow;
-	for (i = 0; any && i < an->o.nr_pct; i++)
-		c->pct[i] = iolat_hist_percentile(sum, an->o.pct_ppm[i]);
-	for (i = 0; i < NR_ROWS; i++)
-		if (c->rows[i] > svg_state.max_row)
-			svg_state.max_row = c->rows[i];
-	free(sum);
 }
 
-/* White -> blue -> red as log(count) grows. */
-static void colour(char *buf, size_t len, uint64_t n, uint64_t max)
+/* White -> blue -> red as log(count) grows; f in [0, 1]. */
+static void colour_f(char *buf, size_t len, double f)
 {
-	double f = max > 1 ? log((double)n) / log((double)max) : 1;
 	int r, g, b;
 
 	if (f < 0.5) {
@@ -157,52 +169,230 @@ static void colour(char *buf, size_t len, uint64_t n, uint64_t max)
 	snprintf(buf, len, "#%02x%02x%02x", r, g, b);
 }
 
-static double y_of_ns(double ns, unsigned int lo, unsigned int hi)
+static void colour(char *buf, size_t len, uint64_t n, uint64_t max)
+{
+	colour_f(buf, len, max > 1 ? log((double)n) / log((double)max) : 1);
+}
+
+/**
+ * iolat_nice_step() - a round tick step for an axis from 0 to @max
+ * @max: the axis' largest value, above 0
+ * @ticks: at most this many steps
+ *
+ * Return: 1, 2 or 5 times a power of ten, the smallest that takes at
+ * most @ticks steps to pass @max.
+ */
+double iolat_nice_step(double max, int ticks)
+{
+	static const double m[] = { 1, 2, 5 };
+	double p = pow(10, floor(log10(max / ticks)));
+	int k;
+
+	for (;; p *= 10)
+		for (k = 0; k < 3; k++)
+			if (m[k] * p * ticks >= max)
+				return m[k] * p;
+}
+
+/* "15k", "20", "0.25": a tick's label, to its step's precision */
+static void tick_label(char *buf, size_t len, double v, double step)
+{
+	if (v && step >= 1000)
+		snprintf(buf, len, "%gk", v / 1000);
+	else
+		snprintf(buf, len, "%.*f", step >= 1 ? 0 : (int)ceil(-log10(step)),
+			 v);
+}
+
+/* "1us", "20us", "500ms", "2s" */
+static void ns_label(char *buf, size_t len, double ns)
+{
+	if (ns < 1e6)
+		snprintf(buf, len, "%gus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%gms", ns / 1e6);
+	else
+		snprintf(buf, len, "%gs", ns / 1e9);
+}
+
+static double y_of_ns(double ns, unsigned int lo, unsigned int hi,
+		      double top)
 {
 	double r = (log2(ns > 1 ? ns : 1) - ROW_MIN_EXP) * ROWS_PER_POW2;
 
-	return GAP + HEAT_H - (r - lo) * HEAT_H / (hi - lo + 1);
+	return top + HEAT_H - (r - lo) * HEAT_H / (hi - lo + 1);
 }
 
 static const char *const line_colours[] = {
 	"#000000", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b",
 };
 
+static const char *const op_colours[IOLAT_OP_NR] = {
+	"#1f77b4", "#ff7f0e", "#7f7f7f", "#9467bd", "#8c564b", "#bcbd22",
+};
+
+static double run_end_s(const struct svg *g)
+{
+	return g->nr ? g->cols[g->nr - 1].to_ns / 1e9 : 1;
+}
+
 /* x of a time, the run spread over the plot's width */
 static double x_of(const struct svg *g, double ns)
 {
-	double total = g->nr ? g->cols[g->nr - 1].to_ns : 1;
+	double total = run_end_s(g) * 1e9;
 
 	return LEFT + (total > 0 ? ns / total : 0) * W;
 }
 
-static void line_panel(const struct svg *g, double top, const char *title,
-		       double (*val)(const struct col *), const char *colr)
+/* Vertical grid lines at the time ticks, and their labels below. */
+static void time_axis(const struct svg *g, double top, double h, bool labels)
 {
-	double max = 0, v;
+	double end = run_end_s(g), step = iolat_nice_step(end, 10), t;
+	char buf[32];
+
+	for (t = 0; t <= end * 1.0001; t += step) {
+		double x = x_of(g, t * 1e9);
+
+		printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+		       x, top, x, top + h);
+		if (!labels)
+			continue;
+		tick_label(buf, sizeof(buf), t, step);
+		printf("<text class=\"tick time\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+		       x, top + h + 14, buf);
+	}
+	if (labels)
+		printf("<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">time (s)</text>\n",
+		       LEFT + W / 2.0, top + h + 30);
+}
+
+/* A rotated axis title at the left of a panel. */
+static void y_title(double top, double h, const char *title)
+{
+	printf("<text class=\"axis-title\" x=\"18\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">%s</text>\n",
+	       top + h / 2, top + h / 2, title);
+}
+
+/*
+ * The heatmap of one device and op: rows four per power of two, round
+ * latency ticks (1, 2, 5 times a power of ten), the percentiles drawn
+ * over it with a white edge so that they show on dark cells too.
+ */
+static void heat_panel(struct iolat_an *an, const struct svg *g,
+		       unsigned int pnl, double top)
+{
+	static const double m[] = { 1, 2, 5 };
+	unsigned int lo = NR_ROWS, hi = 0, r, p, k;
+	unsigned int d = pnl / IOLAT_OP_NR, op = pnl % IOLAT_OP_NR;
+	double e, ns, y;
+	char fill[16], a[32], b[32];
 	size_t i;
 
+	for (i = 0; i < g->nr; i++)
+		for (r = 0; g->cols[i].cells[pnl] && r < NR_ROWS; r++)
+			if (g->cols[i].cells[pnl]->rows[r]) {
+				lo = r < lo ? r : lo;
+				hi = r > hi ? r : hi;
+			}
+	if (lo == NR_ROWS)
+		return;
+	/* whole powers of two around the data */
+	lo -= lo % ROWS_PER_POW2;
+	hi += ROWS_PER_POW2 - 1 - hi % ROWS_PER_POW2;
+	printf("<g class=\"panel heatmap\" data-device=\"%s\" data-op=\"%s\">\n",
+	       an->devs[d].name, iolat_op_name(op));
+	printf("<text class=\"panel-title\" x=\"%d\" y=\"%.1f\" font-size=\"13\">%s %s: %s latency</text>\n",
+	       LEFT, top - 8, an->devs[d].name, iolat_op_name(op),
+	       iolat_an_stage_name(an->o.stage));
+	printf("<g shape-rendering=\"crispEdges\">\n");
 	for (i = 0; i < g->nr; i++) {
-		v = val(&g->cols[i]);
-		max = v > max ? v : max;
+		const struct col *c = &g->cols[i];
+
+		for (r = lo; c->cells[pnl] && r <= hi; r++) {
+			uint64_t n = c->cells[pnl]->rows[r];
+
+			if (!n)
+				continue;
+			colour(fill, sizeof(fill), n, g->max_row);
+			ns_label(a, sizeof(a), row_lo_ns(r));
+			ns_label(b, sizeof(b), row_lo_ns(r + 1));
+			printf("<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>%.3g-%.3g s, %s to %s: %llu requests</title></rect>\n",
+			       x_of(g, c->from_ns),
+			       top + HEAT_H - (r - lo + 1.0) * HEAT_H / (hi - lo + 1),
+			       x_of(g, c->to_ns) - x_of(g, c->from_ns) + 0.3,
+			       (double)HEAT_H / (hi - lo + 1) + 0.3, fill,
+			       c->from_ns / 1e9, c->to_ns / 1e9, a, b, U(n));
+		}
 	}
+	printf("</g>\n");
+	time_axis(g, top, HEAT_H, false);
 	printf("<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
-	       LEFT, top, W, LINE_H);
-	printf("<text x=\"%d\" y=\"%.1f\" font-size=\"13\">%s (max %.3g)</text>\n",
-	       LEFT, top - 6, title, max);
-	printf("<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.3g</text>\n",
-	       LEFT - 4, top + 10, max);
-	printf("<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">0</text>\n",
-	       LEFT - 4, top + LINE_H);
-	printf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-	       colr);
-	for (i = 0; i < g->nr; i++) {
-		v = val(&g->cols[i]);
-		printf("%.1f,%.1f ",
-		       x_of(g, (g->cols[i].from_ns + g->cols[i].to_ns) / 2.0),
-		       top + LINE_H - (max > 0 ? v / max * (LINE_H - 4) : 0));
+	       LEFT, top, W, HEAT_H);
+	/* latency ticks: 1, 2, 5 per decade; only the decades if crowded */
+	for (e = 3; e <= 11; e++) {
+		for (k = 0; k < 3; k++) {
+			ns = m[k] * pow(10, e);
+			y = y_of_ns(ns, lo, hi, top);
+			if (y < top - 0.5 || y > top + HEAT_H + 0.5 ||
+			    (k && hi - lo + 1 > 10 * ROWS_PER_POW2))
+				continue;
+			ns_label(a, sizeof(a), ns);
+			printf("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ccc\" stroke-dasharray=\"3,3\"/>\n",
+			       LEFT, y, LEFT + W, y);
+			printf("<text class=\"tick latency\" x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+			       LEFT - 4, y + 4, a);
+		}
 	}
-	printf("\"/>\n");
+	y_title(top, HEAT_H, "latency");
+	/* the percentiles, each over a white edge */
+	for (p = 0; p < an->o.nr_pct; p++) {
+		for (k = 0; k < 2; k++) {
+			printf("<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"",
+			       k ? "percentile" : "halo",
+			       k ? line_colours[p % 6] : "#ffffff",
+			       k ? "1.5" : "4");
+			for (i = 0; i < g->nr; i++) {
+				const struct col *c = &g->cols[i];
+
+				if (c->cells[pnl] && c->cells[pnl]->pct[p])
+					printf("%.1f,%.1f ",
+					       x_of(g, (c->from_ns + c->to_ns) / 2.0),
+					       y_of_ns(c->cells[pnl]->pct[p], lo,
+						       hi, top));
+			}
+			printf("\"/>\n");
+		}
+		printf("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
+		       LEFT + W + 10, top + 15 + 16 * p, line_colours[p % 6],
+		       an->o.pct_name[p]);
+	}
+	printf("</g>\n");
+}
+
+/* The colour scale: requests per cell, log, from 1 to the most. */
+static void legend(const struct svg *g, double top)
+{
+	double x = LEFT + W + 10, h = 120, f;
+	char fill[16];
+	int i;
+
+	printf("<g id=\"legend\" class=\"legend\">\n");
+	printf("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">requests</text>\n",
+	       x, top - 6);
+	for (i = 0; i < 40; i++) {
+		f = 1 - i / 39.0;
+		colour_f(fill, sizeof(fill), f);
+		printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.2f\" fill=\"%s\"/>\n",
+		       x, top + i * h / 40, h / 40 + 0.3, fill);
+	}
+	printf("<text class=\"tick legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%llu</text>\n",
+	       x + 18, top + 9, U(g->max_row));
+	if (g->max_row > 10)
+		printf("<text class=\"tick legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%.0f</text>\n",
+		       x + 18, top + h / 2 + 4, sqrt((double)g->max_row));
+	printf("<text class=\"tick legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">1</text>\n",
+	       x + 18, top + h);
+	printf("</g>\n");
 }
 
 static double col_secs(const struct col *c)
@@ -210,47 +400,115 @@ static double col_secs(const struct col *c)
 	return c->to_ns > c->from_ns ? (c->to_ns - c->from_ns) / 1e9 : 1;
 }
 
-static double col_iops(const struct col *c)
+/* IOPS, MB/s of one op (IOLAT_OP_NR: all), queue depth */
+enum { V_IOPS, V_MBS, V_QD };
+
+static double col_val(const struct col *c, int what, unsigned int op)
 {
-	return c->ios / col_secs(c);
+	uint64_t ios = 0, bytes = 0;
+	unsigned int o;
+
+	for (o = 0; o < IOLAT_OP_NR; o++) {
+		if (op != IOLAT_OP_NR && o != op)
+			continue;
+		ios += c->ios[o];
+		bytes += c->bytes[o];
+	}
+	switch (what) {
+	case V_IOPS:
+		return ios / col_secs(c);
+	case V_MBS:
+		return bytes / col_secs(c) / 1e6;
+	default:
+		return c->inflight_ns / (col_secs(c) * 1e9);
+	}
 }
 
-static double col_mbs(const struct col *c)
+/* A line panel: a line per op with requests (one for the queue depth). */
+static void line_panel(const struct svg *g, double top, const char *title,
+		       const char *unit, int what)
 {
-	return c->bytes / col_secs(c) / 1e6;
+	double max = 0, v, step, t;
+	unsigned int op, lines = 0;
+	bool any[IOLAT_OP_NR] = { false };
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < g->nr; i++) {
+		for (op = 0; op < IOLAT_OP_NR; op++) {
+			if (g->cols[i].ios[op])
+				any[op] = true;
+			v = col_val(&g->cols[i], what, what == V_QD ?
+				    IOLAT_OP_NR : op);
+			max = v > max ? v : max;
+		}
+	}
+	step = iolat_nice_step(max > 0 ? max : 1, 5);
+	max = ceil((max > 0 ? max : 1) / step) * step;
+	printf("<g class=\"panel line\" data-title=\"%s\">\n", title);
+	printf("<text class=\"panel-title\" x=\"%d\" y=\"%.1f\" font-size=\"13\">%s</text>\n",
+	       LEFT, top - 8, title);
+	time_axis(g, top, LINE_H, false);
+	for (t = 0; t <= max * 1.0001; t += step) {
+		double y = top + LINE_H - t / max * LINE_H;
+
+		tick_label(buf, sizeof(buf), t, step);
+		printf("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
+		       LEFT, y, LEFT + W, y);
+		printf("<text class=\"tick value\" x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+		       LEFT - 4, y + 4, buf);
+	}
+	printf("<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+	       LEFT, top, W, LINE_H);
+	y_title(top, LINE_H, unit);
+	for (op = 0; op < IOLAT_OP_NR; op++) {
+		if (what == V_QD ? op : !any[op])
+			continue;
+		printf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+		       what == V_QD ? "#d62728" : op_colours[op]);
+		for (i = 0; i < g->nr; i++) {
+			v = col_val(&g->cols[i], what, what == V_QD ?
+				    IOLAT_OP_NR : op);
+			printf("%.1f,%.1f ",
+			       x_of(g, (g->cols[i].from_ns + g->cols[i].to_ns) / 2.0),
+			       top + LINE_H - v / max * LINE_H);
+		}
+		printf("\"/>\n");
+		if (what != V_QD)
+			printf("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
+			       LEFT + W + 10, top + 15 + 16 * lines++,
+			       op_colours[op], iolat_op_name(op));
+	}
+	printf("</g>\n");
 }
 
-static double col_qd(const struct col *c)
+static bool panel_used(const struct svg *g, unsigned int pnl)
 {
-	return c->inflight_ns / (col_secs(c) * 1e9);
+	size_t i;
+
+	for (i = 0; i < g->nr; i++)
+		if (g->cols[i].cells[pnl])
+			return true;
+	return false;
 }
 
 static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 			const struct iolat_dev_counters *cnt)
 {
 	struct svg *g = &svg_state;
-	unsigned int lo = NR_ROWS, hi = 0, r, p, d;
 	double step_s = an->o.interval_ns / 1e9, top;
-	int height = GAP + HEAT_H + 3 * (GAP + LINE_H) + GAP;
-	char fill[16];
+	unsigned int pnl, heat = 0, d;
+	int height;
 	size_t i;
 
 	(void)run;
 	(void)cnt;
-	for (i = 0; i < g->nr; i++)
-		for (r = 0; r < NR_ROWS; r++)
-			if (g->cols[i].rows[r]) {
-				lo = r < lo ? r : lo;
-				hi = r > hi ? r : hi;
-			}
-	if (lo == NR_ROWS)
-		lo = hi = 0;
-	/* whole powers of two around the data */
-	lo -= lo % ROWS_PER_POW2;
-	hi += ROWS_PER_POW2 - 1 - hi % ROWS_PER_POW2;
+	for (pnl = 0; pnl < NR_PANELS; pnl++)
+		heat += panel_used(g, pnl);
+	height = GAP + heat * (HEAT_H + GAP) + 3 * (LINE_H + GAP) + GAP;
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
-	       LEFT + W + 160, height, LEFT + W + 160, height);
+	       LEFT + W + RIGHT, height, LEFT + W + RIGHT, height);
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	printf("<text x=\"%d\" y=\"20\" font-size=\"15\">iolat: %s latency of", LEFT,
 	       iolat_an_stage_name(an->o.stage));
@@ -258,70 +516,26 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 		printf(" %s", an->devs[d].name);
 	printf(" on %s (Linux %s), %.3g s intervals, %llu requests</text>\n",
 	       an->meta.host, an->meta.kernel, step_s, U(an->records));
-	/* heatmap */
-	printf("<g shape-rendering=\"crispEdges\">\n");
-	for (i = 0; i < g->nr; i++) {
-		for (r = lo; r <= hi; r++) {
-			uint64_t n = g->cols[i].rows[r];
-
-			if (!n)
-				continue;
-			colour(fill, sizeof(fill), n, g->max_row);
-			printf("<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>%.3g s: %llu</title></rect>\n",
-			       x_of(g, g->cols[i].from_ns),
-			       GAP + HEAT_H - (r - lo + 1.0) * HEAT_H / (hi - lo + 1),
-			       x_of(g, g->cols[i].to_ns) - x_of(g, g->cols[i].from_ns) + 0.3,
-			       (double)HEAT_H / (hi - lo + 1) + 0.3, fill,
-			       g->cols[i].to_ns / 1e9, U(n));
-		}
-	}
-	printf("</g>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
-	       LEFT, GAP, W, HEAT_H);
-	/* latency axis: powers of ten */
-	for (p = 3; p <= 11; p++) {
-		static const char *const names[] = {
-			"1us", "10us", "100us", "1ms", "10ms", "100ms", "1s",
-			"10s", "100s",
-		};
-		double y = y_of_ns(pow(10, p), lo, hi);
-
-		if (y < GAP || y > GAP + HEAT_H)
+	top = GAP;
+	for (pnl = 0; pnl < NR_PANELS; pnl++) {
+		if (!panel_used(g, pnl))
 			continue;
-		printf("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ccc\" stroke-dasharray=\"3,3\"/>\n",
-		       LEFT, y, LEFT + W, y);
-		printf("<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-		       LEFT - 4, y + 4, names[p - 3]);
+		heat_panel(an, g, pnl, top);
+		top += HEAT_H + GAP;
 	}
-	/* percentile lines */
-	for (p = 0; p < an->o.nr_pct; p++) {
-		const char *colr = line_colours[p % 6];
-
-		printf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-		       colr);
-		for (i = 0; i < g->nr; i++)
-			if (g->cols[i].pct[p])
-				printf("%.1f,%.1f ",
-				       x_of(g, (g->cols[i].from_ns + g->cols[i].to_ns) / 2.0),
-				       y_of_ns(g->cols[i].pct[p], lo, hi));
-		printf("\"/>\n<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"%s\">%s</text>\n",
-		       LEFT + W + 10, GAP + 15 + 16 * p, colr, an->o.pct_name[p]);
-	}
-	top = GAP + HEAT_H + GAP;
-	line_panel(g, top, "IOPS", col_iops, "#1f77b4");
+	if (heat)
+		legend(g, GAP + 16 * an->o.nr_pct + 40);
+	line_panel(g, top, "IOPS", "IOPS", V_IOPS);
 	top += LINE_H + GAP;
-	line_panel(g, top, "MB/s", col_mbs, "#2ca02c");
+	line_panel(g, top, "MB/s", "MB/s", V_MBS);
 	top += LINE_H + GAP;
 	line_panel(g, top, "queue depth (requests in the queue, average)",
-		   col_qd, "#d62728");
-	/* time axis */
-	for (i = 0; i <= 10; i++) {
-		double x = LEFT + i * W / 10.0;
-
-		printf("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.3g s</text>\n",
-		       x, top + LINE_H + 16,
-		       (g->nr ? g->cols[g->nr - 1].to_ns : 0) / 1e9 * i / 10);
-	}
+		   "requests", V_QD);
+	time_axis(g, top, LINE_H, true);
 	printf("</svg>\n");
+	for (i = 0; i < g->nr; i++)
+		for (pnl = 0; pnl < NR_PANELS; pnl++)
+			free(g->cols[i].cells[pnl]);
 	free(g->cols);
 	memset(g, 0, sizeof(*g));
 }

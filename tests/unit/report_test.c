@@ -85,6 +85,8 @@ static int cmp_u64(const void *a, const void *b)
  * A record file of one device "nullb0" (or @dev) with @n reads over
  * 10 s, Q2C log-normal around @median_ns; the latencies go to @lat.
  */
+static unsigned int write_every;	/* every Nth request a write (0: none) */
+
 static int write_file(const char *path, const char *dev, unsigned int n,
 		      double median_ns, uint64_t *lat)
 {
@@ -137,7 +139,8 @@ static int write_file(const char *path, const char *dev, unsigned int n,
 		r.bytes = 4096;
 		r.sector = (i * 7919ULL) % (1 << 21);
 		r.nr_bios = 1;
-		r.op = IOLAT_OP_READ;
+		r.op = write_every && !(i % write_every) ? IOLAT_OP_WRITE :
+						    IOLAT_OP_READ;
 		r.pid = 100 + i % 3;
 		strcpy(r.comm, "fio");
 		iolat_file_records(f, &r);
@@ -479,23 +482,77 @@ TEST_F(report, prom_buckets_zeros_build_info)
 	free(out);
 }
 
-/* The plot renders in headless Chromium: a PNG with more than white. */
+/* The labels of the ticks of class @cls in @svg, up to @max; how many. */
+static int tick_values(const char *svg, const char *cls, double *v, int max)
+{
+	char pre[64];
+	const char *p = svg;
+	int n = 0;
+
+	snprintf(pre, sizeof(pre), "class=\"tick %s\"", cls);
+	while (p && n < max && (p = strstr(p, pre)) && (p = strchr(p, '>')))
+		v[n++] = strtod(++p, NULL);
+	return n;
+}
+
+/* Is @v a whole multiple of 1, 2 or 5 times a power of ten, @step? */
+static bool round_multiple(double v, double step)
+{
+	double e = floor(log10(step)), m = step / pow(10, e);
+
+	return (fabs(m - 1) < 1e-9 || fabs(m - 2) < 1e-9 || fabs(m - 5) < 1e-9) &&
+	       fabs(v / step - round(v / step)) < 1e-6;
+}
+
+/*
+ * The plot (issue 17): a heatmap per device and op, round ticks on every
+ * axis (1, 2 or 5 times a power of ten) and their titles, a colour
+ * scale, the percentiles over a white edge, tooltips with the latency
+ * range; it renders in headless Chromium (a PNG with more than white),
+ * kept as docs/plot.png when IOLAT_PLOT_PNG names where.
+ */
 TEST_F(report, plot_renders)
 {
+	double v[64], step;
 	char *svg;
+	int n, i;
 
-	ASSERT_EQ(0, sh("%s plot -o %s/a.svg %s/a.rec", cli(), DIR, DIR));
+	write_every = 3;
+	ASSERT_EQ(0, write_file(DIR "/rw.rec", "nullb0", N_REQ, 200e3, self->lat));
+	write_every = 0;
+	ASSERT_EQ(0, sh("%s plot -o %s/a.svg %s/rw.rec", cli(), DIR, DIR));
 	svg = slurp(DIR "/a.svg");
-	EXPECT_NE(NULL, strstr(svg, "<svg"));
 	EXPECT_NE(NULL, strstr(svg, "</svg>"));
-	EXPECT_NE(NULL, strstr(svg, "<polyline"));
+	EXPECT_NE(NULL, strstr(svg, "data-device=\"nullb0\" data-op=\"read\""));
+	EXPECT_NE(NULL, strstr(svg, "data-device=\"nullb0\" data-op=\"write\""));
+	EXPECT_NE(NULL, strstr(svg, "id=\"legend\""));
+	EXPECT_NE(NULL, strstr(svg, ">time (s)</text>"));
+	EXPECT_NE(NULL, strstr(svg, ">latency</text>"));
+	EXPECT_NE(NULL, strstr(svg, "class=\"halo\""));
+	EXPECT_NE(NULL, strstr(svg, "us: ")) TH_LOG("no latency range in the tooltips");
+	/* the time ticks (not 4.7 s, 9.41 s): 0, then a round step */
+	n = tick_values(svg, "time", v, 64);
+	ASSERT_LE(3, n);
+	step = v[1] - v[0];
+	EXPECT_EQ(0.0, v[0]);
+	for (i = 1; i < n; i++)
+		EXPECT_TRUE(round_multiple(v[i], step)) TH_LOG("time tick %g, step %g", v[i], step);
+	/* the IOPS axis (not only 0 and 1.36e+04): 0 and round steps */
+	n = tick_values(strstr(svg, "data-title=\"IOPS\""), "value", v, 6);
+	ASSERT_LE(3, n);
+	step = v[1] - v[0];
+	for (i = 1; i < n; i++)
+		EXPECT_TRUE(round_multiple(v[i], step)) TH_LOG("IOPS tick %g, step %g", v[i], step);
+	/* latency ticks between the decades when the range is narrow */
+	n = tick_values(svg, "latency", v, 64);
+	EXPECT_LE(3, n);
 	free(svg);
 	if (!have("chromium")) {
 		if (ci())
 			ASSERT_TRUE(0) TH_LOG("chromium is missing");
 		SKIP(return, "chromium is not installed (apt-get install chromium)");
 	}
-	ASSERT_EQ(0, sh("cd %s && rm -f a.png && timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1240,1000 --screenshot=a.png file://%s/a.svg >chromium.log 2>&1",
+	ASSERT_EQ(0, sh("cd %s && rm -f a.png && timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1260,1300 --screenshot=a.png file://%s/a.svg >chromium.log 2>&1",
 			DIR, DIR));
 	/* pixels that are not the white background: a blank page has none */
 	EXPECT_EQ(0, sh("/usr/bin/python3 -c 'import sys; from PIL import Image\n"
@@ -506,6 +563,8 @@ TEST_F(report, plot_renders)
 			"print(\"png %%dx%%d: %%d pixels drawn, %%d colours\" %% (im.width, im.height, ink, colours))\n"
 			"sys.exit(0 if ink > im.width * im.height // 50 and colours > 20 else 1)'",
 			DIR));
+	if (getenv("IOLAT_PLOT_PNG"))
+		sh("cp %s/a.png %s", DIR, getenv("IOLAT_PLOT_PNG"));
 }
 
 TEST_HARNESS_MAIN
