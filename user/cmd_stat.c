@@ -272,8 +272,8 @@ int cmd_stat(int argc, const char **argv)
 		{ "output", 'o', POPT_ARG_STRING, &fmt, 0,
 		  "text (default) or json (a line per device and interval)",
 		  "FMT" },
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
-		  "Session options:", NULL },
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_counter_options, 0,
+		  "Devices:", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};

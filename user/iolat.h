@@ -329,6 +329,7 @@ struct iolat_session {
 	int cmd_status;
 };
 extern struct poptOption iolat_session_options[];
+extern struct poptOption iolat_counter_options[];
 int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 			 poptContext pc);
 int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);

@@ -44,15 +44,34 @@ static void usage(FILE *f)
 	fprintf(f, "usage: iolat COMMAND [OPTIONS]\n\ncommands:\n");
 	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'iolat COMMAND --help' for a command's options; see iolat(8).\n");
+	fprintf(f, "\n'iolat help COMMAND' (or 'iolat COMMAND --help') for a command's options;\n'iolat --version'; see iolat(8).\n");
+}
+
+/* Command @i with @argv[0] its name; popt's usage lines say "iolat CMD". */
+static int run(size_t i, int argc, const char **argv)
+{
+	static char name[32];
+
+	snprintf(name, sizeof(name), "iolat %s", commands[i].name);
+	argv[0] = name;
+	return commands[i].run(argc, argv);
 }
 
 int main(int argc, const char **argv)
 {
+	const char *help[] = { NULL, "--help", NULL };
 	size_t i;
 
 	if (argc < 2) {
 		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/* iolat help CMD: CMD's options */
+	if (!strcmp(argv[1], "help") && argc == 3) {
+		for (i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return run(i, 2, help);
+		iolat_err("unknown command '%s' (try: iolat --help)", argv[2]);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -66,7 +85,7 @@ int main(int argc, const char **argv)
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return run(i, argc - 1, argv + 1);
 	iolat_err("unknown command '%s' (try: iolat --help)", argv[1]);
 	return EXIT_USAGE;
 }

@@ -53,15 +53,18 @@ struct poptOption iolat_session_options[] = {
 	POPT_TABLEEND
 };
 
-/**
- * iolat_session_parse() - take one option of iolat_session_options
- * @o: where the option's value goes
- * @pc: the popt context
- * @opt: poptGetNextOpt()'s value
- *
- * Return: 1 if @opt was a session option, 0 if not, -1 on a bad value
- * (reported).
- */
+/* `iolat stat`'s: it counts every request, so no filters and no buffer */
+struct poptOption iolat_counter_options[] = {
+	{ "device", 'd', POPT_ARG_STRING, NULL, 'd',
+	  "block device (repeat for more; default: the blk-mq disks)", "DEV" },
+	{ "duration", 't', POPT_ARG_STRING, NULL, 't',
+	  "count for SECS seconds (default: until Ctrl-C, or while COMMAND runs)",
+	  "SECS" },
+	{ "summary", 0, POPT_ARG_STRING, NULL, 'S',
+	  "write the session's device counters to FILE as JSON", "FILE" },
+	POPT_TABLEEND
+};
+
 /* nullb2 before nullb10, as ls -v sorts */
 static int cmp_name(const void *a, const void *b)
 {
@@ -76,6 +79,15 @@ static bool iolat_task_exists(long id)
 	return !access(path, F_OK);
 }
 
+/**
+ * iolat_session_parse() - take one option of iolat_session_options
+ * @o: where the option's value goes
+ * @pc: the popt context
+ * @opt: poptGetNextOpt()'s value
+ *
+ * Return: 1 if @opt was a session option, 0 if not, -1 on a bad value
+ * (reported).
+ */
 static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 			       int opt)
 {

@@ -307,6 +307,54 @@ struct bad_input {
 	const char *says;
 };
 
+/* Standard output of `iolat @args`, exit status in @st. */
+static char *cli_out(const char *args, int *st)
+{
+	static char out[8192];
+	char cmd[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", getenv("IOLAT_CLI"), args);
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	*st = pclose(f);
+	*st = WIFEXITED(*st) ? WEXITSTATUS(*st) : -1;
+	return out;
+}
+
+/*
+ * A tool of its family (issue 17): iolat --version, iolat help CMD,
+ * usage lines that say "iolat CMD".
+ */
+TEST(help_and_version)
+{
+	char *out;
+	int st;
+
+	if (!getenv("IOLAT_CLI"))
+		SKIP(return, "IOLAT_CLI is not set");
+	out = cli_out("--version", &st);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, strncmp(out, "iolat ", 6)) TH_LOG("%s", out);
+	out = cli_out("help record", &st);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "Usage: iolat record ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "--nvme"));
+	out = cli_out("stat --help", &st);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "Usage: iolat stat ")) TH_LOG("%s", out);
+	/* stat's help lists no filter it would refuse */
+	EXPECT_EQ(NULL, strstr(out, "--min-latency"));
+	EXPECT_EQ(NULL, strstr(out, "--comm"));
+	out = cli_out("help frobnicate", &st);
+	EXPECT_EQ(2, st);
+	EXPECT_NE(NULL, strstr(out, "unknown command 'frobnicate'"));
+}
+
 FIXTURE(bad_input) {
 	int unused;
 };
@@ -350,7 +398,7 @@ FIXTURE_VARIANT_ADD(bad_input, stat_bad_interval) {
 FIXTURE_VARIANT_ADD(bad_input, stat_bad_count) {
 	{ "stat -d nullb0 1 2.5", EXIT_USAGE, "a whole count (a COMMAND goes after --), not '2.5'" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_filter) {
-	{ "stat -d nullb0 -c fio", EXIT_USAGE, "stat counts every request" } };
+	{ "stat -d nullb0 -c fio", EXIT_USAGE, "-c: unknown option" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_bad_format) {
 	{ "stat -d nullb0 -o csv", EXIT_USAGE, "-o takes text or json, not 'csv'" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_unknown_device) {
