@@ -300,10 +300,6 @@ int cmd_stat(int argc, const char **argv)
 		iolat_err("-o takes text or json, not '%s'", fmt);
 		goto out;
 	}
-	if (o.ops || o.comm || o.min_lat || o.pid || o.tgid || o.ring) {
-		iolat_err("stat counts every request: --op, -p, --tid, -c, -m and -b apply to records, not here");
-		goto out;
-	}
 	if (count && (o.duration || s.cmd)) {
 		iolat_err("a count of intervals, -t and a COMMAND exclude each other");
 		goto out;
