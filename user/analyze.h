@@ -205,7 +205,8 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 
 /* rows.c: a record as one CSV line or JSON object */
 void iolat_row_header(void);
-void iolat_row(const struct iolat_record *r, const char *dev, bool json);
+void iolat_row(const struct iolat_record *r, const char *dev, bool json,
+	       uint64_t real_offset);
 void iolat_safe_comm(char *dst, const char *comm);
 void iolat_fmt_flags(char *buf, size_t len, uint32_t flags);
 void iolat_put_fields(const char *const *names, char (*v)[40],

@@ -161,7 +161,8 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 		break;
 	case FMT_CSV:
 	case FMT_JSON:
-		iolat_row(r, name, t->fmt == FMT_JSON);
+		iolat_row(r, name, t->fmt == FMT_JSON,
+			  t->s->t0_real_ns - t->s->t0_ns);
 		break;
 	}
 }

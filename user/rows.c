@@ -84,7 +84,8 @@ static const char *const raw_names[NR_RAW] = {
 
 /* One CSV row, or one JSON object (strings quoted), with the stages. */
 static void raw_fields(const struct iolat_record *r, const char *name,
-		       const char *flags, const char *comm, bool json)
+		       const char *flags, const char *comm, bool json,
+		       uint64_t real_offset)
 {
 	char v[NR_RAW][40];
 	bool str[NR_RAW] = { [5] = true, [8] = true, [9] = true, [21] = true };
@@ -125,7 +126,12 @@ static void raw_fields(const struct iolat_record *r, const char *name,
 		else if (!json)
 			printf(",");
 	}
-	printf(json ? "}\n" : "\n");
+	/* the completion on the wall clock, to join other logs by */
+	if (r->c_ns)
+		printf(json ? ", \"c_real_ns\": %llu}\n" : ",%llu\n",
+		       U(r->c_ns + real_offset));
+	else
+		printf(json ? "}\n" : ",\n");
 }
 
 /* The CSV header of iolat_row(). */
@@ -136,7 +142,7 @@ void iolat_row_header(void)
 	iolat_put_names(raw_names, NR_RAW);
 	for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
 		printf(",%s_ns", iolat_stage_name(stage));
-	printf("\n");
+	printf(",c_real_ns\n");
 }
 
 /**
@@ -144,14 +150,17 @@ void iolat_row_header(void)
  * @r: the record
  * @dev: its device's name
  * @json: a JSON object (JSON Lines) instead of CSV
+ * @real_offset: CLOCK_REALTIME less CLOCK_MONOTONIC at the session's
+ *	start: c_real_ns, the completion on the wall clock, is c_ns plus it
  */
-void iolat_row(const struct iolat_record *r, const char *dev, bool json)
+void iolat_row(const struct iolat_record *r, const char *dev, bool json,
+	       uint64_t real_offset)
 {
 	char flags[64], comm[IOLAT_COMM_LEN];
 
 	iolat_safe_comm(comm, r->comm);
 	iolat_fmt_flags(flags, sizeof(flags), r->flags);
-	raw_fields(r, dev, flags, comm, json);
+	raw_fields(r, dev, flags, comm, json, real_offset);
 }
 
 static int csv_begin(struct iolat_an *an)
@@ -164,7 +173,8 @@ static int csv_begin(struct iolat_an *an)
 static void csv_record(struct iolat_an *an, unsigned int dev,
 		       const struct iolat_record *r)
 {
-	iolat_row(r, an->devs[dev].name, false);
+	iolat_row(r, an->devs[dev].name, false,
+		  an->meta.t0_real_ns - an->meta.t0_ns);
 }
 
 const struct iolat_output iolat_out_csv = {

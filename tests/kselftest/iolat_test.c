@@ -748,6 +748,31 @@ TEST_F_TIMEOUT(iolat, record_file_survives_signals, 300)
 }
 
 /*
+ * trace's CSV and JSON carry the wall clock (issue 17: no anchor to join
+ * other logs by): c_real_ns, the completion on CLOCK_REALTIME, within a
+ * minute of the guest's own clock, in every row of both.
+ */
+TEST_F_TIMEOUT(iolat, trace_wall_clock, 120)
+{
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = ts.tv_sec * 1e9 + ts.tv_nsec;
+	ASSERT_EQ(0, sh("%s trace -o csv -d nullb0 -- dd if=/dev/nullb0 of=/dev/null bs=4k count=8 iflag=direct >%s 2>%s",
+			env("IOLAT_CLI"), CSV, ERR)) TH_LOG("%s", slurp(ERR));
+	/* the last column, by its header's name */
+	EXPECT_EQ(0, sh("awk -F, -v now=%.0f 'NR == 1 { if ($NF != \"c_real_ns\") exit 1; next } { n++; d = $NF - now; if (d < -60e9 || d > 60e9) exit 1 } END { exit !(n >= 8) }' %s",
+			now, CSV)) TH_LOG("%s", slurp(CSV));
+	ASSERT_EQ(0, sh("%s trace -o json -d nullb0 -- dd if=/dev/nullb0 of=/dev/null bs=4k count=8 iflag=direct >%s 2>%s",
+			env("IOLAT_CLI"), OUT, ERR)) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("/usr/bin/python3 -c 'import json, sys\n"
+			"rows = [json.loads(l) for l in open(\"%s\")]\n"
+			"ok = len(rows) >= 8 and all(abs(r[\"c_real_ns\"] - %.0f) < 60e9 and r[\"c_real_ns\"] - r[\"c_ns\"] == rows[0][\"c_real_ns\"] - rows[0][\"c_ns\"] for r in rows)\n"
+			"sys.exit(0 if ok else 1)'", OUT, now)) TH_LOG("%s", slurp(OUT));
+}
+
+/*
  * `iolat trace | grep` is live (issue 17): into a pipe, each request's
  * line arrives while the trace runs, not at its exit.  The trace runs
  * for 600 s; the reads' lines must come through the pipe long before.
