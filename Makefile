@@ -135,6 +135,8 @@ dkms-install: dkms-src
 install: cli
 	install -D -m 0755 $(BUILD)/iolat $(DESTDIR)$(PREFIX)/sbin/iolat
 	install -D -m 0644 man/iolat.8 $(DESTDIR)$(PREFIX)/share/man/man8/iolat.8
+	install -D -m 0644 docs/output.md $(DESTDIR)$(PREFIX)/share/doc/iolat/output.md
+	install -D -m 0644 docs/abi.md $(DESTDIR)$(PREFIX)/share/doc/iolat/abi.md
 
 check:
 	tests/check.sh
