@@ -776,9 +776,15 @@ static int write_summary(const struct iolat_session *s)
 		iolat_err("cannot write %s: %s", s->summary, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "{\"seconds\":%.6f,\"delivered\":%llu,\"written\":%llu,"
+	/*
+	 * A session the module's unloading (or a lost socket) cut short is
+	 * written too, marked incomplete: its counts are up to the loss,
+	 * its devices' counters those of the last reading, if any.
+	 */
+	fprintf(f, "{\"incomplete\":%s,\"seconds\":%.6f,\"delivered\":%llu,\"written\":%llu,"
 		"\"dropped\":%llu,\"drop_full\":%llu,\"drop_unmatched\":%llu,"
 		"\"drop_range\":%llu,\"filtered\":%llu,",
+		s->run.incomplete ? "true" : "false",
 		s->run.seconds, U(s->run.delivered), U(st->written),
 		U(iolat_run_dropped(&s->run)), U(st->drop_full),
 		U(st->drop_unmatched), U(st->drop_range), U(st->filtered));
@@ -792,9 +798,10 @@ static int write_summary(const struct iolat_session *s)
 		const unsigned long long *k1 = s->run.kstart[d].f;
 		const unsigned long long *k2 = s->run.kend[d].f;
 
-		fprintf(f, "%s{\"name\":\"%s\",\"removed\":%s,", d ? "," : "",
-			s->devs[d].name,
-			s->run.devs_removed & (1U << d) ? "true" : "false");
+		fprintf(f, "%s{\"name\":\"%s\",\"removed\":%s,\"counters_valid\":%s,",
+			d ? "," : "", s->devs[d].name,
+			s->run.devs_removed & (1U << d) ? "true" : "false",
+			s->counters[d].valid ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);
 		if (s->run.kernel_valid)
 			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu}",
@@ -907,7 +914,7 @@ int iolat_session_run(struct iolat_session *s)
 		for (unsigned int op = 0; op < IOLAT_OP_NR; op++)
 			s->run.delivered += s->counters[i].agg_ios[op];
 	s->run.decode_errors = dec.bad;
-	if (s->summary && !s->run.incomplete && write_summary(s))
+	if (s->summary && write_summary(s))
 		return EXIT_FAIL;
 	return s->run.incomplete ? EXIT_FAIL : EXIT_OK;
 }
