@@ -409,7 +409,8 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 		iolat_err("no device given (-d DEV)");
 		return EXIT_USAGE;
 	}
-	if (o->duration < 0 || (o->duration > 0 && s->cmd)) {
+	/* (-t is above 0 once parsed: iolat_session_parse) */
+	if (o->duration > 0 && s->cmd) {
 		iolat_err("-t takes a positive number of seconds, and not with a COMMAND");
 		return EXIT_USAGE;
 	}
