@@ -66,7 +66,7 @@ char *slurp_all(const char *path)
 			continue;
 		grown = realloc(buf, room * 2);
 		if (!grown)
-			break;
+			abort();
 		buf = grown;
 		room *= 2;
 	}
@@ -75,19 +75,19 @@ char *slurp_all(const char *path)
 	return buf;
 }
 
-/* A file's text (first 64 KiB) in a fresh string; tests exit, not free. */
+/*
+ * A file's whole text in a fresh string, "" when it cannot be read; tests
+ * exit, not free.  Never cut short: a long run's JSON outgrows any fixed
+ * size (the debug kernel's slow analysis run wrote more than 64 KiB).
+ */
 char *slurp(const char *path)
 {
-	char *buf = calloc(1, 1 << 16);
-	FILE *f = fopen(path, "r");
+	char *buf = slurp_all(path);
 
 	if (!buf)
+		buf = calloc(1, 1);
+	if (!buf)
 		abort();
-	if (f) {
-		if (fread(buf, 1, (1 << 16) - 1, f) == 0)
-			buf[0] = '\0';
-		fclose(f);
-	}
 	return buf;
 }
 
@@ -147,6 +147,19 @@ long long completed(const char *dev)
 	if (dev_stat(dev, f) < 11)
 		return -1;
 	return f[0] + f[4] + f[11] + f[15];
+}
+
+/* Wait up to @secs for @dev to have completed @n requests in all; 0 or -1. */
+int wait_completed(const char *dev, long long n, int secs)
+{
+	int i;
+
+	for (i = 0; i < secs * 100; i++) {
+		if (completed(dev) >= n)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
 }
 
 /* Writes the device completed (its stat file's fifth field). */

@@ -26,6 +26,7 @@ double json_num(const char *text, const char *key);
 int dev_stat(const char *dev, unsigned long long f[17]);
 long long completed(const char *dev);
 long long completed_writes(const char *dev);
+int wait_completed(const char *dev, long long n, int secs);
 bool module_loaded(void);
 int module_load(void);
 int module_unload(void);

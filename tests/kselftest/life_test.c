@@ -337,6 +337,7 @@ TEST_F_TIMEOUT(life, nvme_controller_removed_while_traced, 300)
 TEST_F_TIMEOUT(life, overload_exact_drops, 300)
 {
 	long long before, after, delivered, full, unmatched, range, filtered;
+	long long stop;
 	char cmd[512], *sum, *err;
 	pid_t cli;
 	int st;
@@ -348,9 +349,19 @@ TEST_F_TIMEOUT(life, overload_exact_drops, 300)
 	cli = spawn_sh(cmd);
 	ASSERT_LT(0, cli);
 	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60)) TH_LOG("%s", slurp(ERR));
-	usleep(300000);
+	/*
+	 * Stopped once fio is under way, for as long as it takes the
+	 * device to complete four times what every CPU's buffer holds,
+	 * however fast the guest is: fio starts slowly under KASAN, and
+	 * the CLI stopped for a fixed second before it began lost nothing.
+	 */
+	ASSERT_EQ(0, wait_completed("nullb0", before + 1000, 120))
+		TH_LOG("fio did not start");
 	kill(cli, SIGSTOP);	/* fio, its child, goes on */
-	sleep(1);
+	stop = completed("nullb0");
+	EXPECT_EQ(0, wait_completed("nullb0",
+				    stop + 4 * 64 * sysconf(_SC_NPROCESSORS_ONLN),
+				    120));
 	kill(cli, SIGCONT);
 	ASSERT_EQ(0, wait_for(cli, 240, &st)) TH_LOG("the CLI did not end");
 	after = completed("nullb0");
