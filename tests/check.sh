@@ -52,7 +52,7 @@ report() {
 
 	case $st in
 	0) result "$name" PASS "${secs%%,*}s${secs#"${secs%%,*}"}" ;;
-	125) result "$name" SKIP "(the guest could not run; see $OUT/$name.log)"
+	125) result "$name" SKIP "(could not run; see $OUT/$name.log)"
 		tail -n 20 "$OUT/$name.log" ;;
 	*) result "$name" FAIL "(${why}status $st; see $OUT/$name.log)"
 		tail -n 40 "$OUT/$name.log" ;;
@@ -96,7 +96,7 @@ stage() {
 run_guests() {
 	local k lane1=() lane2=()
 	for k in "$@"; do
-		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|5.4) ]]; then
+		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|5.4|demo) ]]; then
 			lane1+=("$k")
 		else
 			lane2+=("$k")
@@ -118,14 +118,34 @@ guest_lane() {
 			continue
 		fi
 		t0=$SECONDS
-		guest_suite "$k" >"$OUT/guest-$k.log" 2>&1
+		if [ "$k" = demo ]; then
+			demo_check
+		else
+			guest_suite "$k"
+		fi >"$OUT/guest-$k.log" 2>&1
 		st=$?
-		if [ "$st" != 0 ]; then
+		if [ "$k" = demo ] && [ "$st" != 0 ]; then
+			echo "failed: README's sample" >"$OUT/guest-$k.why"
+			grep -E '^(samples|run): |^[-+][^-+]' "$OUT/guest-$k.log" |
+				head -n 6 >"$OUT/guest-$k.detail"
+		elif [ "$st" != 0 ]; then
 			guest_why "$k" >"$OUT/guest-$k.why"
 			guest_detail "$k" "$st" >"$OUT/guest-$k.detail"
 		fi
 		echo "$st $((SECONDS - t0))" >"$OUT/guest-$k.status"
 	done
+}
+
+# README's sample output against today's (tests/docs/samples.py): the
+# guest half of `make demo` on 6.1, as `make demo` runs it, its output
+# compared with README.  (About a minute: in lane 2 before the debug
+# guest, which waits for its kernel to build anyway.)
+demo_check() {
+	local st
+	tests/guest/run --kernel 6.1 -- tests/guest/demo.sh >"$OUT/demo.txt"
+	st=$?
+	[ $st = 0 ] || { echo "check: the demo ended with status $st"; return $st; }
+	python3 tests/docs/samples.py check README.md "$OUT/demo.txt"
 }
 
 # guest_why KERNEL: one line saying what failed in a guest suite: the
@@ -423,6 +443,7 @@ if [[ " $KERNELS " == *" debug "* ]]; then
 fi
 stage versions check_versions
 stage cli make -s cli EXTRA_CFLAGS=-Werror
+stage docs tests/docs/examples.sh build/iolat
 stage unit-tests unit_tests
 # The CLI's ingest path end to end: every record in is decoded and
 # analysed (ingest exits 2 otherwise).  Its rate, 20 million records a
@@ -462,16 +483,25 @@ for k in $KERNELS; do
 		continue
 	fi
 	ready+=("$k")
+	# README's sample, from 6.1's guest (demo_check)
+	[ "$k" = 6.1 ] && ready+=(demo)
 done
+# The struct sizes and record offsets the docs give, against the 6.1
+# module's debug information (tests/docs/sizes.py).
+if [ -f build/kmod/6.1/iolat.ko ]; then
+	stage docs-sizes python3 tests/docs/sizes.py build/kmod/6.1/iolat.ko \
+		README.md docs/*.md man/iolat.8
+fi
 # DKMS installs for every kernel but the debug one (whose tree is a
 # kernel build, not headers) and 5.10 (gcc-10); the guests of the Debian
 # 6.x kernels and the fixtures then load the DKMS-built module, the
-# others the module built in module-KERNEL (guest_suite).
+# others the module built in module-KERNEL (guest_suite; the demo insmods
+# build/kmod/6.1).
 distro=()
 debug=()
 for k in "${ready[@]}"; do
 	case $k in
-	debug|5.10) debug+=("$k") ;;
+	debug|5.10|demo) debug+=("$k") ;;
 	*) distro+=("$k") ;;
 	esac
 done

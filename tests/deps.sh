@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(
 	build-essential pkg-config libnl-3-dev libnl-genl-3-dev libpopt-dev
 	dkms kmod bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
-	linux-source-6.1 python3 util-linux fdisk
+	linux-source-6.1 python3 util-linux fdisk gdb
 	dwarves qemu-system-x86 busybox-static debootstrap
 	fio blktrace nvme-cli
 	prometheus chromium python3-pil python3-pandas python3-numpy

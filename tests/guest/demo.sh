@@ -9,6 +9,15 @@ run() {
 	"$@"
 }
 
+# a command that fails on purpose: its exit status shown
+run_fails() {
+	local st=0
+
+	echo "# $*"
+	"$@" || st=$?
+	echo "# (exit $st)"
+}
+
 echo "# uname -r: $(uname -r)"
 run insmod build/kmod/6.1/iolat.ko
 run modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=50000
@@ -41,15 +50,21 @@ echo
 run build/iolat clocktest
 echo
 echo "# NVMe commands: a 1 MiB sequential write in 128k blocks, a discard of"
-echo "# 4 MiB at 1 MiB, and nvme-cli's identify (an admin command, qid 0)"
+echo "# 4 MiB at 1 MiB (-f: without libblkid's probing reads first), and"
+echo "# nvme-cli's identify (an admin command, qid 0)"
 echo none >/sys/block/nvme0n1/queue/scheduler
 run build/iolat trace --nvme -d nvme0n1 -- sh -c '
 	fio --name=seq --filename=/dev/nvme0n1 --rw=write --bs=128k --size=1M \
 	    --direct=1 --ioengine=psync --eta=never --output=/dev/null
-	blkdiscard -o 1048576 -l 4194304 /dev/nvme0n1
+	blkdiscard -f -o 1048576 -l 4194304 /dev/nvme0n1 2>/dev/null
 	nvme id-ctrl /dev/nvme0 >/dev/null'
 echo
 echo "# per queue and opcode: 4k random reads and writes at QD 8"
 run build/iolat nvme -- fio --name=q --filename=/dev/nvme0n1 --rw=randrw \
 	--bs=4k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=2000 \
 	--size=64M --eta=never --output=/dev/null
+echo
+echo "# without privilege, then without the module: one line, exit 1"
+run_fails su nobody -s /bin/sh -c 'build/iolat record -d nvme0n1 -t 5'
+run rmmod iolat
+run_fails build/iolat record -d nvme0n1 -t 5
