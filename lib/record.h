@@ -74,6 +74,23 @@ static inline int iolat_stage_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns,
 }
 
 const char *iolat_op_name(unsigned int op);
+
+/**
+ * iolat_record_empty_write() - is this a write without data?
+ * @r: the record
+ *
+ * A write of no bytes is a preflush: the empty write fsync() issues to a
+ * disk with a volatile write cache, completed when the cache flush it
+ * waits for is.  blk-mq clears REQ_PREFLUSH from it on the way
+ * (blk_insert_flush()), so the record's flags do not say; its time is
+ * the flush's, and its sector means nothing.
+ *
+ * Return: 1 if so, else 0.
+ */
+static inline int iolat_record_empty_write(const struct iolat_record *r)
+{
+	return r->op == IOLAT_OP_WRITE && !r->bytes;
+}
 const char *iolat_stage_name(unsigned int stage);
 int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
 		       __u64 *ns);

@@ -15,6 +15,19 @@ static const char *const stage_names[IOLAT_AN_STAGES] = {
 	[IOLAT_STAGE_Q2C] = "Q2C", [IOLAT_AN_NVME] = "NVMe",
 };
 
+/* The record's op in the analysis: IOLAT_AN_PREFLUSH for an empty write. */
+unsigned int iolat_an_op(const struct iolat_record *r)
+{
+	if (iolat_record_empty_write(r))
+		return IOLAT_AN_PREFLUSH;
+	return r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER;
+}
+
+const char *iolat_an_op_name(unsigned int op)
+{
+	return op == IOLAT_AN_PREFLUSH ? "preflush" : iolat_op_name(op);
+}
+
 const char *iolat_an_stage_name(unsigned int stage)
 {
 	return stage < IOLAT_AN_STAGES ? stage_names[stage] : "?";
@@ -391,7 +404,7 @@ static void ival_into_run(struct iolat_an *an)
 	unsigned int d, op;
 
 	for (d = 0; d < an->nr_devs; d++) {
-		for (op = 0; op < IOLAT_OP_NR; op++) {
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			op_merge(an, &an->devs[d].run[op], &an->devs[d].ival[op]);
 			iolat_an_op_reset(&an->devs[d].ival[op]);
 		}
@@ -445,7 +458,7 @@ double iolat_an_dev_secs(const struct iolat_an_dev *d, double session_secs)
 void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		     const struct iolat_record *r)
 {
-	unsigned int op = r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER;
+	unsigned int op = iolat_an_op(r);
 	struct iolat_an_dev *d = &an->devs[dev];
 	struct iolat_an_group *g;
 	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns, first;
@@ -579,7 +592,7 @@ void iolat_an_free(struct iolat_an *an)
 	unsigned int d, op, i;
 
 	for (d = 0; d < an->nr_devs; d++) {
-		for (op = 0; op < IOLAT_OP_NR; op++) {
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			op_free(&an->devs[d].run[op]);
 			op_free(&an->devs[d].ival[op]);
 		}

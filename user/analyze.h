@@ -35,6 +35,19 @@
 #define IOLAT_LBA_BUCKETS	20	/* 5% of the device each */
 #define IOLAT_MAX_QIDS		256
 
+/*
+ * The ops of the analysis: the record's, and apart from the writes the
+ * empty ones: a write without data is a preflush (fsync() on a disk with
+ * a volatile write cache) whose time is the cache flush's.  The kernel
+ * counts them as writes (diskstats, so iostat's w/s and w_await); mixed
+ * into the write percentiles they hide both the data writes' latency
+ * and the flushes'.
+ */
+#define IOLAT_AN_PREFLUSH	IOLAT_OP_NR
+#define IOLAT_AN_OPS		(IOLAT_OP_NR + 1)
+
+unsigned int iolat_an_op(const struct iolat_record *r);
+const char *iolat_an_op_name(unsigned int op);
 const char *iolat_an_stage_name(unsigned int stage);
 int iolat_an_stage_parse(const char *name);
 int iolat_an_stage(const struct iolat_record *r, unsigned int stage,
@@ -64,8 +77,8 @@ struct iolat_an_group {
 struct iolat_an_dev {
 	char name[32];
 	uint64_t sectors;	/* capacity in 512-byte sectors, 0: unknown */
-	struct iolat_an_op run[IOLAT_OP_NR];	/* over the run */
-	struct iolat_an_op ival[IOLAT_OP_NR];	/* the interval being built */
+	struct iolat_an_op run[IOLAT_AN_OPS];	/* over the run */
+	struct iolat_an_op ival[IOLAT_AN_OPS];	/* the interval being built */
 	uint64_t size[IOLAT_SIZE_BUCKETS];
 	uint64_t qd[IOLAT_QD_BUCKETS];		/* queue depth at issue */
 	uint64_t lba[IOLAT_LBA_BUCKETS];
@@ -209,6 +222,8 @@ void iolat_row(const struct iolat_record *r, const char *dev, bool json,
 	       uint64_t real_offset);
 void iolat_safe_comm(char *dst, const char *comm);
 void iolat_fmt_flags(char *buf, size_t len, uint32_t flags);
+uint32_t iolat_row_flags(const struct iolat_record *r);
+bool iolat_row_has_sector(const struct iolat_record *r);
 void iolat_put_fields(const char *const *names, char (*v)[40],
 		      const bool *str, unsigned int n, bool json);
 void iolat_put_names(const char *const *names, unsigned int n);

@@ -136,8 +136,11 @@ static void frame(struct top_state *t, double elapsed)
 
 		iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(&p->lat, 500000));
 		iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(&p->lat, 990000));
-		printf("%-16s %8u %-12s %9.1f %9.2f %9s %9s\n",
-		       p->comm[0] ? p->comm : "?", p->pid,
+		if (!p->pid && !p->comm[0])	/* no submitter seen */
+			printf("%-16s %8s", "-", "-");
+		else
+			printf("%-16s %8u", p->comm[0] ? p->comm : "?", p->pid);
+		printf(" %-12s %9.1f %9.2f %9s %9s\n",
 		       t->s->devs[p->dev].name, secs > 0 ? p->ios / secs : 0,
 		       secs > 0 ? p->bytes / secs / 1e6 : 0, a, b);
 	}

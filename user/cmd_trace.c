@@ -135,11 +135,11 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 		nvme_record(t, dev, r, comm);
 		return;
 	}
-	iolat_fmt_flags(flags, sizeof(flags), r->flags);
+	iolat_fmt_flags(flags, sizeof(flags), iolat_row_flags(r));
 	switch (t->fmt) {
 	case FMT_TEXT:
-		/* "-": no sector (a flush), a submitter not seen */
-		if (r->sector == IOLAT_NO_SECTOR)
+		/* "-": no sector (a flush, an empty write), a submitter not seen */
+		if (!iolat_row_has_sector(r))
 			strcpy(sector, "-");
 		else
 			snprintf(sector, sizeof(sector), "%llu", U(r->sector));

@@ -241,6 +241,8 @@ enum iolat_ds_field {		/* /sys/block/NAME/stat, from 0 */
 	IOLAT_DS_IN_FLIGHT = 8,
 	IOLAT_DS_IO_TICKS = 9,	/* ms busy: what iostat's %util is made of */
 	IOLAT_DS_TIME_IN_QUEUE = 10,	/* ms, sum of request times: aqu-sz */
+	IOLAT_DS_D_IOS = 11,	/* discards, from 4.19; 0 before */
+	IOLAT_DS_F_IOS = 15,	/* flushes, from 5.5; 0 before */
 	IOLAT_DS_NR = 17
 };
 struct iolat_diskstats {
@@ -286,10 +288,19 @@ struct iolat_run {
 	enum iolat_dev_state dev_state[IOLAT_MAX_DEVS];
 	unsigned int nr_missing;
 	char missing[IOLAT_MAX_MISSING][48];
-	/* the kernel's counters of each device at the start and the stop */
+	/*
+	 * The kernel's counters of each device, read right after the
+	 * module's START and its STOP (kstart, kend), and right before
+	 * them (kpre, kprestop): the session's window is inside the
+	 * outer span and holds the inner one, so the kernel's count over
+	 * each brackets the module's (--summary).
+	 */
 	bool kernel_valid;
 	struct iolat_diskstats kstart[IOLAT_MAX_DEVS];
 	struct iolat_diskstats kend[IOLAT_MAX_DEVS];
+	bool kernel_bracket;
+	struct iolat_diskstats kpre[IOLAT_MAX_DEVS];
+	struct iolat_diskstats kprestop[IOLAT_MAX_DEVS];
 };
 struct iolat_session {
 	unsigned int nr_devs;

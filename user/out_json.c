@@ -47,7 +47,7 @@ static void json_op(const struct iolat_an *an, unsigned int op,
 	bool f = true;
 
 	printf("%s{\"op\": \"%s\", \"ios\": %llu, \"bytes\": %llu, \"bios\": %llu, \"iops\": %.3f, \"mb_s\": %.6f, \"stages\": {",
-	       first ? "" : ", ", iolat_op_name(op), U(o->ios), U(o->bytes),
+	       first ? "" : ", ", iolat_an_op_name(op), U(o->ios), U(o->bytes),
 	       U(o->bios), secs > 0 ? o->ios / secs : 0,
 	       secs > 0 ? o->bytes / secs / 1e6 : 0);
 	for (stage = 0; stage < IOLAT_AN_STAGES; stage++) {
@@ -66,7 +66,7 @@ static void json_ops(const struct iolat_an *an, const struct iolat_an_op *ops,
 	bool first = true;
 
 	printf("\"ops\": [");
-	for (op = 0; op < IOLAT_OP_NR; op++) {
+	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		if (!ops[op].ios)
 			continue;
 		json_op(an, op, &ops[op], secs, first);

@@ -75,18 +75,18 @@ static void hist_series(FILE *f, const char *dev, unsigned int op,
 		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
 			below += h->bins[bin++];
 		fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"%llu.%09llu\"} %llu\n",
-			dev, iolat_op_name(op), iolat_an_stage_name(stage),
+			dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
 			U((b - 1) / 1000000000ULL), U((b - 1) % 1000000000ULL),
 			U(below));
 	}
 	fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"+Inf\"} %llu\n",
-		dev, iolat_op_name(op), iolat_an_stage_name(stage),
+		dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
 		U(h->count));
 	fprintf(f, "iolat_request_duration_seconds_sum{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu.%09llu\n",
-		dev, iolat_op_name(op), iolat_an_stage_name(stage),
+		dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
 		U(h->sum / 1000000000ULL), U(h->sum % 1000000000ULL));
 	fprintf(f, "iolat_request_duration_seconds_count{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu\n",
-		dev, iolat_op_name(op), iolat_an_stage_name(stage),
+		dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
 		U(h->count));
 }
 
@@ -134,7 +134,7 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 		an->meta.module_version, an->meta.kernel);
 	fprintf(f, "# HELP iolat_request_duration_seconds Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records.\n# TYPE iolat_request_duration_seconds histogram\n");
 	for (d = 0; d < an->nr_devs; d++)
-		for (op = 0; op < IOLAT_OP_NR; op++)
+		for (op = 0; op < IOLAT_AN_OPS; op++)
 			for (s = 0; s < sizeof(prom_stages) / sizeof(prom_stages[0]); s++) {
 				const struct iolat_hist *h =
 					an->devs[d].run[op].hist[prom_stages[s]];
@@ -150,17 +150,17 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 			}
 	counter_head(f, "iolat_requests_total", "Requests completed, from the records.");
 	for (d = 0; d < an->nr_devs; d++)
-		for (op = 0; op < IOLAT_OP_NR; op++)
+		for (op = 0; op < IOLAT_AN_OPS; op++)
 			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
 				fprintf(f, "iolat_requests_total{device=\"%s\",op=\"%s\"} %llu\n",
-					an->devs[d].name, iolat_op_name(op),
+					an->devs[d].name, iolat_an_op_name(op),
 					U(an->devs[d].run[op].ios));
 	counter_head(f, "iolat_bytes_total", "Bytes of the requests completed, from the records.");
 	for (d = 0; d < an->nr_devs; d++)
-		for (op = 0; op < IOLAT_OP_NR; op++)
+		for (op = 0; op < IOLAT_AN_OPS; op++)
 			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
 				fprintf(f, "iolat_bytes_total{device=\"%s\",op=\"%s\"} %llu\n",
-					an->devs[d].name, iolat_op_name(op),
+					an->devs[d].name, iolat_an_op_name(op),
 					U(an->devs[d].run[op].bytes));
 	if (c) {
 		counter_head(f, "iolat_busy_seconds_total", "Time with a request at the driver (issue to completion), exact: rate() is %util.");

@@ -20,7 +20,7 @@
 #define ROW_MIN_EXP	10	/* 1 us */
 #define ROW_MAX_EXP	36	/* 68.7 s */
 #define NR_ROWS		((ROW_MAX_EXP - ROW_MIN_EXP) * ROWS_PER_POW2)
-#define NR_PANELS	(IOLAT_MAX_DEVS * IOLAT_OP_NR)
+#define NR_PANELS	(IOLAT_MAX_DEVS * IOLAT_AN_OPS)
 
 #define W		1000	/* plot area */
 #define LEFT		90
@@ -38,9 +38,9 @@ struct cell {
 struct col {
 	uint64_t from_ns;
 	uint64_t to_ns;
-	uint64_t ios[IOLAT_OP_NR], bytes[IOLAT_OP_NR];
+	uint64_t ios[IOLAT_AN_OPS], bytes[IOLAT_AN_OPS];
 	double inflight_ns;	/* sum of the requests' time in this span */
-	struct cell *cells[NR_PANELS];	/* [dev * IOLAT_OP_NR + op] */
+	struct cell *cells[NR_PANELS];	/* [dev * IOLAT_AN_OPS + op] */
 };
 
 struct svg {
@@ -122,7 +122,7 @@ static void svg_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 	c->from_ns = from;
 	c->to_ns = to;
 	for (d = 0; d < an->nr_devs; d++) {
-		for (op = 0; op < IOLAT_OP_NR; op++) {
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			const struct iolat_an_op *o = &an->devs[d].ival[op];
 			const struct iolat_hist *h = o->hist[an->o.stage];
 
@@ -135,7 +135,7 @@ static void svg_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 				an->nomem = true;
 				return;
 			}
-			c->cells[d * IOLAT_OP_NR + op] = cell;
+			c->cells[d * IOLAT_AN_OPS + op] = cell;
 			for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
 				if (h->bins[i])
 					cell->rows[row_of(iolat_hist_bin_lo(i))] +=
@@ -227,8 +227,9 @@ static const char *const line_colours[] = {
 	"#000000", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b",
 };
 
-static const char *const op_colours[IOLAT_OP_NR] = {
+static const char *const op_colours[IOLAT_AN_OPS] = {
 	"#1f77b4", "#ff7f0e", "#7f7f7f", "#9467bd", "#8c564b", "#bcbd22",
+	"#17becf",
 };
 
 static double run_end_s(const struct svg *g)
@@ -283,7 +284,7 @@ static void heat_panel(struct iolat_an *an, const struct svg *g,
 {
 	static const double m[] = { 1, 2, 5 };
 	unsigned int lo = NR_ROWS, hi = 0, r, p, k;
-	unsigned int d = pnl / IOLAT_OP_NR, op = pnl % IOLAT_OP_NR;
+	unsigned int d = pnl / IOLAT_AN_OPS, op = pnl % IOLAT_AN_OPS;
 	double e, ns, y;
 	char fill[16], a[32], b[32];
 	size_t i;
@@ -300,9 +301,9 @@ static void heat_panel(struct iolat_an *an, const struct svg *g,
 	lo -= lo % ROWS_PER_POW2;
 	hi += ROWS_PER_POW2 - 1 - hi % ROWS_PER_POW2;
 	printf("<g class=\"panel heatmap\" data-device=\"%s\" data-op=\"%s\">\n",
-	       an->devs[d].name, iolat_op_name(op));
+	       an->devs[d].name, iolat_an_op_name(op));
 	printf("<text class=\"panel-title\" x=\"%d\" y=\"%.1f\" font-size=\"13\">%s %s: %s latency</text>\n",
-	       LEFT, top - 8, an->devs[d].name, iolat_op_name(op),
+	       LEFT, top - 8, an->devs[d].name, iolat_an_op_name(op),
 	       iolat_an_stage_name(an->o.stage));
 	printf("<g shape-rendering=\"crispEdges\">\n");
 	for (i = 0; i < g->nr; i++) {
@@ -400,7 +401,7 @@ static double col_secs(const struct col *c)
 	return c->to_ns > c->from_ns ? (c->to_ns - c->from_ns) / 1e9 : 1;
 }
 
-/* IOPS, MB/s of one op (IOLAT_OP_NR: all), queue depth */
+/* IOPS, MB/s of one op (IOLAT_AN_OPS: all), queue depth */
 enum { V_IOPS, V_MBS, V_QD };
 
 static double col_val(const struct col *c, int what, unsigned int op)
@@ -408,8 +409,8 @@ static double col_val(const struct col *c, int what, unsigned int op)
 	uint64_t ios = 0, bytes = 0;
 	unsigned int o;
 
-	for (o = 0; o < IOLAT_OP_NR; o++) {
-		if (op != IOLAT_OP_NR && o != op)
+	for (o = 0; o < IOLAT_AN_OPS; o++) {
+		if (op != IOLAT_AN_OPS && o != op)
 			continue;
 		ios += c->ios[o];
 		bytes += c->bytes[o];
@@ -430,16 +431,16 @@ static void line_panel(const struct svg *g, double top, const char *title,
 {
 	double max = 0, v, step, t;
 	unsigned int op, lines = 0;
-	bool any[IOLAT_OP_NR] = { false };
+	bool any[IOLAT_AN_OPS] = { false };
 	char buf[32];
 	size_t i;
 
 	for (i = 0; i < g->nr; i++) {
-		for (op = 0; op < IOLAT_OP_NR; op++) {
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			if (g->cols[i].ios[op])
 				any[op] = true;
 			v = col_val(&g->cols[i], what, what == V_QD ?
-				    IOLAT_OP_NR : op);
+				    IOLAT_AN_OPS : op);
 			max = v > max ? v : max;
 		}
 	}
@@ -461,14 +462,14 @@ static void line_panel(const struct svg *g, double top, const char *title,
 	printf("<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
 	       LEFT, top, W, LINE_H);
 	y_title(top, LINE_H, unit);
-	for (op = 0; op < IOLAT_OP_NR; op++) {
+	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		if (what == V_QD ? op : !any[op])
 			continue;
 		printf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
 		       what == V_QD ? "#d62728" : op_colours[op]);
 		for (i = 0; i < g->nr; i++) {
 			v = col_val(&g->cols[i], what, what == V_QD ?
-				    IOLAT_OP_NR : op);
+				    IOLAT_AN_OPS : op);
 			printf("%.1f,%.1f ",
 			       x_of(g, (g->cols[i].from_ns + g->cols[i].to_ns) / 2.0),
 			       top + LINE_H - v / max * LINE_H);
@@ -477,7 +478,7 @@ static void line_panel(const struct svg *g, double top, const char *title,
 		if (what != V_QD)
 			printf("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
 			       LEFT + W + 10, top + 15 + 16 * lines++,
-			       op_colours[op], iolat_op_name(op));
+			       op_colours[op], iolat_an_op_name(op));
 	}
 	printf("</g>\n");
 }

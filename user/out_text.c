@@ -208,7 +208,7 @@ static void text_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 		printf(" %9s\n", "max");
 	}
 	for (d = 0; d < an->nr_devs; d++) {
-		for (op = 0; op < IOLAT_OP_NR; op++) {
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			const struct iolat_an_op *o = &an->devs[d].ival[op];
 
 			if (!o->ios)
@@ -216,7 +216,7 @@ static void text_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 			any = true;
 			h = iolat_an_total(o, &stage);
 			printf("%8.1f %-10s %-12s %8llu %9.1f %8.2f %5.1f%% %5s",
-			       to / 1e9, an->devs[d].name, iolat_op_name(op),
+			       to / 1e9, an->devs[d].name, iolat_an_op_name(op),
 			       U(o->ios), secs > 0 ? o->ios / secs : 0,
 			       secs > 0 ? o->bytes / secs / 1e6 : 0,
 			       o->bios ? 100.0 * (o->bios - o->ios) / o->bios : 0,
@@ -264,11 +264,11 @@ static void stage_table(const struct iolat_an *an, const struct iolat_an_op *o)
 static void device_summary(const struct iolat_an *an,
 			   const struct iolat_an_dev *d, double secs)
 {
-	uint64_t ios = 0, bios = 0, rd = 0, wr = 0;
+	uint64_t ios = 0, bios = 0, rd = 0, wr = 0, pf = 0;
 	const struct iolat_hist *h;
 	unsigned int op, stage;
 
-	for (op = 0; op < IOLAT_OP_NR; op++) {
+	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		ios += d->run[op].ios;
 		bios += d->run[op].bios;
 	}
@@ -276,17 +276,25 @@ static void device_summary(const struct iolat_an *an,
 		return;
 	rd = d->run[IOLAT_OP_READ].ios;
 	wr = d->run[IOLAT_OP_WRITE].ios;
-	printf("\n%s: %llu I/Os, %.1f IOPS; reads %.1f%%, writes %.1f%%, other %.1f%%; %llu bios merged into requests (%.1f%%)\n",
+	pf = d->run[IOLAT_AN_PREFLUSH].ios;
+	printf("\n%s: %llu I/Os, %.1f IOPS; reads %.1f%%, writes %.1f%%, ",
 	       d->name, U(ios), secs > 0 ? ios / secs : 0, 100.0 * rd / ios,
-	       100.0 * wr / ios, 100.0 * (ios - rd - wr) / ios,
+	       100.0 * wr / ios);
+	if (pf)
+		printf("preflush %.1f%%, ", 100.0 * pf / ios);
+	printf("other %.1f%%; %llu bios merged into requests (%.1f%%)\n",
+	       100.0 * (ios - rd - wr - pf) / ios,
 	       U(bios - ios), bios ? 100.0 * (bios - ios) / bios : 0);
-	for (op = 0; op < IOLAT_OP_NR; op++) {
+	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		const struct iolat_an_op *o = &d->run[op];
 
 		if (!o->ios)
 			continue;
-		printf("\n%s %s: %llu I/Os, %llu bytes\n", d->name,
-		       iolat_op_name(op), U(o->ios), U(o->bytes));
+		printf("\n%s %s: %llu I/Os, %llu bytes%s\n", d->name,
+		       iolat_an_op_name(op), U(o->ios), U(o->bytes),
+		       op == IOLAT_AN_PREFLUSH ?
+		       " (writes without data, each waiting for a cache flush: the kernel counts them as writes)" :
+		       "");
 		stage_table(an, o);
 		h = iolat_an_total(o, &stage);
 		if (h) {
@@ -323,9 +331,14 @@ static void groups(const struct iolat_an *an)
 		iolat_fmt_ns(a, sizeof(a), g->lat ? iolat_hist_mean(g->lat) : 0);
 		iolat_fmt_ns(b, sizeof(b),
 			     g->lat ? iolat_hist_percentile(g->lat, 990000) : 0);
-		printf("%-16s %8u %8u %-10s %9llu %12llu %9s %9s\n",
-		       g->comm[0] ? g->comm : "?", g->pid, g->tgid,
-		       an->devs[g->dev].name, U(g->ios), U(g->bytes), a, b);
+		/* "-": no submitter seen (a flush the kernel issued) */
+		if (!g->pid && !g->comm[0])
+			printf("%-16s %8s %8s", "-", "-", "-");
+		else
+			printf("%-16s %8u %8u", g->comm[0] ? g->comm : "?",
+			       g->pid, g->tgid);
+		printf(" %-10s %9llu %12llu %9s %9s\n", an->devs[g->dev].name,
+		       U(g->ios), U(g->bytes), a, b);
 	}
 	if (an->nr_qids)
 		printf("\n%-10s %4s %9s %12s %9s %9s %9s  (NVMe command time)\n",

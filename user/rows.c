@@ -19,6 +19,20 @@ static const struct {
 };
 
 /* "sync|fua", or "-" for none; the submitter bit is shown by pid. */
+/* The flags shown: an empty write's preflush, which blk-mq cleared, too. */
+uint32_t iolat_row_flags(const struct iolat_record *r)
+{
+	return r->flags | (iolat_record_empty_write(r) ? IOLAT_F_PREFLUSH : 0);
+}
+
+/* Does the request's sector mean anything?  Not a flush's (none), nor an
+ * empty write's.
+ */
+bool iolat_row_has_sector(const struct iolat_record *r)
+{
+	return r->sector != IOLAT_NO_SECTOR && !iolat_record_empty_write(r);
+}
+
 void iolat_fmt_flags(char *buf, size_t len, uint32_t flags)
 {
 	size_t i, n = 0;
@@ -102,8 +116,8 @@ static void raw_fields(const struct iolat_record *r, const char *name,
 	snprintf(v[7], sizeof(v[7]), "%u", r->minor);
 	snprintf(v[8], sizeof(v[8]), "%s", iolat_op_name(r->op));
 	snprintf(v[9], sizeof(v[9]), "%s", flags);
-	/* a flush has no sector: an empty field, left out of JSON */
-	if (r->sector == IOLAT_NO_SECTOR)
+	/* a flush, an empty write: no sector, an empty field, not in JSON */
+	if (!iolat_row_has_sector(r))
 		v[10][0] = '\0';
 	else
 		snprintf(v[10], sizeof(v[10]), "%llu", U(r->sector));
@@ -115,9 +129,14 @@ static void raw_fields(const struct iolat_record *r, const char *name,
 	snprintf(v[16], sizeof(v[16]), "%u", r->qd_insert);
 	snprintf(v[17], sizeof(v[17]), "%u", r->qd_issue);
 	snprintf(v[18], sizeof(v[18]), "%d", r->error);
-	snprintf(v[19], sizeof(v[19]), "%u", r->pid);
-	snprintf(v[20], sizeof(v[20]), "%u", r->tgid);
-	snprintf(v[21], sizeof(v[21]), "%s", comm);
+	/* no submitter seen (a flush the kernel issued): empty fields */
+	if (r->flags & IOLAT_F_SUBMITTER) {
+		snprintf(v[19], sizeof(v[19]), "%u", r->pid);
+		snprintf(v[20], sizeof(v[20]), "%u", r->tgid);
+		snprintf(v[21], sizeof(v[21]), "%s", comm);
+	} else {
+		v[19][0] = v[20][0] = v[21][0] = '\0';
+	}
 	iolat_put_fields(raw_names, v, str, NR_RAW, json);
 	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
 		if (iolat_record_stage(r, stage, &ns))
@@ -159,7 +178,7 @@ void iolat_row(const struct iolat_record *r, const char *dev, bool json,
 	char flags[64], comm[IOLAT_COMM_LEN];
 
 	iolat_safe_comm(comm, r->comm);
-	iolat_fmt_flags(flags, sizeof(flags), r->flags);
+	iolat_fmt_flags(flags, sizeof(flags), iolat_row_flags(r));
 	raw_fields(r, dev, flags, comm, json, real_offset);
 }
 

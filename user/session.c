@@ -660,6 +660,8 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	}
 	run->seconds = now_s() - start;
 	s->end_ns = mono_ns();
+	if (!err && run->kernel_bracket)
+		run->kernel_bracket = !kernel_counters(s, run->kprestop);
 	if (!err) {
 		err = iolat_nl_stop(nl, &run->stats);
 		if (err)
@@ -766,6 +768,13 @@ void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c)
 	fprintf(f, "]");
 }
 
+/* The requests a device completed, by its diskstats: every op. */
+static unsigned long long ds_ios(const unsigned long long *k)
+{
+	return k[IOLAT_DS_R_IOS] + k[IOLAT_DS_W_IOS] + k[IOLAT_DS_D_IOS] +
+	       k[IOLAT_DS_F_IOS];
+}
+
 /* --summary FILE: drop counts and each device's counters, as JSON. */
 static int write_summary(const struct iolat_session *s)
 {
@@ -805,12 +814,26 @@ static int write_summary(const struct iolat_session *s)
 			s->counters[d].valid ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);
 		if (s->run.kernel_valid)
-			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu}",
-				k2[IOLAT_DS_R_IOS] + k2[IOLAT_DS_W_IOS] -
-				k1[IOLAT_DS_R_IOS] - k1[IOLAT_DS_W_IOS],
+			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu",
+				ds_ios(k2) - ds_ios(k1),
 				k2[IOLAT_DS_IO_TICKS] - k1[IOLAT_DS_IO_TICKS],
 				k2[IOLAT_DS_TIME_IN_QUEUE] -
 				k1[IOLAT_DS_TIME_IN_QUEUE]);
+		/*
+		 * The bracket: the kernel's completions between the readings
+		 * just after START and just before STOP (inside the
+		 * session's window), and between those just before START
+		 * and just after STOP (around it).  Every completion the
+		 * module saw, delivered, dropped or filtered, is in the
+		 * outer span, and every one of the inner span is the
+		 * module's: ios_inner <= all of the module's <= ios_outer.
+		 */
+		if (s->run.kernel_valid && s->run.kernel_bracket)
+			fprintf(f, ",\"ios_inner\":%llu,\"ios_outer\":%llu",
+				ds_ios(s->run.kprestop[d].f) - ds_ios(k1),
+				ds_ios(k2) - ds_ios(s->run.kpre[d].f));
+		if (s->run.kernel_valid)
+			fprintf(f, "}");
 		fprintf(f, "}");
 	}
 	fprintf(f, "]}\n");
@@ -872,6 +895,7 @@ int iolat_session_run(struct iolat_session *s)
 		iolat_nl_close(nl);
 		return EXIT_FAIL;
 	}
+	s->run.kernel_bracket = !kernel_counters(s, s->run.kpre);
 	s->t0_ns = mono_ns();
 	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
 	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter,
@@ -888,6 +912,8 @@ int iolat_session_run(struct iolat_session *s)
 		iolat_nl_close(nl);
 		return EXIT_FAIL;
 	}
+	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);
+	s->run.kernel_bracket &= s->run.kernel_valid;
 	/* what this kernel cannot trace, once tracing has begun */
 	for (i = 0; i < info.nr_missing; i++)
 		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",
@@ -903,7 +929,6 @@ int iolat_session_run(struct iolat_session *s)
 	signal(SIGPIPE, on_signal);
 	announce(s);
 	s->nl = nl;
-	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);
 	if (s->started)
 		s->started(s->arg);
 	drain_loop(s, nl, &dec);

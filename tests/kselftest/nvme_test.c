@@ -424,6 +424,80 @@ TEST_F_TIMEOUT(nvme, flush_has_no_sector, 300)
 		TH_LOG("%s", slurp(OUT));
 }
 
+/* @op's requests in record's JSON summary of the device, or -1. */
+static long long summary_op(const char *json, const char *op, const char *key)
+{
+	char pat[64];
+	const char *p = strstr(json, "], \"devices\": [");
+
+	snprintf(pat, sizeof(pat), "{\"op\": \"%s\", ", op);
+	p = p ? strstr(p, pat) : NULL;
+	/* (the op's own object: its "ios" and "bytes" come first) */
+	return p ? (long long)json_num(p, key) : -1;
+}
+
+/*
+ * fsync() after each write on the raw drive (a volatile write cache):
+ * blk-mq turns each fsync into an empty write that waits for a flush
+ * (issue 17: they were counted into the write percentiles unseen).
+ * record shows them apart, as "preflush", the data writes alone in
+ * "write": checked against fio's own counts of its writes and fsyncs,
+ * and write + preflush and the flushes against the drive's diskstats.
+ * trace marks them: preflush in the flags, no sector; a flush the
+ * kernel issued has no submitter (an empty comm and pid).
+ */
+TEST_F_TIMEOUT(nvme, preflush_writes_apart, 300)
+{
+	unsigned long long a[17], b[17];
+	double fw, fs;
+	char *out, *fio;
+	int st, nf;
+
+	if (sh("grep -q 'write back' /sys/block/" NS "/queue/write_cache"))
+		SKIP(return, "the drive has no volatile write cache: no flushes");
+	/* diskstats counts flushes from 5.5 on: 17 fields, else 11 or 15 */
+	nf = dev_stat(NS, a);
+	ASSERT_LE(11, nf);
+	st = sh("%s record -o json -d " NS " -- fio --name=pf --filename=/dev/" NS " --rw=randwrite --bs=4k --direct=1 --ioengine=psync --fsync=1 --number_ios=200 --size=64M --output-format=json --output=/tmp/iolat_pf.json >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(nf, dev_stat(NS, b));
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	fio = slurp("/tmp/iolat_pf.json");
+	if (nf < 17)
+		a[15] = b[15] = 0;
+	fw = json_num(strstr(fio, "\"write\""), "total_ios");
+	fs = json_num(strstr(fio, "\"sync\""), "total_ios");
+	NOTE("preflush_writes_apart: fio %.0f writes, %.0f fsyncs; iolat write %lld, preflush %lld, flush %lld; diskstats %llu writes, %llu flushes",
+	     fw, fs, summary_op(out, "write", "ios"),
+	     summary_op(out, "preflush", "ios"),
+	     summary_op(out, "flush", "ios"), b[4] - a[4], b[15] - a[15]);
+	ASSERT_EQ(200, fw) TH_LOG("%.2000s", fio);
+	ASSERT_LT(0, fs);
+	EXPECT_EQ(fw, summary_op(out, "write", "ios"));
+	EXPECT_EQ(4096 * fw, summary_op(out, "write", "bytes"));
+	EXPECT_EQ(fs, summary_op(out, "preflush", "ios"));
+	EXPECT_EQ(0, summary_op(out, "preflush", "bytes"));
+	EXPECT_EQ(b[4] - a[4], summary_op(out, "write", "ios") +
+				summary_op(out, "preflush", "ios"));
+	if (nf >= 17) {
+		EXPECT_EQ(b[15] - a[15], summary_op(out, "flush", "ios"));
+	} else {
+		EXPECT_LT(0, summary_op(out, "flush", "ios"));
+	}
+	/* the data writes' own latency: no D2C-less empty write among them */
+	EXPECT_EQ(fw, json_num(strstr(strstr(strstr(out, "], \"devices\": ["),
+					      "{\"op\": \"write\", "),
+				       "\"D2C\""), "count"));
+
+	st = sh("%s trace -o csv -d " NS " -- dd if=/dev/zero of=/dev/" NS " bs=4k count=4 oflag=direct conv=fsync >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	/* op $9, flags $10, sector $11, bytes $12, pid $20, comm $22 */
+	EXPECT_EQ(0, sh("awk -F, 'NR > 1 && $9 == \"write\" && $12 == 0 { e++; if ($11 != \"\" || $10 !~ /preflush/ || $22 != \"dd\") bad++ } NR > 1 && $9 == \"flush\" { f++; if ($20 != \"\" || $22 != \"\") bad++ } END { exit !(e > 0 && f > 0 && !bad) }' %s", OUT))
+		TH_LOG("%s", slurp(OUT));
+}
+
 /*
  * record --nvme (issue 17: README and the man page said record shows the
  * NVMe stage; it had no --nvme): 300 random reads are 300 NVMe stages
