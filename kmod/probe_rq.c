@@ -334,12 +334,16 @@ static u64 iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 
 /*
  * A completion whose request was never seen inserted or issued: it was in
- * flight before the session began or issued after it began to stop,
- * unless the kernel's own allocation time says it is the session's (a
- * request that completes without being issued, like the one an empty
- * flush waits on).  One that completes while the probes are still being
- * attached is before the session's start: counted, not accounted.  @now
- * is set to the time of the completion.
+ * flight when the session began (counted as not seen whole), unless the
+ * kernel's own allocation time says it is the session's (a request that
+ * completes without being issued, like the one an empty flush waits
+ * on).  A completion before the session's start (while its probes are
+ * still being attached) or of a request that began after its stop is
+ * not the session's, and not counted: the probes are attached before
+ * the start and stay so for a grace period after the stop (a few
+ * milliseconds on hardware, hundreds under emulation), and a busy device
+ * completes thousands of requests meanwhile, which were reported as
+ * dropped.  @now is set to the time of the completion.
  * Return: whether to record it.
  */
 static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
@@ -347,10 +351,10 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 			    u64 *now)
 {
 	u64 start = READ_ONCE(s->start_ns), alloc_ns = iolat_rq_start_ns(rq);
+	u64 stop = READ_ONCE(s->stop_ns);
 
 	if (start == U64_MAX) {
 		*now = iolat_now();
-		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
 	if (alloc_ns && alloc_ns < start) {
@@ -359,7 +363,9 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 		return false;
 	}
 	*now = iolat_now();
-	if (!alloc_ns || alloc_ns >= READ_ONCE(s->stop_ns)) {
+	if (alloc_ns >= stop || (!alloc_ns && *now >= stop))
+		return false;
+	if (!alloc_ns) {
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}

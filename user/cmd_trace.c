@@ -204,7 +204,7 @@ static void summary(const struct trace_state *t, const struct iolat_run *run)
 {
 	const struct iolat_stats *st = &run->stats;
 
-	fprintf(stderr, "iolat: %llu requests traced, %llu dropped (buffer full %llu, in flight at start or issued while stopping %llu, outside queue geometry %llu), %llu filtered in %.2f s\n",
+	fprintf(stderr, "iolat: %llu requests traced, %llu dropped (buffer full %llu, in flight at start %llu, outside queue geometry %llu), %llu filtered in %.2f s\n",
 		U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
 		U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
 		run->seconds);

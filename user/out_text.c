@@ -372,7 +372,7 @@ static void text_summary(struct iolat_an *an, const struct iolat_run *run,
 	groups(an);
 	if (!an->records)
 		printf("no requests completed on the traced devices\n");
-	printf("\nrecords: %llu delivered, %llu dropped (buffer full %llu, in flight at start or issued while stopping %llu, outside queue geometry %llu), %llu filtered; %.2f s\n",
+	printf("\nrecords: %llu delivered, %llu dropped (buffer full %llu, in flight at start %llu, outside queue geometry %llu), %llu filtered; %.2f s\n",
 	       U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
 	       U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
 	       run->seconds);
