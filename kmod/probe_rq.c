@@ -472,6 +472,7 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	d = iolat_session_dev(s, iolat_rq_devt(rq));
 	if (!d)
 		return;
+	iolat_cost_control();
 	if (nr_bytes < blk_rq_bytes(rq)) {
 		this_cpu_inc(s->rings->stats.partial);
 		return;

@@ -96,7 +96,7 @@ stage() {
 run_guests() {
 	local k lane1=() lane2=()
 	for k in "$@"; do
-		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|5.4|demo) ]]; then
+		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|5.4|demo|cost) ]]; then
 			lane1+=("$k")
 		else
 			lane2+=("$k")
@@ -118,15 +118,19 @@ guest_lane() {
 			continue
 		fi
 		t0=$SECONDS
-		if [ "$k" = demo ]; then
-			demo_check
-		else
-			guest_suite "$k"
-		fi >"$OUT/guest-$k.log" 2>&1
+		case $k in
+		demo) demo_check ;;
+		cost) tests/bench/cost.sh --check ;;
+		*) guest_suite "$k" ;;
+		esac >"$OUT/guest-$k.log" 2>&1
 		st=$?
 		if [ "$k" = demo ] && [ "$st" != 0 ]; then
 			echo "failed: README's sample" >"$OUT/guest-$k.why"
 			grep -E '^(samples|run): |^[-+][^-+]' "$OUT/guest-$k.log" |
+				head -n 6 >"$OUT/guest-$k.detail"
+		elif [ "$k" = cost ] && [ "$st" != 0 ]; then
+			echo "failed: instruction budgets" >"$OUT/guest-$k.why"
+			grep -E '^(cost|run): ' "$OUT/guest-$k.log" | grep -E 'FAIL|run:|status|no ' |
 				head -n 6 >"$OUT/guest-$k.detail"
 		elif [ "$st" != 0 ]; then
 			guest_why "$k" >"$OUT/guest-$k.why"
@@ -136,6 +140,11 @@ guest_lane() {
 	done
 }
 
+# (The cost stage, tests/bench/cost.sh --check: the instructions each
+# tracing mode adds per I/O, counted in a 6.1 guest under QEMU's icount,
+# against tests/bench/budgets, and a module built to loop in its
+# completion probe that must go over them.  About two minutes, in lane 2.)
+#
 # README's sample output against today's (tests/docs/samples.py): the
 # guest half of `make demo` on 6.1, as `make demo` runs it, its output
 # compared with README.  (About a minute: in lane 2 before the debug
@@ -483,8 +492,9 @@ for k in $KERNELS; do
 		continue
 	fi
 	ready+=("$k")
-	# README's sample, from 6.1's guest (demo_check)
-	[ "$k" = 6.1 ] && ready+=(demo)
+	# README's sample, from 6.1's guest (demo_check), and the
+	# instruction budgets (tests/bench/cost.sh --check)
+	[ "$k" = 6.1 ] && ready+=(demo cost)
 done
 # The struct sizes and record offsets the docs give, against the 6.1
 # module's debug information (tests/docs/sizes.py).
@@ -501,7 +511,7 @@ distro=()
 debug=()
 for k in "${ready[@]}"; do
 	case $k in
-	debug|5.10|demo) debug+=("$k") ;;
+	debug|5.10|demo|cost) debug+=("$k") ;;
 	*) distro+=("$k") ;;
 	esac
 done

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest instructions per I/O of each tracing mode (tests/bench/cost.py,
+# issue 18): Debian's 6.1 with one vCPU under -icount shift=0,sleep=off,
+# where the guest's clock counts instructions, so the figures do not
+# depend on how fast or how busy the host is.
+#
+#   tests/bench/cost.sh           make bench's: 100 000 I/Os, 3 repeats,
+#                                 every mode; the table into docs/bench.md
+#                                 (between its cost markers) and
+#                                 docs/cost.json
+#   tests/bench/cost.sh --check   make check's: 30 000 I/Os once, the
+#                                 modes with a budget (tests/bench/budgets),
+#                                 and the negative control, a module built
+#                                 with IOLAT_COST_CONTROL, which must go
+#                                 over the counters budget
+#
+# Expects build/iolat and build/kmod/6.1/iolat.ko (make check's stages,
+# or make bench's run.sh, build them).
+
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT" || exit 1
+check=0
+[ "${1:-}" = --check ] && check=1
+out=$ROOT/build/cost
+rm -rf "$out"
+mkdir -p "$out"
+
+for f in build/iolat build/kmod/6.1/iolat.ko; do
+	[ -f "$f" ] || { echo "cost: no $f (make cli; tests/build-module.sh 6.1)"; exit 1; }
+done
+args=(--out "$out")
+if [ $check = 1 ]; then
+	# the control: the same source, one define
+	kdir=$(tests/guest/kernels.sh dir 6.1)/build || exit 1
+	ctl=$ROOT/build/kmod/6.1-cost-control
+	rm -rf "$ctl"
+	mkdir -p "$ctl"
+	make -s dkms-src BUILD="$ctl/.src" || exit 1
+	cp -r "$ctl"/.src/dkms/iolat-*/. "$ctl"/
+	rm -rf "$ctl/.src"
+	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
+		>"$ctl/build.log" 2>&1 ||
+		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }
+	args+=(--ios 30000 --repeats 1 --modes none,counters,aggregate,stream
+	       --control-ko "$ctl/iolat.ko")
+fi
+IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
+IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
+	tests/guest/run --kernel 6.1 --smp 1 --timeout 3600 --share "$out" -- \
+	python3 tests/bench/cost.py run "${args[@]}"
+st=$?
+[ $st = 0 ] || { echo "cost: the guest ended with status $st"; exit $st; }
+if [ $check = 1 ]; then
+	python3 tests/bench/cost.py report "$out" --budgets tests/bench/budgets
+	exit
+fi
+python3 tests/bench/cost.py report "$out" --md "$out/cost.md" \
+	--json docs/cost.json || exit 1
+# docs/bench.md: the table between its markers, or appended with them
+python3 - "$out/cost.md" docs/bench.md <<'EOF'
+import sys
+table = open(sys.argv[1]).read()
+doc = open(sys.argv[2]).read()
+begin, end = "<!-- cost begin -->\n", "<!-- cost end -->\n"
+if begin in doc and end in doc:
+    doc = doc[:doc.index(begin) + len(begin)] + table + doc[doc.index(end):]
+else:
+    doc += "\n" + begin + table + end
+open(sys.argv[2], "w").write(doc)
+EOF
+echo "cost: the table is in docs/bench.md, the figures in docs/cost.json"
