@@ -8,6 +8,12 @@
  * current), and --listen ADDR:PORT serves GET /metrics itself.  Histograms are
  * cumulative from the start, counters are the module's exact ones read
  * when the exposition is made.
+ *
+ * An exporter is left running, so it is the cheap kind of session: the
+ * module keeps the histograms (record -A's aggregation, aggregate.c),
+ * read when an exposition is made, and no record crosses to user space
+ * (issue 18: streaming every record cost as much as record itself).
+ * --records streams and analyses them instead.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +38,7 @@ struct export_state {
 	double next_s;		/* the text file's next rewrite */
 	uint64_t written, served;
 	bool failed;
+	struct iolat_agg_reader *agg;	/* unless --records */
 };
 
 static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
@@ -39,6 +46,25 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	struct export_state *ex = arg;
 
 	iolat_an_record(&ex->an, dev, r);
+}
+
+/* The module's histograms into the analysis; a failure ends the session. */
+static void agg_take(struct export_state *ex, const struct iolat_dev_counters *c)
+{
+	int err = iolat_agg_take(ex->agg, &ex->an, c);
+
+	if (err) {
+		iolat_err("cannot read the module's histograms: %s", strerror(-err));
+		ex->failed = true;
+	}
+}
+
+static void on_stopped(void *arg)
+{
+	struct export_state *ex = arg;
+
+	if (ex->agg)
+		agg_take(ex, ex->s->counters);
 }
 
 /* The versions and the kernel, for iolat_build_info. */
@@ -64,13 +90,16 @@ static char *exposition(struct export_state *ex, size_t *len)
 
 	const struct iolat_dev_counters *c = ex->s->counters;
 
-	run.delivered = ex->an.records;
 	f = open_memstream(&buf, len);
 	if (!f)
 		return NULL;
 	/* while tracing, the counters now; after, those of the stop */
 	if (ex->s->nl)
 		c = iolat_session_counters(ex->s, ex->c) ? NULL : ex->c;
+	/* the module's histograms up to the same reading */
+	if (ex->agg && ex->s->nl && c)
+		agg_take(ex, c);
+	run.delivered = ex->an.records;
 	iolat_prom_write(f, &ex->an, &run, c);
 	if (fclose(f)) {
 		free(buf);
@@ -242,6 +271,7 @@ static const struct iolat_output histograms_only = { .name = "export" };
 int cmd_export(int argc, const char **argv)
 {
 	char *dir = NULL, *listen_arg = NULL, *every = NULL, *buckets = NULL;
+	int records = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
@@ -253,6 +283,9 @@ int cmd_export(int argc, const char **argv)
 		{ "interval", 'i', POPT_ARG_STRING, &every, 0,
 		  "rewrite the text file each SECS seconds (default 15)", "SECS" },
 		IOLAT_PROM_POPT(buckets),
+		{ "records", 0, POPT_ARG_NONE, &records, 0,
+		  "stream every request's record and analyse it here, rather than read the module's histograms (costs as much as record)",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -285,6 +318,15 @@ int cmd_export(int argc, const char **argv)
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
+	s.aggregate = !records;
+	if (s.aggregate) {
+		ex.agg = iolat_agg_reader_new(&s);
+		if (!ex.agg) {
+			iolat_err("out of memory");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
 	if (listen_arg) {
 		ex.listen_fd = listen_on(listen_arg);
 		if (ex.listen_fd < 0) {
@@ -302,6 +344,7 @@ int cmd_export(int argc, const char **argv)
 	ex.dir = dir;
 	s.record = on_record;
 	s.started = on_started;
+	s.stopped = on_stopped;
 	s.idle = on_idle;
 	s.arg = &ex;
 	if (iolat_counters_alloc(&s, ex.c)) {
@@ -323,6 +366,7 @@ int cmd_export(int argc, const char **argv)
 		     EXIT_FAIL;
 	iolat_counters_free(&s, ex.c);
 out:
+	iolat_agg_reader_free(ex.agg);
 	if (ex.listen_fd >= 0)
 		close(ex.listen_fd);
 	iolat_an_free(&ex.an);
