@@ -90,13 +90,14 @@ stage() {
 # $OUT/guest-K.status for the report at the end.  TCG runs one host thread per
 # guest, so with two or more CPUs the debug kernel (the slowest suite:
 # 19 minutes alone, 30 and more beside another guest) goes last in a
-# lane of its own after 4.19 and 5.4 (about 8 minutes each), beside the
-# other five: on a cold cache its kernel is still building (debug_prep)
-# while they run.
+# lane of its own after 4.19, the demo, the cost stage and the newest
+# kernel (about 8 + 1 + 2 + 9 minutes), beside the other five: on a cold
+# cache its kernel is still building (debug_prep) while they run.
+#
 run_guests() {
 	local k lane1=() lane2=()
 	for k in "$@"; do
-		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|5.4|demo|cost) ]]; then
+		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|newest|demo|cost) ]]; then
 			lane1+=("$k")
 		else
 			lane2+=("$k")
