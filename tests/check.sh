@@ -93,7 +93,6 @@ stage() {
 # lane of its own after 4.19, the demo, the cost stage and the newest
 # kernel (about 8 + 1 + 2 + 9 minutes), beside the other five: on a cold
 # cache its kernel is still building (debug_prep) while they run.
-#
 run_guests() {
 	local k lane1=() lane2=()
 	for k in "$@"; do
