@@ -97,11 +97,15 @@ def run_one(args, tmp, qd, jobs, mode):
         p.wait()
         with open(log.name) as f:
             text = f.read()
-        # "You have 0 ( 0) dropped events" / "Total: N events (dropped D)"
-        dropped = 0
+        # "Total: N events (dropped D), ...": without that line, the
+        # drops are unknown, not 0 (issue 20)
+        dropped = None
         for line in text.splitlines():
             if "events (dropped" in line:
                 dropped = int(line.split("dropped")[1].split(")")[0])
+        if dropped is None:
+            sys.exit("bench: blktrace printed no drop count: %s" %
+                     text[-300:])
         rec["dropped"] = dropped
         rec["bytes"] = sum(os.path.getsize(os.path.join(bt, f))
                            for f in os.listdir(bt))
