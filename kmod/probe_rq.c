@@ -309,10 +309,9 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
  * A request in flight when the session began completes: it kept its
  * queue and the device busy from the session's start, so it counts as
  * issued there (its record is DROP_UNMATCHED, being not seen whole).
- * Return: the time it completed.
  */
-static u64 iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
-			       const struct request *rq)
+static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
+				const struct request *rq)
 {
 	struct iolat_slot held = { .state = IOLAT_SLOT_ISSUED };
 	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
@@ -329,7 +328,7 @@ static u64 iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 	c->dev_sum -= start;
 	c->dev_n++;
 	iolat_acct_end(c, flags);
-	return iolat_slot_end(s, d, &held, rq, true, false);
+	iolat_slot_end(s, d, &held, rq, true, false);
 }
 
 /*
@@ -343,8 +342,8 @@ static u64 iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
  * the start and stay so for a grace period after the stop (a few
  * milliseconds on hardware, hundreds under emulation), and a busy device
  * completes thousands of requests meanwhile, which were reported as
- * dropped.  @now is set to the time of the completion.
- * Return: whether to record it.
+ * dropped.  The clock is read only where its time is used.
+ * Return: whether to record it, with @now set to the completion's time.
  */
 static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 			    struct iolat_slot *slot, const struct request *rq,
@@ -353,20 +352,18 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 	u64 start = READ_ONCE(s->start_ns), alloc_ns = iolat_rq_start_ns(rq);
 	u64 stop = READ_ONCE(s->stop_ns);
 
-	if (start == U64_MAX) {
-		*now = iolat_now();
+	if (start == U64_MAX || alloc_ns >= stop)
 		return false;
-	}
 	if (alloc_ns && alloc_ns < start) {
-		*now = iolat_acct_at_start(s, d, rq);
+		iolat_acct_at_start(s, d, rq);
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
 	*now = iolat_now();
-	if (alloc_ns >= stop || (!alloc_ns && *now >= stop))
-		return false;
 	if (!alloc_ns) {
-		this_cpu_inc(s->rings->stats.drop_unmatched);
+		/* no allocation time: in flight at the start, or after the stop */
+		if (*now < stop)
+			this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
 	iolat_slot_fill(s, slot, rq);
