@@ -74,6 +74,15 @@ static inline int iolat_stage_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns,
 }
 
 const char *iolat_op_name(unsigned int op);
+const char *iolat_stage_name(unsigned int stage);
+int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
+		       __u64 *ns);
+__u64 iolat_latency_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns, __u64 d_ns,
+		       __u64 c_ns);
+__u64 iolat_record_latency(const struct iolat_record *r);
+int iolat_record_monotonic(const struct iolat_record *r);
+int iolat_record_decode(const void *buf, __u32 len, __u32 rec_size,
+			__u32 index, struct iolat_record *out);
 
 /**
  * iolat_record_empty_write() - is this a write without data?
@@ -91,14 +100,5 @@ static inline int iolat_record_empty_write(const struct iolat_record *r)
 {
 	return r->op == IOLAT_OP_WRITE && !r->bytes;
 }
-const char *iolat_stage_name(unsigned int stage);
-int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
-		       __u64 *ns);
-__u64 iolat_latency_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns, __u64 d_ns,
-		       __u64 c_ns);
-__u64 iolat_record_latency(const struct iolat_record *r);
-int iolat_record_monotonic(const struct iolat_record *r);
-int iolat_record_decode(const void *buf, __u32 len, __u32 rec_size,
-			__u32 index, struct iolat_record *out);
 
 #endif /* _IOLAT_LIB_RECORD_H */

@@ -813,27 +813,28 @@ static int write_summary(const struct iolat_session *s)
 			s->run.devs_removed & (1U << d) ? "true" : "false",
 			s->counters[d].valid ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);
-		if (s->run.kernel_valid)
+		if (s->run.kernel_valid) {
 			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu",
 				ds_ios(k2) - ds_ios(k1),
 				k2[IOLAT_DS_IO_TICKS] - k1[IOLAT_DS_IO_TICKS],
 				k2[IOLAT_DS_TIME_IN_QUEUE] -
 				k1[IOLAT_DS_TIME_IN_QUEUE]);
-		/*
-		 * The bracket: the kernel's completions between the readings
-		 * just after START and just before STOP (inside the
-		 * session's window), and between those just before START
-		 * and just after STOP (around it).  Every completion the
-		 * module saw, delivered, dropped or filtered, is in the
-		 * outer span, and every one of the inner span is the
-		 * module's: ios_inner <= all of the module's <= ios_outer.
-		 */
-		if (s->run.kernel_valid && s->run.kernel_bracket)
-			fprintf(f, ",\"ios_inner\":%llu,\"ios_outer\":%llu",
-				ds_ios(s->run.kprestop[d].f) - ds_ios(k1),
-				ds_ios(k2) - ds_ios(s->run.kpre[d].f));
-		if (s->run.kernel_valid)
+			/*
+			 * The bracket: the kernel's completions between the
+			 * readings just after START and just before STOP
+			 * (inside the session's window), and between those
+			 * just before START and just after STOP (around it).
+			 * Every completion the module saw, delivered, dropped
+			 * or filtered, is in the outer span, and every one of
+			 * the inner span is the module's: ios_inner <= all of
+			 * the module's <= ios_outer.
+			 */
+			if (s->run.kernel_bracket)
+				fprintf(f, ",\"ios_inner\":%llu,\"ios_outer\":%llu",
+					ds_ios(s->run.kprestop[d].f) - ds_ios(k1),
+					ds_ios(k2) - ds_ios(s->run.kpre[d].f));
 			fprintf(f, "}");
+		}
 		fprintf(f, "}");
 	}
 	fprintf(f, "]}\n");

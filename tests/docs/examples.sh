@@ -7,9 +7,9 @@
 #    itself matches, and against a copy with one column renamed, one
 #    message reworded or one section dropped does not (a negative control
 #    for the check that compares README with a guest run).
-# 2. Every command of the man page's EXAMPLES
-#    parses: run here, without the module, each ends in one line and exit
-#    1 ("not loaded", or an unknown device), never a usage error (2).
+# 2. Every command of the man page's EXAMPLES parses: run here, without
+#    the module, each ends in one line and exit 1 ("not loaded", or an
+#    unknown device), never a usage error (2).
 #
 #   tests/docs/examples.sh CLI
 
@@ -47,8 +47,8 @@ mutate message '0,/requests traced/s//requests seen/'
 mutate section '/ request sizes:$/,/^$/d'
 mutate comment '0,/^# exact %util/s//# %util/'
 
-# The man page's examples.  Without the module
-# (the host never loads it), each must get past option parsing.
+# The man page's examples.  Without the module (the host never loads
+# it), each must get past option parsing.
 if [ -e /sys/module/iolat ]; then
 	echo "examples: ******** SKIP the commands: iolat is loaded on this host ********"
 	exit 125
