@@ -56,6 +56,7 @@ struct row {
 	char dev[32];
 	char op[16];
 	char flags[64];
+	unsigned long long sector;
 	unsigned int nr_bios, pid, tgid;
 	char comm[IOLAT_COMM_LEN];
 };

@@ -311,16 +311,109 @@ static long long blkparse_count(const char *actions)
 				    actions);
 }
 
+#define SCHED_IOS	2048	/* at least the test's requests */
+
+struct sched_io {
+	unsigned long long sector;
+	long long q2c, d2c;		/* iolat's, then minus blktrace's */
+	int n;				/* rows (or blktrace's Q) with it */
+};
+
 struct sched_check {
 	bool want_insert;
 	long rows, bad_order, no_q, no_g, no_i, no_d;
 	double d2c, q2c;
+	long nr;
+	struct sched_io io[SCHED_IOS];
 };
+
+static struct sched_io *sched_io_of(struct sched_io *io, long nr,
+				    unsigned long long sector)
+{
+	long i;
+
+	for (i = 0; i < nr; i++)
+		if (io[i].sector == sector)
+			return &io[i];
+	return NULL;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Pair each request iolat traced with blktrace's events of the same
+ * request in blkparse's text (BT.txt), by sector (a sector that more
+ * than one request read is left out), and set each pair's q2c and d2c to
+ * iolat's minus blktrace's.  blktrace's probes and iolat's run one after
+ * the other on the same tracepoints, so a pair differs only by the time
+ * between the two probes, which is almost always a probe's own work (a
+ * few microseconds) but, now and then, an interrupt or, under emulation,
+ * a stall of the virtual CPU (up to milliseconds): the means of the two
+ * tools drift apart by a few percent with the host's load, the median of
+ * the differences does not.  The number of pairs.
+ */
+static long sched_pair_blktrace(struct sched_check *c, long long *dq,
+				long long *dd)
+{
+	static struct sched_io bt[SCHED_IOS];
+	static double q[SCHED_IOS], d[SCHED_IOS], cc[SCHED_IOS];
+	unsigned long long sector;
+	char line[256], act[4];
+	long nbt = 0, n = 0, i;
+	double t;
+	FILE *f = fopen(BT "/bt.txt", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct sched_io *b;
+
+		if (sscanf(line, "%*s %*u %*u %lf %*u %3s %*s %llu", &t, act,
+			   &sector) != 3 || act[1] || !strchr("QDC", act[0]))
+			continue;
+		b = sched_io_of(bt, nbt, sector);
+		if (!b) {
+			if (nbt == SCHED_IOS)
+				continue;
+			b = &bt[nbt++];
+			b->sector = sector;
+		}
+		i = b - bt;
+		if (act[0] == 'Q') {
+			b->n++;
+			q[i] = t * 1e9;
+		} else if (act[0] == 'D') {
+			d[i] = t * 1e9;
+		} else {
+			cc[i] = t * 1e9;
+		}
+	}
+	fclose(f);
+	for (i = 0; i < c->nr; i++) {
+		struct sched_io *r = &c->io[i], *b;
+
+		b = sched_io_of(bt, nbt, r->sector);
+		if (r->n != 1 || !b || b->n != 1 || !d[b - bt] || !cc[b - bt])
+			continue;
+		dq[n] = r->q2c - llround(cc[b - bt] - q[b - bt]);
+		dd[n] = r->d2c - llround(cc[b - bt] - d[b - bt]);
+		n++;
+	}
+	qsort(dq, n, sizeof(*dq), cmp_ll);
+	qsort(dd, n, sizeof(*dd), cmp_ll);
+	return n;
+}
 
 static void sched_row(void *arg, const struct row *r)
 {
 	struct sched_check *c = arg;
 	unsigned long long last = 0;
+	struct sched_io *io;
 	int k;
 
 	c->rows++;
@@ -341,6 +434,15 @@ static void sched_row(void *arg, const struct row *r)
 	c->no_d += !r->t[3];
 	c->d2c += r->t[4] - r->t[3];
 	c->q2c += r->t[4] - r->t[0];
+	io = sched_io_of(c->io, c->nr, r->sector);
+	if (!io && c->nr < SCHED_IOS) {
+		io = &c->io[c->nr++];
+		io->sector = r->sector;
+		io->q2c = r->t[4] - r->t[0];
+		io->d2c = r->t[4] - r->t[3];
+	}
+	if (io)
+		io->n++;
 }
 
 FIXTURE(sched) {
@@ -378,15 +480,26 @@ FIXTURE_TEARDOWN(sched)
 
 /*
  * With each scheduler: every request has Q, G, D and C (and I when an
- * elevator holds it), in order; the mean D2C and Q2C agree with btt's
- * from a blktrace capture of the same run within 5%.
+ * elevator holds it), in order, as many as the device completed and as
+ * btt paired from a blktrace capture of the same run; and request by
+ * request, iolat's D2C and Q2C agree with blktrace's own timestamps of
+ * that request: the median of the differences is within 1% of the mean
+ * D2C (sched_pair_blktrace() says why the median).  The differences are
+ * the work of blktrace's probes, which run first: under 1 us on the
+ * plain kernels, about 5 us (0.4% of D2C) under KASAN.  Reading the issue
+ * time for the queue time, or the completion's end for its start, moves
+ * the median by a whole stage.
  */
 TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 {
-	struct sched_check c = { .want_insert = strcmp(variant->name, "none") };
-	double btt_d2c, btt_q2c, d2c, q2c;
-	long long completed_before = completed("nvme0n1"), done;
+	static struct sched_check c;
+	static long long dq[SCHED_IOS], dd[SCHED_IOS];
+	double btt_d2c, btt_q2c, btt_n, d2c, q2c, tol;
+	long long completed_before = completed("nvme0n1"), done, mq, md;
+	long n;
 
+	memset(&c, 0, sizeof(c));
+	c.want_insert = strcmp(variant->name, "none");
 	ASSERT_EQ(0, trace_with_blktrace("nvme0n1",
 		"fio --name=s --filename=/dev/nvme0n1 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=1500 --size=256M --eta=never --output=/dev/null"))
 		TH_LOG("%s", slurp(ERR));
@@ -394,22 +507,33 @@ TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 	ASSERT_LT(0, csv_rows(CSV, sched_row, &c));
 	btt_d2c = btt_mean_ns("D2C");
 	btt_q2c = btt_mean_ns("Q2C");
+	btt_n = sh_number("btt -i " BT "/bt.bin 2>/dev/null | awk '$1 == \"%s\" { print $5; exit }'",
+			  "Q2C");
+	n = sched_pair_blktrace(&c, dq, dd);
+	ASSERT_LT(0, n);
+	mq = dq[n / 2];
+	md = dd[n / 2];
 	d2c = c.d2c / c.rows;
 	q2c = c.q2c / c.rows;
-	TH_LOG("%s: %ld requests (device completed %lld); missing Q %ld G %ld I %ld D %ld; out of order %ld; mean D2C %.0f ns (btt %.0f), Q2C %.0f ns (btt %.0f)",
-	       variant->name, c.rows, done, c.no_q, c.no_g, c.no_i, c.no_d,
-	       c.bad_order, d2c, btt_d2c, q2c, btt_q2c);
+	tol = 0.01 * d2c;
+	TH_LOG("%s: %ld requests (device completed %lld, btt paired %.0f); missing Q %ld G %ld I %ld D %ld; out of order %ld; mean D2C %.0f ns (btt %.0f), Q2C %.0f ns (btt %.0f)",
+	       variant->name, c.rows, done, btt_n, c.no_q, c.no_g, c.no_i,
+	       c.no_d, c.bad_order, d2c, btt_d2c, q2c, btt_q2c);
+	TH_LOG("%ld requests paired with blktrace's; iolat minus blktrace, p5/p50/p95: Q2C %lld/%lld/%lld ns, D2C %lld/%lld/%lld ns (allowed median %.0f)",
+	       n, dq[n / 20], mq, dq[n - 1 - n / 20], dd[n / 20], md,
+	       dd[n - 1 - n / 20], tol);
 	EXPECT_EQ(done, c.rows);
+	EXPECT_EQ(btt_n, c.rows);
 	EXPECT_EQ(0, c.bad_order);
 	EXPECT_EQ(0, c.no_q);
 	EXPECT_EQ(0, c.no_g);
 	EXPECT_EQ(0, c.no_d);
 	if (c.want_insert)
 		EXPECT_EQ(0, c.no_i);
-	ASSERT_LT(0, btt_d2c);
-	ASSERT_LT(0, btt_q2c);
-	EXPECT_TRUE(fabs(d2c - btt_d2c) / btt_d2c <= 0.05);
-	EXPECT_TRUE(fabs(q2c - btt_q2c) / btt_q2c <= 0.05);
+	/* sectors read twice are left out: a few of 65536 */
+	EXPECT_LE(c.rows * 9 / 10, n);
+	EXPECT_GE(tol, llabs(mq));
+	EXPECT_GE(tol, llabs(md));
 }
 
 struct merge_check {
