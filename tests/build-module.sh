@@ -15,11 +15,7 @@ name=${1:?usage: $0 NAME}
 kdir=$("$ROOT/tests/guest/kernels.sh" dir "$name")/build
 dir=$ROOT/build/kmod/$name
 
-rm -rf "$dir"
-mkdir -p "$dir"
-make -s -C "$ROOT" dkms-src BUILD="$dir/.src"
-cp -r "$dir"/.src/dkms/iolat-*/. "$dir"/
-rm -rf "$dir/.src"
+"$ROOT/tests/module-src.sh" "$dir"
 # The newest kernel's headers are installed in a sid chroot, whose
 # toolchain it needs (kernels.sh): make runs there.
 kroot=$(dirname "$kdir")

@@ -18,11 +18,7 @@ kdir=$("$ROOT/tests/guest/kernels.sh" dir "$name")/build || exit 1
 dir=$ROOT/build/kmod/$name-layout-control
 want="nvme-core's struct nvme_request is not the head compat.h knows"
 
-rm -rf "$dir"
-mkdir -p "$dir"
-make -s -C "$ROOT" dkms-src BUILD="$dir/.src" || exit 1
-cp -r "$dir"/.src/dkms/iolat-*/. "$dir"/
-rm -rf "$dir/.src"
+"$ROOT/tests/module-src.sh" "$dir" || exit 1
 if make -C "$kdir" M="$dir" KCFLAGS=-DIOLAT_NVME_LAYOUT_CONTROL modules \
 	>"$dir/build.log" 2>&1; then
 	echo "layout-control: the build with a wrong nvme_request layout succeeded: the check does not fire"

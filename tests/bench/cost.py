@@ -22,6 +22,9 @@
       --control-ko KO: then the counters mode again at QD 1 with the
       negative control's module (IOLAT_COST_CONTROL), as
       "counters-control".
+      --variant NAME=KO (repeatable; tests/bench/ablate.sh): then the
+      counters and aggregate modes again with each variant's module, as
+      "counters NAME" and "aggregate NAME".
   cost.py report DIR [--md FILE] [--json FILE] [--budgets FILE]
       On the host: per configuration and mode the median instructions per
       I/O, the spread of the repeats, the instructions added over none
@@ -153,6 +156,21 @@ def run(args):
                           (name, mode, rec["insn_per_io"]), flush=True)
         if args.control_ko:
             control()
+        # tests/bench/ablate.sh's variants: counters and aggregate again
+        for variant in args.variant or []:
+            vname, ko = variant.split("=", 1)
+            sh("rmmod iolat && insmod %s" % ko)
+            for name, engine, qd in CONFIGS:
+                for mode in ("counters", "aggregate"):
+                    run_one(tmp, engine, qd, args.ios, mode)
+                    rec = run_one(tmp, engine, qd, args.ios, mode)
+                    rec.update({"config": name, "repeat": 0,
+                                "mode": "%s %s" % (mode, vname)})
+                    f.write(json.dumps(rec) + "\n")
+                    f.flush()
+                    print("cost: %s %s %s %.0f instructions/I/O" %
+                          (name, mode, vname, rec["insn_per_io"]),
+                          flush=True)
 
 
 def report(args):
@@ -163,6 +181,9 @@ def report(args):
         table.setdefault((r["config"], r["mode"]), []).append(r)
     configs = [c for c, _, _ in CONFIGS if (c, "none") in table]
     modes = [m for m in MODES if any((c, m) in table for c in configs)]
+    for r in runs:      # ablate.sh's variants, in the order run
+        if r["mode"] not in modes:
+            modes.append(r["mode"])
     res = {}
     for c in configs:
         base = statistics.median(r["insn_per_io"] for r in table[(c, "none")])
@@ -275,6 +296,8 @@ def main():
     r.add_argument("--repeats", type=int, default=3)
     r.add_argument("--modes", default=",".join(MODES[:-1]))
     r.add_argument("--control-ko")
+    r.add_argument("--variant", action="append",
+                   help="NAME=KO: counters and aggregate with this module")
     q = sub.add_parser("report")
     q.add_argument("dir")
     q.add_argument("--md")

@@ -37,11 +37,7 @@ if [ $check = 1 ]; then
 	# the control: the same source, one define
 	kdir=$(tests/guest/kernels.sh dir 6.1)/build || exit 1
 	ctl=$ROOT/build/kmod/6.1-cost-control
-	rm -rf "$ctl"
-	mkdir -p "$ctl"
-	make -s dkms-src BUILD="$ctl/.src" || exit 1
-	cp -r "$ctl"/.src/dkms/iolat-*/. "$ctl"/
-	rm -rf "$ctl/.src"
+	tests/module-src.sh "$ctl" || exit 1
 	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
 		>"$ctl/build.log" 2>&1 ||
 		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }

@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Where the module's instructions per I/O go (issue 18): variants of its
+source with one part of the per-request work taken out, for
+tests/bench/ablate.sh, which builds each and counts it like cost.sh.
+
+  ablate.py edit NAME DIR   apply variant NAME's edits to the module
+                            source in DIR (a copy made by make dkms-src);
+                            exit 1 if an edit's text is not found
+  ablate.py names           the variants, one per line
+
+The variants are measuring instruments, never shipped: each removes work
+the module needs (the counts they give are wrong), to show what that work
+costs.  An edit whose text has gone from the source fails loudly rather
+than measuring the unchanged module.
+"""
+
+import os
+import sys
+
+VARIANTS = {
+    # the probes stay registered and run, but no device ever matches:
+    # what remains is the tracepoints' dispatch, the compare and the CLI
+    "probes-only": [
+        ("kmod/iolat.h",
+         "if (s->devs[i].devt == devt)",
+         "if (s->devs[i].devt == (devt ^ 0x40000000))"),
+    ],
+    # the busy-time spans' atomics (account.h) do nothing
+    "no-busy": [
+        ("kmod/account.h",
+         "\tint n = atomic_inc_return(&b->n) - 1;",
+         "\tint n = 0;\n\n\tif (n == 0)\n\t\treturn 0;"),
+        ("kmod/account.h",
+         "\tif (atomic_dec_return(&b->n))\n\t\treturn;",
+         "\treturn;"),
+    ],
+    # the per-CPU counters change without interrupts off
+    "no-irqoff": [
+        ("kmod/account.h", "\tlocal_irq_save(*flags);", "\t*flags = 0;"),
+        ("kmod/account.h", "\tlocal_irq_restore(flags);", ""),
+    ],
+    # iolat_now() counts up instead of reading the clock
+    "no-clock": [
+        ("kmod/iolat.h", "\treturn ktime_get_ns();",
+         "\treturn this_cpu_inc_return(iolat_ablate_clock);"),
+        ("kmod/iolat.h", "static inline u64 iolat_now(void)",
+         "DECLARE_PER_CPU(u64, iolat_ablate_clock);\n"
+         "static inline u64 iolat_now(void)"),
+        ("kmod/main.c", "MODULE_LICENSE(",
+         "DEFINE_PER_CPU(u64, iolat_ablate_clock);\nMODULE_LICENSE("),
+    ],
+}
+
+
+def edit(name, root):
+    for path, old, new in VARIANTS[name]:
+        p = os.path.join(root, path)
+        text = open(p).read()
+        if text.count(old) != 1:
+            sys.exit("ablate: variant %s: %r is not once in %s" %
+                     (name, old, path))
+        open(p, "w").write(text.replace(old, new))
+
+
+def main():
+    if sys.argv[1:2] == ["names"]:
+        print("\n".join(VARIANTS))
+    elif sys.argv[1:2] == ["edit"] and len(sys.argv) == 4:
+        edit(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
