@@ -40,6 +40,28 @@ VARIANTS = {
         ("kmod/account.h", "\tlocal_irq_save(*flags);", "\t*flags = 0;"),
         ("kmod/account.h", "\tlocal_irq_restore(flags);", ""),
     ],
+    # no bio stages: block_bio_queue's probe returns at once and a
+    # request's slot takes no stash entry, remote entry or submitter
+    "no-stash": [
+        ("kmod/probe_bio.c",
+         "\tif (!iolat_session_dev(s, iolat_bio_devt(bio)) ||\n"
+         "\t    !iolat_session_armed(s))\n\t\treturn;\n"
+         "\te = iolat_stash_new(s);",
+         "\tif (iolat_session_dev(s, iolat_bio_devt(bio)))\n"
+         "\t\treturn;\n\te = iolat_stash_new(s);"),
+        ("kmod/probe_rq.c",
+         "\tif (rq->bio)\n\t\te = iolat_stash_find(st, rq->bio);",
+         ""),
+        ("kmod/probe_rq.c",
+         "\tif (rq->bio && !iolat_rq_passthrough(rq) &&\n"
+         "\t    iolat_slot_take_remote(s, slot, rq->bio))\n"
+         "\t\tgoto filter;",
+         ""),
+        ("kmod/probe_rq.c",
+         "\tif (in_task() && !(current->flags & PF_KTHREAD))\n"
+         "\t\tslot->flags = iolat_submitter_set(&slot->who, current);",
+         ""),
+    ],
     # iolat_now() counts up instead of reading the clock
     "no-clock": [
         ("kmod/iolat.h", "\treturn ktime_get_ns();",
