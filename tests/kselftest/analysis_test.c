@@ -88,42 +88,35 @@ static double half_fio_bin(double v)
  * One fio run under `iolat record -w -i 1 -o json`, then three checks on
  * it: fio's clat against D2C and Q2C; report reproducing the live JSON;
  * fiologparser_hist.py on the -o fio log against iolat's intervals.  The
- * parser's intervals must each hold the 4000 requests that the p99 check
- * needs, and the guest's speed varies with the host and the kernel
- * (1383 to 3636 reads a second were seen on a loaded host, 1000 on 5.4),
- * so the read rate under the same recording is measured first and the
- * interval chosen to hold 15000 of them, 3 s at least; the run lasts three intervals and a
- * second, not a number of I/Os, so that it spans three whole intervals
- * however fast the guest runs.
+ * parser's intervals must hold the 4000 requests that the p99 check
+ * needs in one of them, and the guest's speed varies with the host and
+ * the kernel, also during the test (a rate measured before the run was
+ * once 4.5 times the run's own, the host having got busier): so the run
+ * is a number of reads, as long as the guest needs for them, and the
+ * intervals of the fio log are chosen after it, from the run's own mean
+ * rate, to hold 5000 reads each: five intervals, whatever the speed.
  */
+#define FIO_READS	25000
+
 TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 {
 	double c50, c99, d50, d99, q50, q99;
 	char *live, *rep, *fio, *parsed, *line, *save = NULL;
 	const char *dev_sum, *iv;
-	int st, rows = 0, checked = 0, checked_p99 = 0, secs;
+	int st, rows = 0, checked = 0, checked_p99 = 0, ms;
 	double rate;
 
-	/*
-	 * the guest's read rate now, under the same recording (which
-	 * costs more on some kernels than others), for intervals of 15000
-	 * reads at that rate: p99 needs 4000 in one, and a busy host has
-	 * been seen to slow the run 2.4 times after the calibration (1663
-	 * reads/s, then 682)
-	 */
-	ASSERT_EQ(0, sh("%s record -w " D "/cal.rec -o json -d %s -- fio --name=cal --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --time_based --runtime=3 --size=512M --eta=never --output-format=json --output=" D "/cal.json >/dev/null 2>%s",
-			env("IOLAT_CLI"), self->dev, self->dev, ERR))
-		TH_LOG("%s", slurp(ERR));
-	rate = json_num(strstr(slurp(D "/cal.json"), "\"read\""), "iops");
-	ASSERT_LT(0, rate);
-	secs = ceil(15000 / rate);
-	secs = secs < 3 ? 3 : secs;
-	NOTE("%.0f reads a second: intervals of %d s", rate, secs);
-	st = sh("%s record -w " D "/run.rec -i 1 -o json -d %s -- fio --name=x --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --time_based --runtime=%d --size=512M --eta=never --output-format=json+ --output=" D "/fio.json >" D "/live.json 2>%s",
-		env("IOLAT_CLI"), self->dev, self->dev, 3 * secs + 1, ERR);
+	st = sh("%s record -w " D "/run.rec -i 1 -o json -d %s -- fio --name=x --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=%d --size=512M --eta=never --output-format=json+ --output=" D "/fio.json >" D "/live.json 2>%s",
+		env("IOLAT_CLI"), self->dev, self->dev, FIO_READS, ERR);
 	ASSERT_EQ(0, st) TH_LOG("iolat record: %s", slurp(ERR));
-	live = slurp(D "/live.json");
 	fio = slurp(D "/fio.json");
+	rate = 1000 * json_num(strstr(fio, "\"read\""), "total_ios") /
+	       json_num(strstr(fio, "\"read\""), "runtime");
+	ASSERT_LT(0, rate);
+	ms = ceil(1000 * FIO_READS / 5 / rate);
+	NOTE("%d reads at %.0f a second: intervals of %d ms", FIO_READS, rate,
+	     ms);
+	live = slurp(D "/live.json");
 	/* fio's clat of a sync engine is the whole pread(): above D2C */
 	c50 = fio_clat(fio, "50.000000");
 	c99 = fio_clat(fio, "99.000000");
@@ -158,10 +151,11 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	EXPECT_EQ(0, sh("cmp " D "/live.json " D "/rep.json"));
 
 	/* fio's parser on iolat's fio log, the same intervals */
-	ASSERT_EQ(0, sh("%s report -o fio -i %d " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i %d -P 50,90,98.9,99,99.1 " D "/run.rec >" D "/p.json",
-			env("IOLAT_CLI"), secs, ERR, env("IOLAT_CLI"), secs));
+	ASSERT_EQ(0, sh("%s report -o fio -i %d.%03d " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i %d.%03d -P 50,90,98.9,99,99.1 " D "/run.rec >" D "/p.json",
+			env("IOLAT_CLI"), ms / 1000, ms % 1000, ERR,
+			env("IOLAT_CLI"), ms / 1000, ms % 1000));
 	ASSERT_EQ(0, sh("zcat /usr/share/doc/fio/fiologparser_hist.py.gz >" D "/fiologparser_hist.py && " PY " " D "/fiologparser_hist.py --noweight -i %d --percentiles 90:99 " D "/clat_hist.log >" D "/parsed.csv 2>%s",
-			secs * 1000, ERR)) TH_LOG("fiologparser_hist.py: %s", slurp(ERR));
+			ms, ERR)) TH_LOG("fiologparser_hist.py: %s", slurp(ERR));
 	parsed = slurp(D "/parsed.csv");
 	rep = slurp(D "/p.json");
 	iv = strstr(rep, "\"intervals\": [");
