@@ -94,9 +94,9 @@ static double half_fio_bin(double v)
  * once 4.5 times the run's own, the host having got busier): so the run
  * is a number of reads, as long as the guest needs for them, and the
  * intervals of the fio log are chosen after it, from the run's own mean
- * rate, to hold 5000 reads each: five intervals, whatever the speed.
+ * rate, to hold 6000 reads each: five intervals, whatever the speed.
  */
-#define FIO_READS	25000
+#define FIO_READS	30000
 
 TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 {
