@@ -131,46 +131,33 @@ def run(args):
     sh("insmod %s" % os.environ["IOLAT_KO"])
     modes = args.modes.split(",")
     with open(os.path.join(args.out, "cost.jsonl"), "w") as f:
-        def control():
-            name, engine, qd = CONFIGS[0]
-            sh("rmmod iolat && insmod %s" % args.control_ko)
-            run_one(tmp, engine, qd, args.ios, "counters")
-            rec = run_one(tmp, engine, qd, args.ios, "counters")
-            rec.update({"config": name, "repeat": 0,
-                        "mode": "counters-control"})
-            f.write(json.dumps(rec) + "\n")
-            print("cost: %s counters with the control module: %.0f "
-                  "instructions/I/O" % (name, rec["insn_per_io"]), flush=True)
+        def measure(config, mode, label, repeats=1):
+            """A warm-up run of @mode, then @repeats counted as @label."""
+            name, engine, qd = config
+            run_one(tmp, engine, qd, args.ios, mode)
+            for i in range(repeats):
+                rec = run_one(tmp, engine, qd, args.ios, mode)
+                rec.update({"config": name, "repeat": i, "mode": label})
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+                print("cost: %s %-9s %.0f instructions/I/O" %
+                      (name, label, rec["insn_per_io"]), flush=True)
 
-        for name, engine, qd in CONFIGS:
+        for config in CONFIGS:
             # warm up: fio, its files and the page cache of the binaries
-            run_one(tmp, engine, qd, args.ios, "none")
+            run_one(tmp, config[1], config[2], args.ios, "none")
             for mode in modes:
-                run_one(tmp, engine, qd, args.ios, mode)
-                for i in range(args.repeats):
-                    rec = run_one(tmp, engine, qd, args.ios, mode)
-                    rec.update({"config": name, "repeat": i})
-                    f.write(json.dumps(rec) + "\n")
-                    f.flush()
-                    print("cost: %s %-9s %.0f instructions/I/O" %
-                          (name, mode, rec["insn_per_io"]), flush=True)
+                measure(config, mode, mode, args.repeats)
         if args.control_ko:
-            control()
+            sh("rmmod iolat && insmod %s" % args.control_ko)
+            measure(CONFIGS[0], "counters", "counters-control")
         # tests/bench/ablate.sh's variants: counters and aggregate again
         for variant in args.variant or []:
             vname, ko = variant.split("=", 1)
             sh("rmmod iolat && insmod %s" % ko)
-            for name, engine, qd in CONFIGS:
+            for config in CONFIGS:
                 for mode in ("counters", "aggregate"):
-                    run_one(tmp, engine, qd, args.ios, mode)
-                    rec = run_one(tmp, engine, qd, args.ios, mode)
-                    rec.update({"config": name, "repeat": 0,
-                                "mode": "%s %s" % (mode, vname)})
-                    f.write(json.dumps(rec) + "\n")
-                    f.flush()
-                    print("cost: %s %s %s %.0f instructions/I/O" %
-                          (name, mode, vname, rec["insn_per_io"]),
-                          flush=True)
+                    measure(config, mode, "%s %s" % (mode, vname))
 
 
 def report(args):
