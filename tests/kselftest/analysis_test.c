@@ -88,8 +88,8 @@ static double half_fio_bin(double v)
  * One fio run under `iolat record -w -i 1 -o json`, then three checks on
  * it: fio's clat against D2C and Q2C; report reproducing the live JSON;
  * fiologparser_hist.py on the -o fio log against iolat's intervals.  The
- * parser's intervals must hold the 4000 requests that the p99 check
- * needs in one of them, and the guest's speed varies with the host and
+ * parser's intervals must hold the 4000 requests that the p90 and p99 checks
+ * need in one of them, and the guest's speed varies with the host and
  * the kernel, also during the test (a rate measured before the run was
  * once 4.5 times the run's own, the host having got busier): so the run
  * is a number of reads, as long as the guest needs for them, and the
@@ -103,7 +103,7 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	double c50, c99, d50, d99, q50, q99;
 	char *live, *rep, *fio, *parsed, *line, *save = NULL;
 	const char *dev_sum, *iv;
-	int st, rows = 0, checked = 0, checked_p99 = 0, ms;
+	int st, rows = 0, checked = 0, checked_tail = 0, ms;
 	double rate;
 
 	st = sh("%s record -w " D "/run.rec -i 1 -o json -d %s -- fio --name=x --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=%d --size=512M --eta=never --output-format=json+ --output=" D "/fio.json >" D "/live.json 2>%s",
@@ -151,7 +151,7 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	EXPECT_EQ(0, sh("cmp " D "/live.json " D "/rep.json"));
 
 	/* fio's parser on iolat's fio log, the same intervals */
-	ASSERT_EQ(0, sh("%s report -o fio -i %d.%03d " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i %d.%03d -P 50,90,98.9,99,99.1 " D "/run.rec >" D "/p.json",
+	ASSERT_EQ(0, sh("%s report -o fio -i %d.%03d " D "/run.rec >" D "/clat_hist.log 2>%s && %s report -o json -i %d.%03d -P 50,89.8,90,90.2,98.9,99,99.1 " D "/run.rec >" D "/p.json",
 			env("IOLAT_CLI"), ms / 1000, ms % 1000, ERR,
 			env("IOLAT_CLI"), ms / 1000, ms % 1000));
 	ASSERT_EQ(0, sh("zcat /usr/share/doc/fio/fiologparser_hist.py.gz >" D "/fiologparser_hist.py && " PY " " D "/fiologparser_hist.py --noweight -i %d --percentiles 90:99 " D "/clat_hist.log >" D "/parsed.csv 2>%s",
@@ -162,7 +162,7 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	for (line = strtok_r(parsed, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		double end_ms, samples, mn, avg, med, p90, p99;
-		double i50, i90, i99, lo99, hi99;
+		double i50, i90, i99, lo90, hi90, lo99, hi99;
 		const char *q;
 
 		if (sscanf(line, "%lf, %lf, %lf, %lf, %lf, %lf, %lf", &end_ms,
@@ -186,6 +186,8 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 		i50 = num_after(q, "\"p50_ns\": ");
 		i90 = num_after(q, "\"p90_ns\": ");
 		i99 = num_after(q, "\"p99_ns\": ");
+		lo90 = num_after(q, "\"p89.8_ns\": ");
+		hi90 = num_after(q, "\"p90.2_ns\": ");
 		lo99 = num_after(q, "\"p98.9_ns\": ");
 		hi99 = num_after(q, "\"p99.1_ns\": ");
 		NOTE("interval to %.0f ms, %.0f requests: fiologparser p50 %.0f p90 %.0f p99 %.0f; iolat %.0f %.0f %.0f ns (%+.2f%% %+.2f%% %+.2f%%)",
@@ -195,36 +197,39 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 		if (samples < 500)
 			continue;	/* a second fio barely ran in */
 		checked++;
-		/* p50 and p90, where fio's bins are dense: within 1% once
-		 * the parser's own offset of half a fio bin is taken off
+		/* p50, where fio's bins are dense: within 1% once the
+		 * parser's own offset of half a fio bin is taken off
 		 * (docs/output.md), and within 1% + that offset as printed.
 		 */
 		EXPECT_GE(0.01, fabs(med - half_fio_bin(med) - i50) / i50);
-		EXPECT_GE(0.01, fabs(p90 - half_fio_bin(p90) - i90) / i90);
 		EXPECT_GE(0.01 + half_fio_bin(med) / med, fabs(med - i50) / i50);
-		EXPECT_GE(0.01 + half_fio_bin(p90) / p90, fabs(p90 - i90) / i90);
-		/* p99, where 40 requests or more lie above it: in the tail
-		 * the parser interpolates, at mid-rank, between the values
-		 * of the neighbouring occupied bins, so its p99 lies
-		 * between the requests a rank or two either side of iolat's
-		 * p99.  It is held within 1% (and the upward half bin) of
-		 * iolat's p98.9..p99.1, which bracket those ranks with 4 or
-		 * more requests each side; where the tail is dense that
-		 * range is iolat's p99 itself, the p50/p90 bound.  Seen:
-		 * +1.56% against p99 in 4211 requests, 42 above it.
+		if (samples < 4000)
+			continue;
+		/* p90 and p99, in intervals of 4000 requests or more: the
+		 * parser interpolates, at mid-rank, between the values of
+		 * the neighbouring occupied bins, so where the tail is
+		 * sparse, with empty bins between the occupied ones, its
+		 * percentile lies anywhere between the requests a few ranks
+		 * either side of iolat's exact one.  Each is held within 1%
+		 * (and the upward half bin) of iolat's range from 0.2 (p90)
+		 * or 0.1 (p99) points below to as many above, 8 and 4
+		 * requests or more each side; where the tail is dense that
+		 * range is iolat's percentile itself, the p50 bound.  Seen:
+		 * p90 +1.13% against iolat's in 6778 requests, p99 +1.56%
+		 * in 4211.
 		 */
-		if (samples * 0.01 >= 40) {
-			NOTE("  p99 range: iolat p98.9 %.0f p99.1 %.0f ns", lo99,
-			     hi99);
-			EXPECT_LE(lo99 - 0.01 * i99, p99);
-			EXPECT_GE(hi99 + half_fio_bin(hi99) + 0.01 * i99, p99);
-			checked_p99++;
-		}
+		NOTE("  tail ranges: iolat p89.8 %.0f p90.2 %.0f, p98.9 %.0f p99.1 %.0f ns",
+		     lo90, hi90, lo99, hi99);
+		EXPECT_LE(lo90 - 0.01 * i90, p90);
+		EXPECT_GE(hi90 + half_fio_bin(hi90) + 0.01 * i90, p90);
+		EXPECT_LE(lo99 - 0.01 * i99, p99);
+		EXPECT_GE(hi99 + half_fio_bin(hi99) + 0.01 * i99, p99);
+		checked_tail++;
 	}
-	NOTE("%d intervals parsed, %d with 500 requests or more compared, %d of them at p99",
-	     rows, checked, checked_p99);
+	NOTE("%d intervals parsed, %d with 500 requests or more compared, %d of them at p90 and p99",
+	     rows, checked, checked_tail);
 	EXPECT_LE(2, checked);
-	EXPECT_LE(1, checked_p99);
+	EXPECT_LE(1, checked_tail);
 }
 
 /*
