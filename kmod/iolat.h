@@ -28,6 +28,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/string.h>
+#include <linux/blk_types.h>
 #include <linux/iolat.h>
 #include "compat.h"
 #include "ring.h"
@@ -269,8 +270,30 @@ static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 }
 
 /* record.c */
-u8 iolat_record_op(blk_opf_t opf);
 u32 iolat_record_flags(blk_opf_t opf);
+
+/**
+ * iolat_record_op() - the ABI's operation for a request's op and flags
+ * @opf: rq->cmd_flags
+ */
+static inline u8 iolat_record_op(blk_opf_t opf)
+{
+	switch (opf & REQ_OP_MASK) {
+	case REQ_OP_READ:
+		return IOLAT_OP_READ;
+	case REQ_OP_WRITE:
+		return IOLAT_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return IOLAT_OP_FLUSH;
+	case REQ_OP_DISCARD:
+		return IOLAT_OP_DISCARD;
+	case REQ_OP_WRITE_ZEROES:
+		return IOLAT_OP_WRITE_ZEROES;
+	default:
+		return IOLAT_OP_OTHER;
+	}
+}
+
 struct iolat_nvme_slot;
 void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		       const struct request *rq, const struct iolat_slot *slot,

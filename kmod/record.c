@@ -10,29 +10,6 @@
 #include "probe_nvme.h"
 
 /**
- * iolat_record_op() - the ABI's operation for a request's op and flags
- * @opf: rq->cmd_flags
- */
-u8 iolat_record_op(blk_opf_t opf)
-{
-	switch (opf & REQ_OP_MASK) {
-	case REQ_OP_READ:
-		return IOLAT_OP_READ;
-	case REQ_OP_WRITE:
-		return IOLAT_OP_WRITE;
-	case REQ_OP_FLUSH:
-		return IOLAT_OP_FLUSH;
-	case REQ_OP_DISCARD:
-		return IOLAT_OP_DISCARD;
-	case REQ_OP_WRITE_ZEROES:
-		return IOLAT_OP_WRITE_ZEROES;
-	default:
-		return IOLAT_OP_OTHER;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(iolat_record_op);
-
-/**
  * iolat_record_flags() - the ABI's IOLAT_F_* flags of a request
  * @opf: rq->cmd_flags
  */

@@ -63,13 +63,83 @@ iolat_stash_find(struct iolat_stash *st, const struct bio *bio)
 	return NULL;
 }
 
-struct iolat_stash_entry *iolat_stash_claim(struct iolat_stash *st);
 bool iolat_stash_take_remote(struct iolat_stash __percpu *stash,
 			     const struct bio *bio,
 			     struct iolat_stash_entry *copy);
-void iolat_stash_publish(struct iolat_stash_entry *e, const struct bio *bio);
-void iolat_stash_release(struct iolat_stash *st, struct iolat_stash_entry *e);
-u32 iolat_submitter_set(struct iolat_submitter *who,
-			const struct task_struct *task);
+
+/**
+ * iolat_stash_claim() - take the next entry of this CPU's stash
+ * @st: this CPU's stash (preemption disabled)
+ *
+ * The entry is cleared; fill it, then make it findable with
+ * iolat_stash_publish().
+ *
+ * Return: the entry.
+ */
+static inline struct iolat_stash_entry *
+iolat_stash_claim(struct iolat_stash *st)
+{
+	unsigned long n = local_inc_return(&st->head) - 1;
+	struct iolat_stash_entry *e = &st->e[n & (IOLAT_STASH_ENTRIES - 1)];
+
+	WRITE_ONCE(e->bio, NULL);
+	/* a reader on another CPU sees the key gone before the fields change */
+	smp_wmb();
+	e->q_ns = 0;
+	e->g_ns = 0;
+	memset(&e->who, 0, sizeof(e->who));
+	e->flags = 0;
+	return e;
+}
+
+/* Make @e findable by @bio; its other fields are written. */
+static inline void iolat_stash_publish(struct iolat_stash_entry *e,
+				       const struct bio *bio)
+{
+	/*
+	 * a nested probe on this CPU, or a reader on another, sees the key
+	 * only after the fields
+	 */
+	smp_wmb();
+	WRITE_ONCE(e->bio, bio);
+}
+
+/**
+ * iolat_submitter_set() - take @task as a request's submitter
+ * @who: where to put its pid, tgid and comm
+ * @task: the task
+ *
+ * Return: IOLAT_F_SUBMITTER, for the flags of whatever holds @who.
+ */
+static inline u32 iolat_submitter_set(struct iolat_submitter *who,
+				      const struct task_struct *task)
+{
+	who->pid = task->pid;
+	who->tgid = task->tgid;
+	memcpy(who->comm, task->comm, IOLAT_COMM_LEN);
+	/* comm may be renamed under us; keep it terminated */
+	who->comm[IOLAT_COMM_LEN - 1] = '\0';
+	return IOLAT_F_SUBMITTER;
+}
+
+/**
+ * iolat_stash_release() - free an entry whose bio is done with
+ * @st: this CPU's stash (preemption disabled)
+ * @e: the entry
+ *
+ * If @e is the newest entry, as for a bio merged right after it was
+ * queued, its position is given back too, so that a long run of merged
+ * bios does not push older entries out of the stash.
+ */
+static inline void iolat_stash_release(struct iolat_stash *st,
+				       struct iolat_stash_entry *e)
+{
+	long head = local_read(&st->head);
+
+	WRITE_ONCE(e->bio, NULL);
+	if (e == &st->e[(head - 1) & (IOLAT_STASH_ENTRIES - 1)])
+		/* fails harmlessly if a nested probe claimed an entry since */
+		local_cmpxchg(&st->head, head, head - 1);
+}
 
 #endif /* _IOLAT_SUBMIT_H */

@@ -51,21 +51,6 @@ __u64 iolat_integral_read(__u64 sum, __u64 n, __u64 now)
 }
 
 /**
- * iolat_qd_bucket() - histogram bucket of a queue depth
- * @qd: the depth
- *
- * Return: @qd itself below IOLAT_QD_EXACT; above, IOLAT_QD_PER_POW2
- * buckets per power of two (lib/loglin.h), the last bucket taking all
- * that is beyond.
- */
-unsigned int iolat_qd_bucket(__u32 qd)
-{
-	unsigned int b = iolat_loglin_bin(qd, IOLAT_QD_SUB_BITS);
-
-	return b < IOLAT_QD_BUCKETS ? b : IOLAT_QD_BUCKETS - 1;
-}
-
-/**
  * iolat_qd_bucket_low() - the smallest depth in a bucket
  * @bucket: the bucket, < IOLAT_QD_BUCKETS
  *

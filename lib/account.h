@@ -26,6 +26,7 @@
 #define _IOLAT_LIB_ACCOUNT_H
 
 #include <linux/types.h>
+#include "loglin.h"
 
 #define IOLAT_BUSY_SHIFT	60
 #define IOLAT_BUSY_K		((__s64)1 << IOLAT_BUSY_SHIFT)	/* 36 years */
@@ -49,7 +50,21 @@ __u64 iolat_integral_read(__u64 sum, __u64 n, __u64 now);
 #define IOLAT_QD_EXACT		(2 * IOLAT_QD_PER_POW2)
 #define IOLAT_QD_BUCKETS	((14 - IOLAT_QD_SUB_BITS + 1) * IOLAT_QD_PER_POW2)
 
-unsigned int iolat_qd_bucket(__u32 qd);
+/**
+ * iolat_qd_bucket() - histogram bucket of a queue depth
+ * @qd: the depth
+ *
+ * Return: @qd itself below IOLAT_QD_EXACT; above, IOLAT_QD_PER_POW2
+ * buckets per power of two (lib/loglin.h), the last bucket taking all
+ * that is beyond.
+ */
+static inline unsigned int iolat_qd_bucket(__u32 qd)
+{
+	unsigned int b = iolat_loglin_bin(qd, IOLAT_QD_SUB_BITS);
+
+	return b < IOLAT_QD_BUCKETS ? b : IOLAT_QD_BUCKETS - 1;
+}
+
 __u32 iolat_qd_bucket_low(unsigned int bucket);
 
 #endif /* _IOLAT_LIB_ACCOUNT_H */

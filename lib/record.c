@@ -60,28 +60,6 @@ int iolat_record_stage(const struct iolat_record *r, unsigned int stage,
 }
 
 /**
- * iolat_latency_ns() - a request's latency from its stage times
- * @q_ns: Q, or 0 if not seen; likewise @g_ns, @i_ns and @d_ns
- * @g_ns: G
- * @i_ns: I
- * @d_ns: D
- * @c_ns: C
- *
- * The one definition of latency, for records and for the module's
- * minimum latency filter.
- *
- * Return: @c_ns minus the first stage seen (Q, else G, I, D), or 0 if none
- * was seen or the clock went backwards.
- */
-__u64 iolat_latency_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns, __u64 d_ns,
-		       __u64 c_ns)
-{
-	__u64 first = q_ns ? q_ns : g_ns ? g_ns : i_ns ? i_ns : d_ns;
-
-	return first && c_ns > first ? c_ns - first : 0;
-}
-
-/**
  * iolat_record_latency() - the request's latency as far as it was seen
  * @r: the record
  *
