@@ -58,8 +58,8 @@ struct iolat_acct_snap {
 	u64 qd_hist[IOLAT_QD_BUCKETS];
 };
 
-static inline struct iolat_acct_cpu *iolat_acct_begin(struct iolat_dev *d,
-						      unsigned long *flags)
+static __always_inline struct iolat_acct_cpu *
+iolat_acct_begin(struct iolat_dev *d, unsigned long *flags)
 {
 	struct iolat_acct_cpu *c;
 
@@ -70,8 +70,8 @@ static inline struct iolat_acct_cpu *iolat_acct_begin(struct iolat_dev *d,
 	return c;
 }
 
-static inline void iolat_acct_end(struct iolat_acct_cpu *c,
-				  unsigned long flags)
+static __always_inline void iolat_acct_end(struct iolat_acct_cpu *c,
+					   unsigned long flags)
 {
 	smp_wmb();	/* the counters before even seq: iolat_acct_copy() */
 	WRITE_ONCE(c->seq, c->seq + 1);

@@ -16,7 +16,8 @@
  * A new entry for @bio, its submitter the current task if it runs one
  * and the session has a use for it.
  */
-static struct iolat_stash_entry *iolat_stash_new(struct iolat_session *s)
+static __always_inline struct iolat_stash_entry *
+iolat_stash_new(struct iolat_session *s)
 {
 	struct iolat_stash_entry *e = iolat_stash_claim(this_cpu_ptr(s->stash));
 

@@ -56,8 +56,9 @@ static noinline bool iolat_slot_take_remote(struct iolat_session *s,
  * memset() of the slot is a `rep stos`, which costs far more than a few
  * stores under emulation and is not free on hardware either.
  */
-static void iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
-			    const struct request *rq)
+static __always_inline void
+iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
+		const struct request *rq)
 {
 	struct iolat_stash *st = this_cpu_ptr(s->stash);
 	struct iolat_stash_entry *e = NULL;
@@ -95,8 +96,9 @@ filter:
 }
 
 /* Does the session keep a request of stages @done that completed at @now? */
-static bool iolat_rq_wanted(const struct iolat_session *s,
-			    const struct iolat_slot *done, u64 now)
+static __always_inline bool
+iolat_rq_wanted(const struct iolat_session *s, const struct iolat_slot *done,
+		u64 now)
 {
 	return !done->filtered &&
 	       (!s->filter.min_ns ||
@@ -161,8 +163,9 @@ static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
  * completion.
  * Return: false if the session is not taking new requests.
  */
-static bool iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
-			       struct iolat_slot *slot, const struct request *rq)
+static __always_inline bool
+iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
+		   struct iolat_slot *slot, const struct request *rq)
 {
 	u64 alloc_ns;
 
@@ -180,9 +183,10 @@ static bool iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
  * The prepared request is in its queue at @now, since its first stage but
  * not before the session.  Called with @c begun (iolat_acct_begin()).
  */
-static void iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
-			     struct iolat_slot *slot, const struct request *rq,
-			     struct iolat_acct_cpu *c, u64 now)
+static __always_inline void
+iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
+		 struct iolat_slot *slot, const struct request *rq,
+		 struct iolat_acct_cpu *c, u64 now)
 {
 	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
 
@@ -197,8 +201,9 @@ static void iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 }
 
 /* The traced device, slot and queue of @rq; false if it is not traced. */
-static bool iolat_rq_find(struct iolat_session *s, const struct request *rq,
-			  struct iolat_dev **d, struct iolat_slot **slot)
+static __always_inline bool
+iolat_rq_find(struct iolat_session *s, const struct request *rq,
+	      struct iolat_dev **d, struct iolat_slot **slot)
 {
 	*d = iolat_session_dev(s, iolat_rq_devt(rq));
 	if (!*d)
