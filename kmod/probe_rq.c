@@ -116,9 +116,10 @@ iolat_rq_wanted(const struct iolat_session *s, const struct iolat_slot *done,
  * section.
  * Return: the time it left.
  */
-static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
-			  struct iolat_slot *slot, const struct request *rq,
-			  bool completed, bool agg)
+static __always_inline u64
+iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
+	       struct iolat_slot *slot, const struct request *rq,
+	       bool completed, bool agg)
 {
 	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
 	bool issued = slot->state == IOLAT_SLOT_ISSUED;
@@ -157,6 +158,19 @@ static u64 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 }
 
 /*
+ * iolat_slot_end() of a request gone without completing (merged, or its
+ * slot found reused) or in flight at the session's start: out of line,
+ * so that only the completion carries a copy.
+ */
+static noinline void iolat_slot_drop(struct iolat_session *s,
+				     struct iolat_dev *d,
+				     struct iolat_slot *slot,
+				     const struct request *rq, bool completed)
+{
+	iolat_slot_end(s, d, slot, rq, completed, false);
+}
+
+/*
  * First sight of @rq, at insert or issue: it will own @slot.  A request
  * the kernel allocated before the session began is followed too, for
  * the queue depths and busy time, but counted as not seen whole at
@@ -172,7 +186,7 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 	if (!iolat_session_armed(s))
 		return false;
 	if (slot->rq)	/* freed without completion */
-		iolat_slot_end(s, d, slot, rq, false, false);
+		iolat_slot_drop(s, d, slot, rq, false);
 	iolat_slot_fill(s, slot, rq);
 	alloc_ns = iolat_rq_start_ns(rq);
 	slot->outside = alloc_ns && alloc_ns < READ_ONCE(s->start_ns);
@@ -307,7 +321,7 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 		return;
 	this_cpu_inc(s->rings->stats.rq_merges);
 	if (slot->rq == rq)
-		iolat_slot_end(s, d, slot, rq, false, false);
+		iolat_slot_drop(s, d, slot, rq, false);
 }
 
 /*
@@ -333,7 +347,7 @@ static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 	c->dev_sum -= start;
 	c->dev_n++;
 	iolat_acct_end(c, flags);
-	iolat_slot_end(s, d, &held, rq, true, false);
+	iolat_slot_drop(s, d, &held, rq, true);
 }
 
 /*
@@ -381,10 +395,10 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
  * in-flight table's, already added to an aggregating session's
  * histograms by iolat_slot_end().
  */
-static void iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
-			  const struct request *rq,
-			  const struct iolat_slot *slot, u64 now, int err,
-			  const struct iolat_nvme_slot *cmd, bool seen)
+static __always_inline void
+iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
+	      const struct request *rq, const struct iolat_slot *slot, u64 now,
+	      int err, const struct iolat_nvme_slot *cmd, bool seen)
 {
 	if (!iolat_rq_wanted(s, slot, now)) {
 		this_cpu_inc(s->rings->stats.filtered);
@@ -425,9 +439,10 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
  * the slot is indexed by the request's tag, which is not given to
  * another request before this one is freed, after its completion.
  */
-static void iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
-			  const struct request *rq, int err,
-			  const struct iolat_nvme_slot *cmd)
+static __always_inline void
+iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
+	      const struct request *rq, int err,
+	      const struct iolat_nvme_slot *cmd)
 {
 	struct iolat_slot *slot = iolat_inflight_slot(d, rq);
 	u64 now;
