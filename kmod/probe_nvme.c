@@ -216,6 +216,29 @@ static void iolat_nvme_dsm(struct iolat_nvme_slot *slot,
 	}
 }
 
+/*
+ * The fields of @slot that the setup probe does not always set, to zero:
+ * field by field, as iolat_slot_fill() does, for every I/O command; a
+ * memset() of the slot is a `rep stos`.  The admin command's submitter
+ * is cleared where it is taken.
+ */
+static void iolat_nvme_slot_clear(struct iolat_nvme_slot *slot)
+{
+	slot->done_ns = 0;
+	slot->slba = 0;
+	slot->dsm_slba = 0;
+	slot->dsm_lbas = 0;
+	slot->nlb = 0;
+	slot->dsm_nlb = 0;
+	slot->result = 0;
+	slot->status = 0;
+	slot->dsm_nr = 0;
+	slot->lba_shift = 0;
+	slot->retries = 0;
+	slot->dsm = false;
+	slot->filtered = false;
+}
+
 /* nvme_setup_cmd: the command is built, about to go to the controller. */
 static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 {
@@ -240,7 +263,7 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 	else if (slot->state == IOLAT_NVME_SETUP)
 		/* its completion went unseen: it no longer counts */
 		atomic_dec(&c->qids[qid].n);
-	memset(slot, 0, sizeof(*slot));
+	iolat_nvme_slot_clear(slot);
 	slot->cmd = cmd;
 	slot->cid = le16_to_cpu(cmd->common.command_id);
 	iolat_nvme_layout_setup(rq, slot->cid);
@@ -257,6 +280,7 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 	} else {
 		bool known = false;
 
+		memset(&slot->who, 0, sizeof(slot->who));
 		if (in_task() && !(current->flags & PF_KTHREAD))
 			known = iolat_submitter_set(&slot->who, current);
 		slot->filtered = !iolat_filter_wanted(&s->filter,
@@ -321,28 +345,28 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 }
 
 /**
- * iolat_nvme_take() - the NVMe command of a completing request
+ * iolat_nvme_done() - the NVMe command of a completing request
  * @d: the request's device, a namespace of a traced controller
  * @rq: the request
- * @out: set to the command's fields
  *
- * Frees the command's slot.
+ * The slot is read in place, not copied, and freed with
+ * iolat_nvme_release() once the request's record is written: it is
+ * indexed by the request's tag, which no other request gets before this
+ * one is freed, after its completion.
  *
- * Return: whether the request's command was seen set up and completed.
+ * Return: the command's slot, or NULL if it was not seen set up and
+ * completed.
  */
-bool iolat_nvme_take(const struct iolat_dev *d, const struct request *rq,
-		     struct iolat_nvme_slot *out)
+struct iolat_nvme_slot *iolat_nvme_done(const struct iolat_dev *d,
+					const struct request *rq)
 {
 	struct iolat_nvme_slot *slot;
 	u16 qid;
 
 	slot = iolat_nvme_slot(d->nvme, rq, &qid);
 	if (!slot || slot->rq != rq || slot->state != IOLAT_NVME_DONE)
-		return false;
-	*out = *slot;
-	slot->state = IOLAT_NVME_FREE;
-	slot->rq = NULL;
-	return true;
+		return NULL;
+	return slot;
 }
 
 /**

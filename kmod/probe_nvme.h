@@ -24,6 +24,7 @@ enum iolat_nvme_state {
 	IOLAT_NVME_DONE,	/* completed; waits for the block completion */
 };
 
+/* Every field is set, or cleared by iolat_nvme_slot_clear(), at setup. */
 struct iolat_nvme_slot {
 	const struct request *rq;	/* owner; NULL when free */
 	const struct nvme_command *cmd;	/* as set up: nvme_req(rq)->cmd */
@@ -88,8 +89,15 @@ void iolat_nvme_ctrl_free(struct iolat_nvme_ctrl *c);
 void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c);
 int iolat_nvme_ctrl_key(struct iolat_nvme_ctrl *c, dev_t devt,
 			struct netlink_ext_ack *extack);
-bool iolat_nvme_take(const struct iolat_dev *d, const struct request *rq,
-		     struct iolat_nvme_slot *out);
+struct iolat_nvme_slot *iolat_nvme_done(const struct iolat_dev *d,
+					const struct request *rq);
+
+/* The slot iolat_nvme_done() gave, free for the tag's next command. */
+static inline void iolat_nvme_release(struct iolat_nvme_slot *slot)
+{
+	slot->state = IOLAT_NVME_FREE;
+	slot->rq = NULL;
+}
 void iolat_nvme_layout_reset(void);
 
 #endif /* _IOLAT_PROBE_NVME_H */

@@ -463,16 +463,20 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	iolat_rq_keep(s, d, rq, slot, now, err, cmd, true);
 }
 
-/* The NVMe command of @rq, on the stack only for a traced controller. */
+/*
+ * The completion of @rq with the NVMe command that carried it, read in
+ * its slot and freed after, whatever becomes of the record.  Out of
+ * line: a copy of iolat_rq_done() for traced controllers only.
+ */
 static noinline void iolat_rq_done_nvme(struct iolat_session *s,
 					struct iolat_dev *d,
 					const struct request *rq, int err)
 {
-	struct iolat_nvme_slot cmd;
+	struct iolat_nvme_slot *cmd = iolat_nvme_done(d, rq);
 
-	/* the command that carried it, whatever becomes of the record */
-	iolat_rq_done(s, d, rq, err,
-		      iolat_nvme_take(d, rq, &cmd) ? &cmd : NULL);
+	iolat_rq_done(s, d, rq, err, cmd);
+	if (cmd)
+		iolat_nvme_release(cmd);
 }
 
 /*
