@@ -2,9 +2,12 @@
 /*
  * iolat top: a live table, refreshed each interval, of the devices (IOPS,
  * MB/s, p50 and p99 of the requests completed in the interval, exact
- * %util and aqu-sz from the module's counters) and of the processes
- * doing the most I/O.  Ends on q, Ctrl-C, -n frames or -t.  Without -d,
- * every blk-mq disk.
+ * %util and aqu-sz from the module's counters) and, with --procs, of the
+ * processes doing the most I/O.  Without --procs the module keeps the
+ * histograms (an aggregating session, as record -A) and top reads them
+ * each interval: no record is streamed.  --procs streams every request's
+ * record, for its submitter.  Ends on q, Ctrl-C, -n frames or -t.
+ * Without -d, every blk-mq disk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +40,9 @@ struct top_state {
 	unsigned int nr_procs;
 	uint64_t others;	/* requests of processes beyond TOP_PROCS */
 	struct iolat_dev_counters c[2][IOLAT_MAX_DEVS];
-	unsigned int cur;	/* c[cur]: the last reading */
+	struct iolat_agg *agg[2];	/* [nr_devs], without --procs */
+	struct iolat_hist *delta;
+	unsigned int cur;	/* c[cur], agg[cur]: the last reading */
 	bool have_prev;
 	double last;
 	long frames, max_frames;
@@ -76,6 +81,37 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	iolat_hist_add(&p->lat, lat);
 }
 
+/*
+ * The module's histograms, read after the counters @now, into the
+ * device rows: what completed since the reading before (@prev, and the
+ * empty histograms of the session's start for the first).  Q2C, as
+ * record -A's; a request in the histograms and not yet in the counters
+ * read is counted in the next frame.
+ */
+static int agg_frame(struct top_state *t, const struct iolat_dev_counters *now,
+		     const struct iolat_dev_counters *prev)
+{
+	struct iolat_agg *cur = t->agg[t->cur], *old = t->agg[t->cur ^ 1];
+	unsigned int d, op;
+	int err;
+
+	err = iolat_nl_hist(t->s->nl, now, cur, t->s->nr_devs);
+	if (err)
+		return err;
+	for (d = 0; d < t->s->nr_devs; d++) {
+		struct top_dev *v = &t->devs[d];
+
+		for (op = 0; op < IOLAT_OP_NR; op++) {
+			v->ios += now[d].agg_ios[op] - prev[d].agg_ios[op];
+			v->bytes += now[d].agg_bytes[op] - prev[d].agg_bytes[op];
+			iolat_hist_diff(t->delta, &cur[d].h[op][0],
+					&old[d].h[op][0]);
+			iolat_hist_merge(&v->lat, t->delta);
+		}
+	}
+	return 0;
+}
+
 static int by_ios(const void *a, const void *b)
 {
 	const struct top_proc *x = a, *y = b;
@@ -96,6 +132,11 @@ static void frame(struct top_state *t, double elapsed)
 		t->cur ^= 1;
 	now = t->c[t->cur];
 	prev = t->c[t->cur ^ 1];
+	if (counters && t->s->aggregate && agg_frame(t, now, prev)) {
+		iolat_err("cannot read the module's histograms");
+		t->quit = true;
+		return;
+	}
 	if (t->tty)
 		printf("\033[H\033[2J");
 	else if (t->frames)
@@ -128,6 +169,10 @@ static void frame(struct top_state *t, double elapsed)
 		v->ios = v->bytes = 0;
 		iolat_hist_init(&v->lat);
 	}
+	if (t->s->aggregate) {
+		printf("\n(processes: iolat top --procs, which streams every request's record)\n");
+		goto done;
+	}
 	qsort(t->procs, t->nr_procs, sizeof(t->procs[0]), by_ios);
 	printf("\n%-16s %8s %-12s %9s %9s %9s %9s\n", "comm", "pid", "device",
 	       "IOPS", "MB/s", "p50", "p99");
@@ -147,6 +192,7 @@ static void frame(struct top_state *t, double elapsed)
 	if (t->others)
 		printf("(%llu requests of further processes)\n",
 		       (unsigned long long)t->others);
+done:
 	fflush(stdout);
 	t->nr_procs = 0;
 	t->others = 0;
@@ -179,6 +225,8 @@ int cmd_top(int argc, const char **argv)
 {
 	char *every = NULL;
 	long frames = -1;	/* -n not given: until q, Ctrl-C or -t */
+	int procs = 0;
+	unsigned int op;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices (default: all) and filters:", NULL },
@@ -186,11 +234,14 @@ int cmd_top(int argc, const char **argv)
 		  "refresh each SECS seconds (default 1)", "SECS" },
 		{ "frames", 'n', POPT_ARG_LONG, &frames, 0,
 		  "quit after N refreshes", "N" },
+		{ "procs", 0, POPT_ARG_NONE, &procs, 0,
+		  "also the processes doing the most I/O: streams every request's record for its submitter (costs as much as record), where the table of devices alone reads the module's histograms",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
-	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [OPTION...]" };
+	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [--procs] [OPTION...]" };
 	struct top_state *t = calloc(1, sizeof(*t));
 	struct termios saved, raw;
 	bool restore = false;
@@ -219,10 +270,26 @@ int cmd_top(int argc, const char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	s.aggregate = !procs;
+	s.aggregate_or_stream = true;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
 	t->s = &s;
+	if (s.aggregate) {
+		t->agg[0] = calloc(s.nr_devs, sizeof(*t->agg[0]));
+		t->agg[1] = calloc(s.nr_devs, sizeof(*t->agg[1]));
+		t->delta = malloc(sizeof(*t->delta));
+		if (!t->agg[0] || !t->agg[1] || !t->delta) {
+			iolat_err("out of memory");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		/* the first frame's histograms are since the start */
+		for (nr = 0; nr < (int)s.nr_devs; nr++)
+			for (op = 0; op < IOLAT_OP_NR; op++)
+				iolat_hist_init(&t->agg[t->cur][nr].h[op][0]);
+	}
 	t->max_frames = frames > 0 ? frames : 0;
 	t->tty = isatty(STDOUT_FILENO);
 	for (nr = 0; nr < (int)s.nr_devs; nr++)
@@ -242,7 +309,7 @@ int cmd_top(int argc, const char **argv)
 	flags = fcntl(STDIN_FILENO, F_GETFL);
 	if (flags >= 0)
 		fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
-	s.record = on_record;
+	s.record = on_record;	/* with --procs, or if the module cannot aggregate */
 	s.tick = on_tick;
 	s.idle = on_idle;
 	s.arg = t;
@@ -259,6 +326,11 @@ int cmd_top(int argc, const char **argv)
 out:
 	iolat_session_opts_free(&o);
 	free(every);
+	if (t) {
+		free(t->agg[0]);
+		free(t->agg[1]);
+		free(t->delta);
+	}
 	free(t);
 	poptFreeContext(pc);
 	return rc;

@@ -308,6 +308,7 @@ struct iolat_session {
 	struct iolat_filter filter;
 	bool counters_only;	/* no records: `iolat stat` */
 	bool aggregate;		/* histograms in the module, no records */
+	bool aggregate_or_stream;	/* records if the module cannot aggregate */
 	bool nvme;		/* NVMe commands too; no -d: every namespace */
 	double duration;
 	uint32_t ring;

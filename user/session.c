@@ -903,6 +903,16 @@ int iolat_session_run(struct iolat_session *s)
 			     (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
 			     (s->nvme ? IOLAT_START_NVME : 0) |
 			     (s->aggregate ? IOLAT_START_AGGREGATE : 0));
+	if (err == -E2BIG && s->aggregate && s->aggregate_or_stream) {
+		/* too many devices on too many CPUs for the histograms */
+		iolat_warn("the module cannot aggregate: %s; streaming records instead",
+			   iolat_nl_errmsg(nl));
+		s->aggregate = false;
+		err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring,
+				     &s->filter,
+				     (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
+				     (s->nvme ? IOLAT_START_NVME : 0));
+	}
 	if (err) {
 		if (err == -EPERM)
 			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace (run as root)");

@@ -394,13 +394,30 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	EXPECT_LT(0, num_after(strstr(slurp(D "/scrape.prom"),
 				      "iolat_busy_seconds_total{"), "} "));
 
-	/* top: the device and fio, four frames; and q ends it */
+	/*
+	 * top, four frames: the device from the module's histograms and
+	 * counters, with no process (no record streamed) but the hint to
+	 * --procs; its p50, in every frame with requests (two at least), at
+	 * least null_blk's 100 us service time (less the 1.6% of a
+	 * histogram bin: 95 us) and below a second.  With --procs, fio's
+	 * row.
+	 */
 	st = sh("%s top -d %s -i 0.5 -n 4 </dev/null >" D "/top.txt 2>%s",
 		env("IOLAT_CLI"), self->dev, ERR);
 	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	EXPECT_EQ(0, sh("test $(grep -c '^iolat top' " D "/top.txt) -eq 4"));
-	EXPECT_EQ(0, sh("grep -q '^%s ' " D "/top.txt && grep -q '^fio ' " D "/top.txt",
+	EXPECT_EQ(0, sh("grep -q '^%s ' " D "/top.txt && ! grep -q '^fio ' " D "/top.txt && grep -q '^(processes: iolat top --procs' " D "/top.txt",
 			self->dev)) TH_LOG("%s", slurp(D "/top.txt"));
+	/* p50 in ns of each frame's device row with reads: at least 2 */
+	st = sh("awk -v dev=%s 'function ns(v) { return v ~ /ms$/ ? v * 1e6 : v ~ /us$/ ? v * 1e3 : v ~ /ns$/ ? v + 0 : v * 1e9 }"
+		" $1 == dev && $2 > 0 { n++; p = ns($4); if (p < 95000 || p >= 1e9) { print \"p50 \" $4; bad++ } }"
+		" END { exit bad || n < 2 }' " D "/top.txt", self->dev);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(D "/top.txt"));
+	st = sh("%s top --procs -d %s -i 0.5 -n 4 </dev/null >" D "/topp.txt 2>%s",
+		env("IOLAT_CLI"), self->dev, ERR);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("grep -q '^fio ' " D "/topp.txt && ! grep -q '^(processes' " D "/topp.txt"))
+		TH_LOG("%s", slurp(D "/topp.txt"));
 	st = sh("(sleep 1.5; echo q) | timeout 20 %s top -d %s -i 0.5 >/dev/null 2>%s",
 		env("IOLAT_CLI"), self->dev, ERR);
 	EXPECT_EQ(0, st) TH_LOG("top did not quit on q: %d %s", st, slurp(ERR));
