@@ -272,6 +272,62 @@ static unsigned int group_hash(uint32_t pid, unsigned int dev)
 	return (pid * 0x9e3779b1U) ^ (dev * 0x85ebca6bU);
 }
 
+struct proc_key {
+	const char *dev;
+	const struct iolat_an_group *g;
+};
+
+static int by_dev_ios(const void *a, const void *b)
+{
+	const struct proc_key *x = a, *y = b;
+	int c = strcmp(x->dev, y->dev);
+
+	if (c)
+		return c;
+	if (x->g->ios != y->g->ios)
+		return x->g->ios < y->g->ios ? 1 : -1;
+	if (x->g->pid != y->g->pid)
+		return x->g->pid < y->g->pid ? -1 : 1;
+	return strncmp(x->g->comm, y->g->comm, IOLAT_COMM_LEN);
+}
+
+/**
+ * iolat_an_procs_sorted() - the processes' groups in the order shown
+ * @an: the analysis
+ *
+ * By device name, then most requests first, then pid and comm: the
+ * same whatever order the processes' first requests completed in (two
+ * jobs started together), for text and JSON alike.
+ *
+ * Return: an array of an->nr_procs groups to free(), or NULL if out of
+ * memory or there are none.
+ */
+const struct iolat_an_group **iolat_an_procs_sorted(const struct iolat_an *an)
+{
+	const struct iolat_an_group **out;
+	struct proc_key *k;
+	unsigned int i;
+
+	if (!an->nr_procs)
+		return NULL;
+	k = calloc(an->nr_procs, sizeof(*k));
+	out = calloc(an->nr_procs, sizeof(*out));
+	if (!k || !out) {
+		free(k);
+		free(out);
+		return NULL;
+	}
+	for (i = 0; i < an->nr_procs; i++) {
+		k[i].dev = an->devs[an->procs[i].dev].name;
+		k[i].g = &an->procs[i];
+	}
+	qsort(k, an->nr_procs, sizeof(*k), by_dev_ios);
+	for (i = 0; i < an->nr_procs; i++)
+		out[i] = k[i].g;
+	free(k);
+	return out;
+}
+
 /* Index groups [0, nr_procs) in a table of @size slots (a power of 2). */
 static int group_index(struct iolat_an *an, unsigned int size)
 {

@@ -204,6 +204,7 @@ void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
 		     const struct iolat_run *run,
 		     const struct iolat_dev_counters *c);
 void iolat_an_free(struct iolat_an *an);
+const struct iolat_an_group **iolat_an_procs_sorted(const struct iolat_an *an);
 struct iolat_file_header;
 void iolat_an_meta_from(struct iolat_an *an, const struct iolat_file_header *h);
 void iolat_an_op_reset(struct iolat_an_op *op);

@@ -4,6 +4,7 @@
  * as they complete.  docs/output.md gives the schema.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "analyze.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -149,6 +150,7 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 			 const struct iolat_dev_counters *c)
 {
 	const struct iolat_stats *st = &run->stats;
+	const struct iolat_an_group **sorted;
 	unsigned int d, i;
 
 	printf("], \"devices\": [");
@@ -170,8 +172,10 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		printf("}");
 	}
 	printf("], \"processes\": [");
+	sorted = iolat_an_procs_sorted(an);
 	for (i = 0; i < an->nr_procs; i++)
-		json_group(an, &an->procs[i], true, !i);
+		json_group(an, sorted ? sorted[i] : &an->procs[i], true, !i);
+	free(sorted);
 	printf("], \"nvme_queues\": [");
 	for (i = 0; i < an->nr_qids; i++)
 		json_group(an, &an->qids[i], false, !i);

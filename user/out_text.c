@@ -7,6 +7,7 @@
  * Also the bar histograms `iolat stat` and `iolat nvme` print.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "analyze.h"
@@ -319,6 +320,7 @@ static void device_summary(const struct iolat_an *an,
 
 static void groups(const struct iolat_an *an)
 {
+	const struct iolat_an_group **sorted = iolat_an_procs_sorted(an);
 	unsigned int i;
 	char a[32], b[32];
 
@@ -326,7 +328,8 @@ static void groups(const struct iolat_an *an)
 		printf("\n%-16s %8s %8s %-10s %9s %12s %9s %9s\n", "comm", "pid",
 		       "tgid", "device", "I/Os", "bytes", "mean", "p99");
 	for (i = 0; i < an->nr_procs; i++) {
-		const struct iolat_an_group *g = &an->procs[i];
+		const struct iolat_an_group *g = sorted ? sorted[i] :
+							  &an->procs[i];
 
 		iolat_fmt_ns(a, sizeof(a), g->lat ? iolat_hist_mean(g->lat) : 0);
 		iolat_fmt_ns(b, sizeof(b),
@@ -340,6 +343,7 @@ static void groups(const struct iolat_an *an)
 		printf(" %-10s %9llu %12llu %9s %9s\n", an->devs[g->dev].name,
 		       U(g->ios), U(g->bytes), a, b);
 	}
+	free(sorted);
 	if (an->nr_qids)
 		printf("\n%-10s %4s %9s %12s %9s %9s %9s  (NVMe command time)\n",
 		       "device", "qid", "commands", "bytes", "mean", "p50",
