@@ -370,8 +370,17 @@ TEST_F_TIMEOUT(life, summary_kernel_bracket, 300)
 	TH_LOG("kernel inside the window %lld, around it %lld; iolat %lld",
 	       inner, outer, seen);
 	ASSERT_LT(0, inner) TH_LOG("%s", sum);
-	EXPECT_LE(inner, seen);
-	EXPECT_LE(seen, outer);
+	/*
+	 * The kernel counts a request in diskstats (blk_account_io_done())
+	 * after its block_rq_complete tracepoint.  A vCPU stalled between
+	 * the two (TCG on a busy host) puts a request completed before the
+	 * session's start into the kernel's count inside the window (seen
+	 * on 5.4: inside 3071, iolat 3070), and one completed before the
+	 * stop outside the count around it: at most the requests in
+	 * flight, fio's depth of 8, at each edge.
+	 */
+	EXPECT_LE(inner, seen + 8);
+	EXPECT_LE(seen, outer + 8);
 	EXPECT_NE(NULL, strstr(sum, "\"ios\":")) TH_LOG("%s", sum);
 }
 
