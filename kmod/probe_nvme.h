@@ -98,6 +98,7 @@ static inline void iolat_nvme_release(struct iolat_nvme_slot *slot)
 	slot->state = IOLAT_NVME_FREE;
 	slot->rq = NULL;
 }
+
 void iolat_nvme_layout_reset(void);
 
 #endif /* _IOLAT_PROBE_NVME_H */

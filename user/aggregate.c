@@ -63,11 +63,14 @@ struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s)
 }
 
 /**
- * iolat_agg_take() - read the module's histograms into the analysis
+ * iolat_agg_each() - read the module's histograms, and give each device
+ * and op what completed since the reading before
  * @r: the reader
- * @an: the analysis
- * @c: the devices' counters, if just read (at the stop), else NULL to
- *     read them now
+ * @c: the devices' counters, if just read, else NULL to read them now
+ * @fn: called for every device and op with the difference (its
+ *      histograms are the reader's, valid until the next reading) and,
+ *      with the first op, the queue depths' difference, else NULL
+ * @arg: for @fn
  *
  * The histograms are read after the counters, so a request may be in the
  * histograms and not yet in the counters read; it is counted with the
@@ -75,8 +78,9 @@ struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s)
  *
  * Return: 0 or a negative errno.
  */
-int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
-		   const struct iolat_dev_counters *c)
+int iolat_agg_each(struct iolat_agg_reader *r,
+		   const struct iolat_dev_counters *c, iolat_agg_fn fn,
+		   void *arg)
 {
 	struct iolat_session *s = r->s;
 	struct iolat_an_op delta;
@@ -109,12 +113,7 @@ int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
 						&r->prev[d].h[op][i]);
 				delta.hist[iolat_agg_stage(i)] = r->delta[i];
 			}
-			/* the queue depths go with the first op */
-			if (!op || delta.ios ||
-			    delta.hist[IOLAT_STAGE_D2C]->count ||
-			    delta.hist[IOLAT_STAGE_Q2C]->count)
-				iolat_an_add_op(an, d, op, &delta,
-						op ? NULL : qd);
+			fn(arg, d, op, &delta, op ? NULL : qd);
 		}
 		memcpy(r->before[d].agg_ios, c[d].agg_ios,
 		       sizeof(c[d].agg_ios));
@@ -127,4 +126,29 @@ int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
 	r->prev = r->cur;
 	r->cur = t;
 	return 0;
+}
+
+/* An op's difference into the analysis, as records of it would go. */
+static void agg_to_an(void *arg, unsigned int dev, unsigned int op,
+		      const struct iolat_an_op *delta, const uint64_t *qd)
+{
+	/* the queue depths go with the first op */
+	if (qd || delta->ios || delta->hist[IOLAT_STAGE_D2C]->count ||
+	    delta->hist[IOLAT_STAGE_Q2C]->count)
+		iolat_an_add_op(arg, dev, op, delta, qd);
+}
+
+/**
+ * iolat_agg_take() - read the module's histograms into the analysis
+ * @r: the reader
+ * @an: the analysis
+ * @c: the devices' counters, if just read (at the stop), else NULL to
+ *     read them now
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
+		   const struct iolat_dev_counters *c)
+{
+	return iolat_agg_each(r, c, agg_to_an, an);
 }

@@ -197,6 +197,12 @@ void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 /* aggregate.c: an aggregating session's readings -> the analysis */
 struct iolat_agg_reader;
 struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s);
+typedef void (*iolat_agg_fn)(void *arg, unsigned int dev, unsigned int op,
+			     const struct iolat_an_op *delta,
+			     const uint64_t *qd);
+int iolat_agg_each(struct iolat_agg_reader *r,
+		   const struct iolat_dev_counters *c, iolat_agg_fn fn,
+		   void *arg);
 int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
 		   const struct iolat_dev_counters *c);
 void iolat_agg_reader_free(struct iolat_agg_reader *r);

@@ -40,9 +40,8 @@ struct top_state {
 	unsigned int nr_procs;
 	uint64_t others;	/* requests of processes beyond TOP_PROCS */
 	struct iolat_dev_counters c[2][IOLAT_MAX_DEVS];
-	struct iolat_agg *agg[2];	/* [nr_devs], without --procs */
-	struct iolat_hist *delta;
-	unsigned int cur;	/* c[cur], agg[cur]: the last reading */
+	struct iolat_agg_reader *agg;	/* without --procs */
+	unsigned int cur;	/* c[cur]: the last reading */
 	bool have_prev;
 	double last;
 	long frames, max_frames;
@@ -81,35 +80,17 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	iolat_hist_add(&p->lat, lat);
 }
 
-/*
- * The module's histograms, read after the counters @now, into the
- * device rows: what completed since the reading before (@prev, and the
- * empty histograms of the session's start for the first).  Q2C, as
- * record -A's; a request in the histograms and not yet in the counters
- * read is counted in the next frame.
- */
-static int agg_frame(struct top_state *t, const struct iolat_dev_counters *now,
-		     const struct iolat_dev_counters *prev)
+/* An op's requests since the last frame, from the module's histograms. */
+static void agg_row(void *arg, unsigned int dev, unsigned int op,
+		    const struct iolat_an_op *delta, const uint64_t *qd)
 {
-	struct iolat_agg *cur = t->agg[t->cur], *old = t->agg[t->cur ^ 1];
-	unsigned int d, op;
-	int err;
+	struct top_dev *v = &((struct top_state *)arg)->devs[dev];
 
-	err = iolat_nl_hist(t->s->nl, now, cur, t->s->nr_devs);
-	if (err)
-		return err;
-	for (d = 0; d < t->s->nr_devs; d++) {
-		struct top_dev *v = &t->devs[d];
-
-		for (op = 0; op < IOLAT_OP_NR; op++) {
-			v->ios += now[d].agg_ios[op] - prev[d].agg_ios[op];
-			v->bytes += now[d].agg_bytes[op] - prev[d].agg_bytes[op];
-			iolat_hist_diff(t->delta, &cur[d].h[op][0],
-					&old[d].h[op][0]);
-			iolat_hist_merge(&v->lat, t->delta);
-		}
-	}
-	return 0;
+	(void)op;
+	(void)qd;
+	v->ios += delta->ios;
+	v->bytes += delta->bytes;
+	iolat_hist_merge(&v->lat, delta->hist[IOLAT_STAGE_Q2C]);
 }
 
 static int by_ios(const void *a, const void *b)
@@ -132,7 +113,9 @@ static void frame(struct top_state *t, double elapsed)
 		t->cur ^= 1;
 	now = t->c[t->cur];
 	prev = t->c[t->cur ^ 1];
-	if (counters && t->s->aggregate && agg_frame(t, now, prev)) {
+	/* the histograms read after the counters: record -A's Q2C */
+	if (counters && t->s->aggregate &&
+	    iolat_agg_each(t->agg, now, agg_row, t)) {
 		iolat_err("cannot read the module's histograms");
 		t->quit = true;
 		return;
@@ -226,7 +209,6 @@ int cmd_top(int argc, const char **argv)
 	char *every = NULL;
 	long frames = -1;	/* -n not given: until q, Ctrl-C or -t */
 	int procs = 0;
-	unsigned int op;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices (default: all) and filters:", NULL },
@@ -277,18 +259,12 @@ int cmd_top(int argc, const char **argv)
 		goto out;
 	t->s = &s;
 	if (s.aggregate) {
-		t->agg[0] = calloc(s.nr_devs, sizeof(*t->agg[0]));
-		t->agg[1] = calloc(s.nr_devs, sizeof(*t->agg[1]));
-		t->delta = malloc(sizeof(*t->delta));
-		if (!t->agg[0] || !t->agg[1] || !t->delta) {
+		t->agg = iolat_agg_reader_new(&s);
+		if (!t->agg) {
 			iolat_err("out of memory");
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		/* the first frame's histograms are since the start */
-		for (nr = 0; nr < (int)s.nr_devs; nr++)
-			for (op = 0; op < IOLAT_OP_NR; op++)
-				iolat_hist_init(&t->agg[t->cur][nr].h[op][0]);
 	}
 	t->max_frames = frames > 0 ? frames : 0;
 	t->tty = isatty(STDOUT_FILENO);
@@ -326,11 +302,8 @@ int cmd_top(int argc, const char **argv)
 out:
 	iolat_session_opts_free(&o);
 	free(every);
-	if (t) {
-		free(t->agg[0]);
-		free(t->agg[1]);
-		free(t->delta);
-	}
+	if (t)
+		iolat_agg_reader_free(t->agg);
 	free(t);
 	poptFreeContext(pc);
 	return rc;

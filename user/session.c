@@ -874,6 +874,7 @@ int iolat_session_run(struct iolat_session *s)
 	struct iolat_info info;
 	struct iolat_nl *nl;
 	unsigned int i;
+	uint32_t mode;
 	int err;
 
 	nl = iolat_nl_connect(&info);
@@ -899,19 +900,17 @@ int iolat_session_run(struct iolat_session *s)
 	s->run.kernel_bracket = !kernel_counters(s, s->run.kpre);
 	s->t0_ns = mono_ns();
 	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
+	mode = (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
+	       (s->nvme ? IOLAT_START_NVME : 0);
 	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter,
-			     (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
-			     (s->nvme ? IOLAT_START_NVME : 0) |
-			     (s->aggregate ? IOLAT_START_AGGREGATE : 0));
+			     mode | (s->aggregate ? IOLAT_START_AGGREGATE : 0));
 	if (err == -E2BIG && s->aggregate && s->aggregate_or_stream) {
 		/* too many devices on too many CPUs for the histograms */
 		iolat_warn("the module cannot aggregate: %s; streaming records instead",
 			   iolat_nl_errmsg(nl));
 		s->aggregate = false;
 		err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring,
-				     &s->filter,
-				     (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
-				     (s->nvme ? IOLAT_START_NVME : 0));
+				     &s->filter, mode);
 	}
 	if (err) {
 		if (err == -EPERM)
