@@ -246,11 +246,18 @@ const char *iolat_attach_missing(unsigned int i)
 	return NULL;
 }
 
-/* Does @s register @p?  Not a probe only records need, if it keeps none. */
+/* Does @s register @p?  Not if it reports nothing @p sees. */
 static bool iolat_probe_wanted(const struct iolat_session *s,
 			       const struct iolat_probe *p)
 {
-	return !p->records_only || iolat_session_records(s);
+	switch (p->use) {
+	case IOLAT_USE_STAGES:
+		return !s->counters_only;
+	case IOLAT_USE_RECORDS:
+		return iolat_session_records(s);
+	default:
+		return true;
+	}
 }
 
 /* Unregister the probes registered before position @end, in reverse. */

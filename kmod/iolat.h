@@ -193,17 +193,28 @@ static inline u64 iolat_now(void)
 }
 
 /*
+ * Which sessions register a probe: every one, those that time a
+ * request's stages (records or histograms: not counters only), or those
+ * that write records.
+ */
+enum iolat_probe_use {
+	IOLAT_USE_ALL,
+	IOLAT_USE_STAGES,
+	IOLAT_USE_RECORDS,
+};
+
+/*
  * A probe, the tracepoint it goes on by name, and that tracepoint once
  * found.  A required probe missing from the kernel makes tracing
  * unavailable; an optional one is reported and tracing goes on without it.
- * A probe for records only (a stage no counter or histogram uses) is not
- * registered by a session that keeps none.
+ * A probe of a stage or event a session does not report is not
+ * registered by it (@use).
  */
 struct iolat_probe {
 	const char *tp_name;
 	void *func;
 	bool required;
-	bool records_only;
+	u8 use;			/* enum iolat_probe_use */
 	struct tracepoint *tp;
 	struct module *owner;	/* of a module's tracepoint */
 };

@@ -202,6 +202,23 @@ static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
 	*mode = (attrs[IOLAT_A_COUNTERS_ONLY] ? IOLAT_MODE_COUNTERS_ONLY : 0) |
 		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
 		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0);
+	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {
+		static const int filters[] = {
+			IOLAT_A_FILTER_OPS, IOLAT_A_FILTER_PID,
+			IOLAT_A_FILTER_TGID, IOLAT_A_FILTER_COMM,
+			IOLAT_A_FILTER_MIN_NS,
+		};
+		unsigned int i;
+
+		/* the counters are the device's: every request counts */
+		for (i = 0; i < ARRAY_SIZE(filters); i++) {
+			if (!attrs[filters[i]])
+				continue;
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[filters[i]],
+					    "a counters-only session counts every request and takes no filter");
+			return -EINVAL;
+		}
+	}
 	if (!(*mode & IOLAT_MODE_AGGREGATE))
 		return 0;
 	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {

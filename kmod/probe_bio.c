@@ -172,17 +172,26 @@ static void __maybe_unused iolat_probe_bio_types(void)
 
 /*
  * Registered after the request probes (attach.c), so that every bio
- * stage stashed has its request watched; unregistered before them.
+ * stage stashed has its request watched; unregistered before them.  A
+ * counters-only session registers none: its requests' first stage is
+ * the kernel's own allocation time (probe_rq.c), and it reports no
+ * events.
  */
 struct iolat_probe iolat_bio_probes[] = {
 	{ .tp_name = "block_getrq", .func = iolat_probe_getrq,
-	  .records_only = true },
-	{ .tp_name = "block_bio_backmerge", .func = iolat_probe_bio_merge },
-	{ .tp_name = "block_bio_frontmerge", .func = iolat_probe_bio_merge },
-	{ .tp_name = "block_split", .func = iolat_probe_split },
-	{ .tp_name = "block_plug", .func = iolat_probe_plug },
-	{ .tp_name = "block_unplug", .func = iolat_probe_unplug },
-	{ .tp_name = "block_bio_queue", .func = iolat_probe_bio_queue },
+	  .use = IOLAT_USE_RECORDS },
+	{ .tp_name = "block_bio_backmerge", .func = iolat_probe_bio_merge,
+	  .use = IOLAT_USE_STAGES },
+	{ .tp_name = "block_bio_frontmerge", .func = iolat_probe_bio_merge,
+	  .use = IOLAT_USE_STAGES },
+	{ .tp_name = "block_split", .func = iolat_probe_split,
+	  .use = IOLAT_USE_STAGES },
+	{ .tp_name = "block_plug", .func = iolat_probe_plug,
+	  .use = IOLAT_USE_STAGES },
+	{ .tp_name = "block_unplug", .func = iolat_probe_unplug,
+	  .use = IOLAT_USE_STAGES },
+	{ .tp_name = "block_bio_queue", .func = iolat_probe_bio_queue,
+	  .use = IOLAT_USE_STAGES },
 };
 
 const unsigned int iolat_nr_bio_probes = ARRAY_SIZE(iolat_bio_probes);

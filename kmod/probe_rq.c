@@ -72,6 +72,18 @@ iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 	slot->qd_issue = 0;
 	slot->state = IOLAT_SLOT_FREE;
 	slot->outside = 0;
+	if (s->counters_only) {
+		/*
+		 * No bio probes, no submitter, no filter: the request's
+		 * first stage is the kernel's own time of its allocation,
+		 * from which diskstats counts too.
+		 */
+		slot->q_ns = 0;
+		slot->g_ns = iolat_rq_start_ns(rq);
+		slot->flags = 0;
+		slot->filtered = false;
+		return;
+	}
 	if (rq->bio)
 		e = iolat_stash_find(st, rq->bio);
 	if (e) {
@@ -245,7 +257,8 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 	if (!iolat_slot_prepare(s, d, slot, rq))
 		return;
 	c = iolat_acct_begin(d, &flags);
-	slot->i_ns = iolat_now();
+	/* counters only: in the queue since the kernel's time, if it took one */
+	slot->i_ns = s->counters_only && slot->g_ns ? slot->g_ns : iolat_now();
 	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns);
 	iolat_acct_end(c, flags);
 }
@@ -400,12 +413,12 @@ iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 	      const struct request *rq, const struct iolat_slot *slot, u64 now,
 	      int err, const struct iolat_nvme_slot *cmd, bool seen)
 {
+	if (s->counters_only)
+		return;		/* it takes no filter: counted in iolat_slot_end() */
 	if (!iolat_rq_wanted(s, slot, now)) {
 		this_cpu_inc(s->rings->stats.filtered);
 		return;
 	}
-	if (s->counters_only)
-		return;
 	if (s->aggregate) {
 		if (!seen)
 			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),

@@ -62,12 +62,12 @@ static const char *stat_total(const char *out)
 
 /*
  * Run `iolat stat -o json -d @dev 5 -- @cmd` into OUT with blktrace
- * capturing the same device, and set the sums of the reads' Q-to-C and
+ * capturing the same device, and set the sums of the reads' G-to-C and
  * D-to-C times it saw, in ns, and their count (blkparse's %T.%t: its
  * own nanosecond clock).  The CLI's exit status.
  */
 static int stat_with_blktrace(const char *dev, const char *cmd,
-			      long long *q2c, long long *d2c, long long *n)
+			      long long *g2c, long long *d2c, long long *n)
 {
 	FILE *f;
 	int st;
@@ -78,18 +78,18 @@ static int stat_with_blktrace(const char *dev, const char *cmd,
 		"%s stat -o json -d %s 5 -- %s >%s 2>%s; st=$?; "
 		"sleep 1; kill -INT $bt; wait $bt; exit $st",
 		dev, env("IOLAT_CLI"), dev, cmd, OUT, ERR);
-	*q2c = *d2c = *n = -1;
+	*g2c = *d2c = *n = -1;
 	if (sh("cd " BT " && blkparse -q -i bt -f '%%a %%T.%%9t %%S %%d\n' 2>/dev/null | "
 	       "awk '$4 ~ /R/ { t = $2 * 1e9 } "
-	       "$1 == \"Q\" && $4 ~ /R/ { q[$3] = t } "
+	       "$1 == \"G\" && $4 ~ /R/ { g[$3] = t } "
 	       "$1 == \"D\" && $4 ~ /R/ { d[$3] = t } "
-	       "$1 == \"C\" && $4 ~ /R/ && ($3 in q) && ($3 in d) { sq += t - q[$3]; sd += t - d[$3]; n++; delete q[$3]; delete d[$3] } "
-	       "END { printf \"%%.0f %%.0f %%d\\n\", sq, sd, n }' >bt.sums"))
+	       "$1 == \"C\" && $4 ~ /R/ && ($3 in g) && ($3 in d) { sg += t - g[$3]; sd += t - d[$3]; n++; delete g[$3]; delete d[$3] } "
+	       "END { printf \"%%.0f %%.0f %%d\\n\", sg, sd, n }' >bt.sums"))
 		return st;
 	f = fopen(BT "/bt.sums", "r");
 	if (f) {
-		if (fscanf(f, "%lld %lld %lld", q2c, d2c, n) != 3)
-			*q2c = *d2c = *n = -1;
+		if (fscanf(f, "%lld %lld %lld", g2c, d2c, n) != 3)
+			*g2c = *d2c = *n = -1;
 		fclose(f);
 	}
 	return st;
@@ -99,7 +99,9 @@ static int stat_with_blktrace(const char *dev, const char *cmd,
  * Sparse I/O: single 4k reads (QD1) spread across jiffies at a duty cycle
  * of about 5%.  At QD1 requests never overlap, so the true busy time is
  * the sum of the request times.  The truth is blktrace's, of the same
- * run: the sum of the reads' Q-to-C times for iolat's queue-busy time,
+ * run: the sum of the reads' G-to-C times for iolat's queue-busy time
+ * (a counters-only session's requests are in the queue from their
+ * allocation, the kernel's own time of it, which blktrace's G follows),
  * and of their D-to-C times for its device-busy time, each within 0.5
  * points of the window (the kernel's own sum, diskstats field 11, is
  * rounded to jiffies per request before v5.8 and on 4.19 in its read
@@ -113,7 +115,7 @@ TEST_F_TIMEOUT(acct, sparse_util_exact, 300)
 {
 	double util = 0, qutil = 0, k_util = 0, k_sum = 0, r_s = 0, req_ms;
 	double bt_q = 0, bt_d = 0, elapsed = 0;
-	long long q2c, d2c, n;
+	long long g2c, d2c, n;
 	unsigned long long f0[17], f1[17];
 	const char *total, *kernel;
 	int st, rate, attempt;
@@ -135,7 +137,7 @@ TEST_F_TIMEOUT(acct, sparse_util_exact, 300)
 		     self->fast, req_ms, rate);
 		snprintf(cmd, sizeof(cmd), "fio --name=sparse --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --rate_iops=%d --runtime=12 --time_based --size=512M --eta=never --output=/dev/null",
 			 self->fast, rate);
-		st = stat_with_blktrace(self->fast, cmd, &q2c, &d2c, &n);
+		st = stat_with_blktrace(self->fast, cmd, &g2c, &d2c, &n);
 		ASSERT_EQ(0, st) TH_LOG("iolat stat: %s", slurp(ERR));
 		out = slurp(OUT);
 		total = stat_total(out);
@@ -150,9 +152,9 @@ TEST_F_TIMEOUT(acct, sparse_util_exact, 300)
 		elapsed = json_num(total, "elapsed_ns");
 		ASSERT_LT(0, n) TH_LOG("no reads in blktrace's capture");
 		ASSERT_LT(0, elapsed);
-		bt_q = 100 * q2c / elapsed;
+		bt_q = 100 * g2c / elapsed;
 		bt_d = 100 * d2c / elapsed;
-		NOTE("sparse on %s: blktrace %lld reads, Q2C %.2f%%, D2C %.2f%% of the window; iolat queue-busy %.2f%%, device-busy %.2f%%; kernel %%util %.2f, its sum of request times %.2f%%; %.1f reads/s",
+		NOTE("sparse on %s: blktrace %lld reads, G2C %.2f%%, D2C %.2f%% of the window; iolat queue-busy %.2f%%, device-busy %.2f%%; kernel %%util %.2f, its sum of request times %.2f%%; %.1f reads/s",
 		     self->fast, n, bt_q, bt_d, qutil, util, k_util, k_sum,
 		     r_s);
 		if (bt_q <= 8 || attempt == 2 || rate == 3 || r_s <= 0)
