@@ -6,18 +6,28 @@
 #include <linux/percpu.h>
 #include <linux/cpumask.h>
 #include <linux/string.h>
+#include <linux/overflow.h>
 #include "account.h"
 
 int iolat_acct_init(struct iolat_dev *d)
 {
 	d->acct = alloc_percpu(struct iolat_acct_cpu);
-	return d->acct ? 0 : -ENOMEM;
+	if (!d->acct)
+		return -ENOMEM;
+	if (d->nr_hwq == 1)
+		return 0;
+	d->hwq_words = __alloc_percpu(array3_size(d->nr_hwq, IOLAT_NR_SPANS,
+						  sizeof(u64)),
+				      __alignof__(u64));
+	return d->hwq_words ? 0 : -ENOMEM;
 }
 
 void iolat_acct_free(struct iolat_dev *d)
 {
 	free_percpu(d->acct);
 	d->acct = NULL;
+	free_percpu(d->hwq_words);
+	d->hwq_words = NULL;
 }
 
 /*
@@ -31,11 +41,24 @@ u64 iolat_acct_now(const struct iolat_session *s)
 	return min(now, stop);
 }
 
-/* Busy time of a span at @now. */
+/*
+ * Busy time of span @i of hardware queue @hwq at @now: the sum of its
+ * word's parts on every CPU (each read whole; a transition on one CPU
+ * while another's part is read is off by at most the reading's time).
+ */
 u64 iolat_acct_hwq_busy(const struct iolat_session *s,
-			const struct iolat_busy *b, u64 now)
+			const struct iolat_dev *d, u32 hwq, enum iolat_span i,
+			u64 now)
 {
-	return iolat_busy_read(atomic64_read(&b->word), now - s->base_ns);
+	u64 word = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		word += d->nr_hwq == 1 ?
+			READ_ONCE(per_cpu_ptr(d->acct, cpu)->busy[i]) :
+			READ_ONCE(per_cpu_ptr(d->hwq_words, cpu)[hwq *
+							 IOLAT_NR_SPANS + i]);
+	return iolat_busy_read((s64)word, now - s->base_ns);
 }
 
 /* A stable copy of one CPU's counters. */
@@ -68,6 +91,7 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 			 struct iolat_acct_cpu *c)
 {
 	u64 dev_sum = 0, dev_n = 0, queue_sum = 0, queue_n = 0;
+	u64 busy[IOLAT_NR_SPANS] = { 0 }, n;
 	unsigned int i;
 	int cpu;
 
@@ -88,14 +112,19 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 		snap->qd_sum += c->qd_sum;
 		for (i = 0; i < IOLAT_QD_BUCKETS; i++)
 			snap->qd_hist[i] += c->qd_hist[i];
+		for (i = 0; i < IOLAT_NR_SPANS; i++)
+			busy[i] += c->busy[i];
 	}
 	snap->inflight_ns = iolat_integral_read(dev_sum, dev_n, snap->now_ns);
 	snap->qinflight_ns = iolat_integral_read(queue_sum, queue_n,
 						 snap->now_ns);
-	snap->busy_ns = iolat_acct_hwq_busy(s, &d->all.dev, snap->now_ns);
-	snap->qbusy_ns = iolat_acct_hwq_busy(s, &d->all.queue, snap->now_ns);
+	snap->busy_ns = iolat_busy_read((s64)busy[IOLAT_SPAN_DEV],
+					snap->now_ns - s->base_ns);
+	snap->qbusy_ns = iolat_busy_read((s64)busy[IOLAT_SPAN_QUEUE],
+					 snap->now_ns - s->base_ns);
 	for (i = 0; i < d->nr_hwq; i++) {
-		snap->queued += max(atomic_read(&d->hwqs[i].queue.n), 0);
-		snap->issued += max(atomic_read(&d->hwqs[i].dev.n), 0);
+		n = atomic64_read(&d->hwqs[i].n);
+		snap->queued += iolat_n_queued(n);
+		snap->issued += iolat_n_issued(n);
 	}
 }

@@ -6,12 +6,14 @@
  *
  * - Busy time is a union of intervals, so it needs to know when a span
  *   goes from idle to busy: each hardware queue counts its requests in
- *   its own cache line (struct iolat_hwq), and only a queue's own
- *   idle/busy transitions touch the device's line.  A transition adds
- *   its time to a busy word (lib/account.h).  A request is in the queue
- *   from its first stage (its bio's queueing), which may be before the
- *   period it joins began: the period is then moved back, but not past
- *   the end of the period before it.
+ *   its own cache line (struct iolat_hwq), queued and issued in one word,
+ *   and only a queue's own idle/busy transitions touch the device's line
+ *   (a device with one queue has no line above it).  A transition adds
+ *   its time to a busy word (lib/account.h), which is a sum kept in parts
+ *   per CPU: a request costs one locked add when it enters and one when
+ *   it leaves.  A request is in the queue from its first stage, which may
+ *   be before the period it joins began: the period is then moved back,
+ *   but not past the end of the period before it.
  * - Sums (in-flight integrals, counts, bytes, waits, the queue-depth
  *   histogram) are per CPU: an interval's start is subtracted on the CPU
  *   where it begins and its end added on the CPU where it ends, so every
@@ -39,6 +41,7 @@ struct iolat_acct_cpu {
 	u64 issues;
 	u64 qd_sum;			/* sum of the queue depth at issue */
 	u64 qd_hist[IOLAT_QD_BUCKETS];
+	u64 busy[IOLAT_NR_SPANS];	/* this CPU's part of the busy words */
 };
 
 /* A consistent sum of every CPU's counters and the spans' busy times. */
@@ -81,10 +84,11 @@ static __always_inline void iolat_acct_end(struct iolat_acct_cpu *c,
 /*
  * Move the open period of @b back to @from, if the request just counted
  * was in the queue before the period began; not past the end of the
- * previous period, which the union already covers.
+ * previous period, which the union already covers.  @word: this CPU's
+ * part of the span's busy word.
  * Return: the period's new start, or S64_MAX if it did not move.
  */
-static inline s64 iolat_busy_extend(struct iolat_busy *b, s64 from)
+static inline s64 iolat_busy_extend(struct iolat_busy *b, u64 *word, s64 from)
 {
 	s64 start, to;
 
@@ -94,48 +98,153 @@ static inline s64 iolat_busy_extend(struct iolat_busy *b, s64 from)
 		if (to >= start)
 			return S64_MAX;
 		if (atomic64_cmpxchg(&b->start, start, to) == start) {
-			atomic64_add(start - to, &b->word);
+			*word += start - to;
 			return to;
 		}
 	}
 }
 
 /*
- * One more request in @b, in it since @from; opens a period from idle
- * (at @from, or at the end of the previous period if that is later) or
- * moves the open one back.  @all, the device, follows its queues.
- * Return: the number of requests in @b before.
+ * A period of @b opens at @from, or at the end of the previous period if
+ * that is later.  Only the request that took the span's count from 0 opens
+ * it, and none can close it before that request's probe has returned
+ * (the driver has not seen the request yet), so @b's ends need no lock;
+ * the busy word is a sum, each CPU adding to its own part (u64: the parts
+ * wrap, their sum does not).
+ * Return: the period's start.
  */
-static inline int iolat_busy_up(struct iolat_busy *b, struct iolat_busy *all,
-				s64 from)
+static __always_inline s64 iolat_busy_open(struct iolat_busy *b, u64 *word,
+					   s64 from)
 {
-	int n = atomic_inc_return(&b->n) - 1;
-	s64 start;
+	s64 start = max_t(s64, from, atomic64_read(&b->last));
 
-	if (!n) {
-		start = max_t(s64, from, atomic64_read(&b->last));
-		atomic64_set(&b->start, start);
-		atomic64_add(iolat_busy_open_delta(start), &b->word);
-		if (all)
-			iolat_busy_up(all, NULL, start);
-	} else {
-		start = iolat_busy_extend(b, from);
-		if (all && start != S64_MAX)
-			iolat_busy_extend(all, start);
-	}
-	return n;
+	atomic64_set(&b->start, start);
+	*word += iolat_busy_open_delta(start);
+	return start;
 }
 
-/* One request fewer in @b, gone at @t; closes the period when idle. */
-static inline void iolat_busy_down(struct iolat_busy *b, struct iolat_busy *all,
-				   s64 t)
+static __always_inline void iolat_busy_close(struct iolat_busy *b, u64 *word,
+					     s64 t)
 {
-	if (atomic_dec_return(&b->n))
-		return;
 	atomic64_set(&b->last, t);
-	atomic64_add(iolat_busy_close_delta(t), &b->word);
-	if (all)
-		iolat_busy_down(all, NULL, t);
+	*word += iolat_busy_close_delta(t);
+}
+
+/*
+ * Change the count of span @i of @h by @dn (-1, 0 or 1) at @t, given the
+ * counts before (@old) and after (@new).
+ * Return: the change of the span between busy and idle (1 opened, -1
+ * closed, 0 neither), with @t set to where the device's span above must
+ * open or move back to (S64_MAX: nowhere).
+ */
+static __always_inline int iolat_span_step(struct iolat_busy *b, u64 *word,
+					   int dn, u32 old, u32 new, s64 *t)
+{
+	if (dn > 0 && !old) {
+		*t = iolat_busy_open(b, word, *t);
+		return 1;
+	}
+	if (dn > 0) {
+		*t = iolat_busy_extend(b, word, *t);
+		return 0;
+	}
+	if (dn < 0 && !new) {
+		iolat_busy_close(b, word, *t);
+		return -1;
+	}
+	*t = S64_MAX;
+	return 0;
+}
+
+/*
+ * Requests into (1) or out of (-1) the queue span (@dq, at *@tq) and the
+ * device span (@dd, at *@td) of @h, whose busy words' parts on this CPU
+ * are @words, with one locked add on @h's count.  Called with this CPU's
+ * counters begun (iolat_acct_begin()): the words are this CPU's.
+ * Return: @h's counts before (queued in the low 32 bits, issued above);
+ * in @oq and @od each span's change between busy and idle, and in @tq
+ * and @td where the span above must open or move back to.
+ */
+static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h, u64 *words,
+					      int dq, int dd, s64 *tq,
+					      s64 *td, int *oq, int *od)
+{
+	s64 delta = dq + ((s64)dd << IOLAT_N_DEV_SHIFT);
+	u64 new = atomic64_add_return(delta, &h->n), old = new - delta;
+
+	*oq = 0;
+	*od = 0;
+	if (dq)
+		*oq = iolat_span_step(&h->span[IOLAT_SPAN_QUEUE],
+				      &words[IOLAT_SPAN_QUEUE], dq, (u32)old,
+				      (u32)new, tq);
+	if (dd)
+		*od = iolat_span_step(&h->span[IOLAT_SPAN_DEV],
+				      &words[IOLAT_SPAN_DEV], dd,
+				      old >> IOLAT_N_DEV_SHIFT,
+				      new >> IOLAT_N_DEV_SHIFT, td);
+	return old;
+}
+
+/*
+ * __iolat_spans_move() on hardware queue @h, then on the device above it,
+ * @all with its words @all_words: one locked add on @all's count only
+ * when one of @h's spans goes busy or idle.
+ */
+static __always_inline u64 iolat_spans_move(struct iolat_hwq *h, u64 *words,
+					    struct iolat_hwq *all,
+					    u64 *all_words, int dq, int dd,
+					    s64 tq, s64 td)
+{
+	int oq, od, aq, ad;
+	s64 atq, atd;
+	u64 old;
+
+	old = __iolat_spans_move(h, words, dq, dd, &tq, &td, &oq, &od);
+	atq = tq;
+	atd = td;
+	if (oq || od)
+		__iolat_spans_move(all, all_words, oq, od, &atq, &atd, &aq,
+				   &ad);
+	/* a busy span's period moved back: the device's too */
+	if (!oq && dq > 0 && tq != S64_MAX)
+		iolat_busy_extend(&all->span[IOLAT_SPAN_QUEUE],
+				  &all_words[IOLAT_SPAN_QUEUE], tq);
+	if (!od && dd > 0 && td != S64_MAX)
+		iolat_busy_extend(&all->span[IOLAT_SPAN_DEV],
+				  &all_words[IOLAT_SPAN_DEV], td);
+	return old;
+}
+
+/*
+ * iolat_spans_move() for @rq's hardware queue of @d, with @c this CPU's
+ * begun counters.  A device with one queue keeps that queue's busy words
+ * as the device's, in @c; one with several keeps each queue's in its own
+ * per-CPU array and the device's in @c.
+ */
+static __always_inline u64 iolat_acct_move(struct iolat_dev *d, u32 hwq,
+					   struct iolat_acct_cpu *c,
+					   int dq, int dd, s64 tq, s64 td)
+{
+	int oq, od;
+
+	if (d->nr_hwq == 1)
+		return __iolat_spans_move(&d->hwqs[0], c->busy, dq, dd, &tq,
+					  &td, &oq, &od);
+	return iolat_spans_move(&d->hwqs[hwq],
+				this_cpu_ptr(d->hwq_words) +
+				hwq * IOLAT_NR_SPANS,
+				&d->all, c->busy, dq, dd, tq, td);
+}
+
+static inline u32 iolat_n_queued(u64 n)
+{
+	return (u32)n;
+}
+
+static inline u32 iolat_n_issued(u64 n)
+{
+	return n >> IOLAT_N_DEV_SHIFT;
 }
 
 int iolat_acct_init(struct iolat_dev *d);
@@ -144,7 +253,8 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 			 const struct iolat_dev *d, struct iolat_acct_snap *snap,
 			 struct iolat_acct_cpu *c);
 u64 iolat_acct_hwq_busy(const struct iolat_session *s,
-			const struct iolat_busy *b, u64 now);
+			const struct iolat_dev *d, u32 hwq, enum iolat_span i,
+			u64 now);
 u64 iolat_acct_now(const struct iolat_session *s);
 
 #endif /* _IOLAT_ACCOUNT_H */

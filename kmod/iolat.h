@@ -63,28 +63,36 @@ struct iolat_slot {
 };
 
 /*
- * Requests in a span (a hardware queue, or a whole device) and its busy
- * time: @n counts them, @word holds the busy time (lib/account.h), @start
- * is the open period's start and @last the end of the period before.  A
- * period opens when @n leaves 0 and closes when it returns to 0.
+ * A span's periods (lib/account.h): @start of the open one, and @last,
+ * the end of the one before, in ns since the session's base.  Its busy
+ * word is a sum kept per CPU (account.h).
  */
 struct iolat_busy {
-	atomic_t n;
-	atomic64_t word;
 	atomic64_t start;
 	atomic64_t last;
 };
 
+/* A hardware queue's (or device's) two spans. */
+enum iolat_span {
+	IOLAT_SPAN_QUEUE,	/* first seen at insert or issue, not completed */
+	IOLAT_SPAN_DEV,		/* at the driver */
+	IOLAT_NR_SPANS,
+};
+
+#define IOLAT_N_DEV_SHIFT	32
+
 /*
- * One hardware queue, or the device as a whole: requests queued (first
- * seen at insert or issue, not completed) and issued (at the driver).  A
- * hardware queue's line is written by the CPUs submitting to it and the
- * one completing it; the device's only when one of its queues goes
- * busy or idle (account.h).
+ * One hardware queue, or the device as a whole: @n counts its queued
+ * requests (low 32 bits) and issued ones (high 32 bits), so that a
+ * request issued directly enters both spans, and a completed one leaves
+ * both, with one locked add.  A hardware queue's line is written by the
+ * CPUs submitting to it and the one completing it; the device's only
+ * when one of its queues goes busy or idle, and not at all when it has
+ * one queue, whose spans are the device's (account.h).
  */
 struct iolat_hwq {
-	struct iolat_busy queue;
-	struct iolat_busy dev;
+	atomic64_t n;
+	struct iolat_busy span[IOLAT_NR_SPANS];
 } ____cacheline_aligned_in_smp;
 
 struct iolat_acct_cpu;
@@ -99,7 +107,9 @@ struct iolat_dev {
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
 	struct iolat_slot *slots;	/* [nr_hwq * (depth + 1)] */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
-	struct iolat_hwq all;		/* busy hardware queues */
+	struct iolat_hwq all;		/* busy hardware queues, if several */
+	/* each CPU's part of the queues' busy words, if several */
+	u64 __percpu *hwq_words;	/* [nr_hwq][IOLAT_NR_SPANS] */
 	struct iolat_acct_cpu __percpu *acct;
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */

@@ -578,18 +578,34 @@ static u64 acct_union(const u64 *start, const u64 *end, unsigned int n)
 	return t;
 }
 
+/* Requests into (@dn 1) or out of (-1) both spans of @h at @t. */
+static void acct_move(struct iolat_hwq *h, u64 *words, struct iolat_hwq *all,
+		      u64 *all_words, int dn, s64 t)
+{
+	iolat_spans_move(h, words, all, all_words, dn, dn, t, t);
+}
+
+/* Busy time of span @i in @words at @t. */
+static u64 acct_busy(const u64 *words, enum iolat_span i, s64 t)
+{
+	return iolat_busy_read((s64)words[i], t);
+}
+
 /*
- * iolat_busy_up()/down() replayed over random overlapping intervals, the
- * events in time order across two hardware queues: each queue's busy
- * time and the device's are the exact union of their intervals, and a
- * reading in the middle of an open period counts it up to then.
+ * iolat_spans_move() replayed over random overlapping intervals, the
+ * events in time order across two hardware queues, each request in the
+ * queue and at the device over the same interval: each queue's busy
+ * time and the device's are the exact union of their intervals in both
+ * spans, the counts return to 0, and a reading in the middle of an open
+ * period counts it up to then.
  */
 static void iolat_busy_union_test(struct kunit *test)
 {
 	enum { N = 200 };
 	u64 *start = kunit_kcalloc(test, 2 * N, sizeof(u64), GFP_KERNEL);
 	u64 *end = start + N;
-	struct iolat_busy hwq[2] = {}, all = {};
+	struct iolat_hwq hwq[2] = {}, all = {};
+	u64 words[3][IOLAT_NR_SPANS] = {};	/* the queues', the device's */
 	u64 t, next_t, q_busy[2];
 	unsigned int i, k, done = 0;
 	u32 seed = 42;
@@ -607,23 +623,28 @@ static void iolat_busy_union_test(struct kunit *test)
 		for (i = 0; i < N; i++) {
 			q = i & 1;
 			if (end[i] == t) {
-				iolat_busy_down(&hwq[q], &all, t);
+				acct_move(&hwq[q], words[q], &all, words[2], -1,
+					  t);
 				done++;
 			}
 			if (end[i] > t)
 				next_t = min(next_t, end[i]);
 		}
 		for (i = 0; i < N; i++) {
+			q = i & 1;
 			if (start[i] == t) {
-				iolat_busy_up(&hwq[i & 1], &all, t);
+				acct_move(&hwq[q], words[q], &all, words[2], 1,
+					  t);
 				done++;
 			}
 			if (start[i] > t)
 				next_t = min(next_t, start[i]);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&all.n), 0);
-	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&all.word), t),
+	KUNIT_EXPECT_EQ(test, atomic64_read(&all.n), 0LL);
+	KUNIT_EXPECT_EQ(test, acct_busy(words[2], IOLAT_SPAN_QUEUE, t),
+			acct_union(start, end, N));
+	KUNIT_EXPECT_EQ(test, acct_busy(words[2], IOLAT_SPAN_DEV, t),
 			acct_union(start, end, N));
 	for (q = 0; q < 2; q++) {
 		u64 *s2 = kunit_kcalloc(test, N, sizeof(u64), GFP_KERNEL);
@@ -634,13 +655,16 @@ static void iolat_busy_union_test(struct kunit *test)
 			s2[k] = start[i];
 			e2[k] = end[i];
 		}
-		q_busy[q] = iolat_busy_read(atomic64_read(&hwq[q].word), t);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&hwq[q].n), 0LL);
+		q_busy[q] = acct_busy(words[q], IOLAT_SPAN_QUEUE, t);
 		KUNIT_EXPECT_EQ(test, q_busy[q], acct_union(s2, e2, N / 2));
+		KUNIT_EXPECT_EQ(test, acct_busy(words[q], IOLAT_SPAN_DEV, t),
+				q_busy[q]);
 	}
 	/* open a period at 10^6 and read it at 10^6 + 500 */
-	t = iolat_busy_read(atomic64_read(&all.word), 1000000);
-	iolat_busy_up(&hwq[0], &all, 1000000);
-	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&all.word), 1000500),
+	t = acct_busy(words[2], IOLAT_SPAN_DEV, 1000000);
+	acct_move(&hwq[0], words[0], &all, words[2], 1, 1000000);
+	KUNIT_EXPECT_EQ(test, acct_busy(words[2], IOLAT_SPAN_DEV, 1000500),
 			t + 500);
 }
 
@@ -648,30 +672,39 @@ static void iolat_busy_union_test(struct kunit *test)
  * A request counts from its first stage, which may be before it is seen:
  * an idle span opens at that stage, but not before the end of its last
  * period (which already covers the overlap); a busy span's period moves
- * back to it, on the queue and on the device.
+ * back to it, on the queue and on the device.  The device span (issue to
+ * completion) of the same requests, entered at the times they are seen,
+ * does not move; the counts say how many requests each span holds.
  */
 static void iolat_busy_backdate_test(struct kunit *test)
 {
-	struct iolat_busy q = {}, all = {};
+	struct iolat_hwq q = {}, all = {};
+	u64 wq[IOLAT_NR_SPANS] = {}, wa[IOLAT_NR_SPANS] = {};
+	u64 old;
 
-	iolat_busy_up(&q, &all, 100);
-	iolat_busy_down(&q, &all, 200);			/* [100, 200] */
-	iolat_busy_up(&q, &all, 150);			/* seen at 300 */
-	iolat_busy_down(&q, &all, 400);			/* [100, 400] */
-	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&q.word), 1000),
-			300ULL);
-	iolat_busy_up(&q, &all, 500);
-	iolat_busy_up(&q, &all, 450);			/* moves back */
-	iolat_busy_up(&q, &all, 300);			/* not past 400 */
-	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&q.word), 550),
+	iolat_spans_move(&q, wq, &all, wa, 1, 1, 100, 100);
+	iolat_spans_move(&q, wq, &all, wa, -1, -1, 200, 200);	/* [100, 200] */
+	iolat_spans_move(&q, wq, &all, wa, 1, 1, 150, 300);	/* seen at 300 */
+	iolat_spans_move(&q, wq, &all, wa, -1, -1, 400, 400);	/* [100, 400] */
+	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_QUEUE, 1000), 300ULL);
+	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_DEV, 1000), 200ULL);
+	iolat_spans_move(&q, wq, &all, wa, 1, 0, 500, 0);
+	iolat_spans_move(&q, wq, &all, wa, 1, 0, 450, 0);	/* moves back */
+	/* not past 400 */
+	old = iolat_spans_move(&q, wq, &all, wa, 1, 1, 300, 540);
+	KUNIT_EXPECT_EQ(test, iolat_n_queued(old), 2U);
+	KUNIT_EXPECT_EQ(test, iolat_n_issued(old), 0U);
+	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_QUEUE, 550),
 			300ULL + 150);
-	iolat_busy_down(&q, &all, 560);
-	iolat_busy_down(&q, &all, 570);
-	iolat_busy_down(&q, &all, 600);			/* [400, 600] */
-	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&q.word), 1000),
-			500ULL);
-	KUNIT_EXPECT_EQ(test, iolat_busy_read(atomic64_read(&all.word), 1000),
-			500ULL);
+	KUNIT_EXPECT_EQ(test, acct_busy(wa, IOLAT_SPAN_QUEUE, 550),
+			300ULL + 150);
+	iolat_spans_move(&q, wq, &all, wa, -1, 0, 560, 0);
+	iolat_spans_move(&q, wq, &all, wa, -1, 0, 570, 0);
+	iolat_spans_move(&q, wq, &all, wa, -1, -1, 600, 600);	/* [400, 600] */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&q.n), 0LL);
+	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_QUEUE, 1000), 500ULL);
+	KUNIT_EXPECT_EQ(test, acct_busy(wa, IOLAT_SPAN_QUEUE, 1000), 500ULL);
+	KUNIT_EXPECT_EQ(test, acct_busy(wa, IOLAT_SPAN_DEV, 1000), 260ULL);
 }
 
 /*

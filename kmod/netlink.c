@@ -519,15 +519,18 @@ static int iolat_nl_put_hwqs(struct sk_buff *skb, struct iolat_session *s,
 		if (!nest ||
 		    nla_put_u32(skb, IOLAT_HWQ_A_INDEX, *next) ||
 		    nla_put_u64_64bit(skb, IOLAT_HWQ_A_BUSY_NS,
-				      iolat_acct_hwq_busy(s, &h->dev, now),
+				      iolat_acct_hwq_busy(s, d, *next,
+							  IOLAT_SPAN_DEV, now),
 				      IOLAT_HWQ_A_PAD) ||
 		    nla_put_u64_64bit(skb, IOLAT_HWQ_A_QBUSY_NS,
-				      iolat_acct_hwq_busy(s, &h->queue, now),
+				      iolat_acct_hwq_busy(s, d, *next,
+							  IOLAT_SPAN_QUEUE,
+							  now),
 				      IOLAT_HWQ_A_PAD) ||
 		    nla_put_u32(skb, IOLAT_HWQ_A_QUEUED,
-				max(atomic_read(&h->queue.n), 0)) ||
+				iolat_n_queued(atomic64_read(&h->n))) ||
 		    nla_put_u32(skb, IOLAT_HWQ_A_ISSUED,
-				max(atomic_read(&h->dev.n), 0))) {
+				iolat_n_issued(atomic64_read(&h->n)))) {
 			if (nest)
 				nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;

@@ -133,7 +133,6 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 	       struct iolat_slot *slot, const struct request *rq,
 	       bool completed, bool agg)
 {
-	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
 	bool issued = slot->state == IOLAT_SLOT_ISSUED;
 	bool queued = slot->state != IOLAT_SLOT_FREE;
 	struct iolat_acct_cpu *c;
@@ -145,13 +144,14 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 	now = iolat_now();
 	/* the counters stop with the session */
 	t = min(now, READ_ONCE(s->stop_ns));
+	if (queued)
+		iolat_acct_move(d, iolat_rq_hwq(rq), c, -1, issued ? -1 : 0,
+				t - s->base_ns, t - s->base_ns);
 	if (issued) {
-		iolat_busy_down(&h->dev, &d->all.dev, t - s->base_ns);
 		c->dev_sum += t;
 		c->dev_n--;
 	}
 	if (queued) {
-		iolat_busy_down(&h->queue, &d->all.queue, t - s->base_ns);
 		c->queue_sum += t;
 		c->queue_n--;
 	}
@@ -207,23 +207,27 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 
 /*
  * The prepared request is in its queue at @now, since its first stage but
- * not before the session.  Called with @c begun (iolat_acct_begin()).
+ * not before the session, and at the driver too if @issued (issued
+ * directly).  Called with @c begun (iolat_acct_begin()).
+ * Return: the requests of its hardware queue before (iolat_acct_move()).
  */
-static __always_inline void
+static __always_inline u64
 iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 		 struct iolat_slot *slot, const struct request *rq,
-		 struct iolat_acct_cpu *c, u64 now)
+		 struct iolat_acct_cpu *c, u64 now, bool issued)
 {
-	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
+	u64 old;
 
 	slot->acct_ns = max(min(slot->q_ns ?: slot->g_ns ?: now, now),
 			    READ_ONCE(s->start_ns));
-	slot->qd_insert = iolat_busy_up(&h->queue, &d->all.queue,
-					slot->acct_ns - s->base_ns);
+	old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued,
+			      slot->acct_ns - s->base_ns, now - s->base_ns);
+	slot->qd_insert = iolat_n_queued(old);
 	c->queue_sum -= slot->acct_ns;
 	c->queue_n++;
 	slot->state = IOLAT_SLOT_QUEUED;
 	slot->rq = rq;
+	return old;
 }
 
 /* The traced device, slot and queue of @rq; false if it is not traced. */
@@ -259,7 +263,7 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 	c = iolat_acct_begin(d, &flags);
 	/* counters only: in the queue since the kernel's time, if it took one */
 	slot->i_ns = s->counters_only && slot->g_ns ? slot->g_ns : iolat_now();
-	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns);
+	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns, false);
 	iolat_acct_end(c, flags);
 }
 
@@ -270,14 +274,12 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
-	struct iolat_hwq *h;
 	unsigned long flags;
+	u64 now, old;
 	bool fresh;
-	u64 now;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	h = &d->hwqs[iolat_rq_hwq(rq)];
 	/* not seen yet: issued directly */
 	fresh = slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED;
 	if (fresh && !iolat_slot_prepare(s, d, slot, rq))
@@ -285,9 +287,12 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	c = iolat_acct_begin(d, &flags);
 	now = iolat_now();
 	if (fresh)
-		iolat_slot_queue(s, d, slot, rq, c, now);
+		old = iolat_slot_queue(s, d, slot, rq, c, now, true);
+	else
+		old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, 1, 0,
+				      now - s->base_ns);
 	slot->d_ns = now;
-	slot->qd_issue = iolat_busy_up(&h->dev, &d->all.dev, now - s->base_ns);
+	slot->qd_issue = iolat_n_issued(old);
 	slot->state = IOLAT_SLOT_ISSUED;
 	c->dev_sum -= now;
 	c->dev_n++;
@@ -314,8 +319,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 		return;
 	c = iolat_acct_begin(d, &flags);
 	now = iolat_now();
-	iolat_busy_down(&d->hwqs[iolat_rq_hwq(rq)].dev, &d->all.dev,
-			now - s->base_ns);
+	iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, -1, 0, now - s->base_ns);
 	c->dev_sum += now;
 	c->dev_n--;
 	iolat_acct_end(c, flags);
@@ -346,15 +350,14 @@ static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 				const struct request *rq)
 {
 	struct iolat_slot held = { .state = IOLAT_SLOT_ISSUED };
-	struct iolat_hwq *h = &d->hwqs[iolat_rq_hwq(rq)];
 	u64 start = READ_ONCE(s->start_ns);
 	struct iolat_acct_cpu *c;
 	unsigned long flags;
 
 	held.acct_ns = start;
 	c = iolat_acct_begin(d, &flags);
-	iolat_busy_up(&h->queue, &d->all.queue, start - s->base_ns);
-	iolat_busy_up(&h->dev, &d->all.dev, start - s->base_ns);
+	iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, 1, start - s->base_ns,
+			start - s->base_ns);
 	c->queue_sum -= start;
 	c->queue_n++;
 	c->dev_sum -= start;

@@ -26,14 +26,11 @@ VARIANTS = {
          "if (s->devs[i].devt == devt)",
          "if (s->devs[i].devt == (devt ^ 0x40000000))"),
     ],
-    # the busy-time spans' atomics (account.h) do nothing
+    # the busy-time spans (account.h) do nothing: no count, no period
     "no-busy": [
         ("kmod/account.h",
-         "\tint n = atomic_inc_return(&b->n) - 1;",
-         "\tint n = 0;\n\n\tif (n == 0)\n\t\treturn 0;"),
-        ("kmod/account.h",
-         "\tif (atomic_dec_return(&b->n))\n\t\treturn;",
-         "\treturn;"),
+         "\tint oq, od;\n\n\tif (d->nr_hwq == 1)",
+         "\tint oq, od;\n\n\treturn 0;\n\tif (d->nr_hwq == 1)"),
     ],
     # the per-CPU counters change without interrupts off
     "no-irqoff": [
