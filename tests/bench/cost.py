@@ -25,6 +25,17 @@
       --variant NAME=KO (repeatable; tests/bench/ablate.sh): then the
       counters and aggregate modes again with each variant's module, as
       "counters NAME" and "aggregate NAME".
+      --profile: each mode once per configuration, between two markers
+      of tests/bench/tbprof.c (IOLAT_MARKER, the marker program; the
+      guest runs under that plugin: tests/bench/profile.sh), the
+      windows listed in DIR/windows and the guest's /proc/kallsyms in
+      DIR/kallsyms.
+  cost.py profile DIR [--md FILE] [--top N]
+      On the host: the instructions per I/O of each window by guest
+      symbol (user space as one), and per mode the symbols that add the
+      most over none, with the kernel/user split; the locked
+      instructions iolat's module executed per I/O (its disassembly, --ko,
+      walked over the blocks counted) and the clock reads added.
   cost.py report DIR [--md FILE] [--json FILE] [--budgets FILE]
       On the host: per configuration and mode the median instructions per
       I/O, the spread of the repeats, the instructions added over none
@@ -71,10 +82,14 @@ def fio_cmd(engine, qd, ios, out):
             "--output-format=json", "--output=" + out]
 
 
-def run_one(tmp, engine, qd, ios, mode):
+def run_one(tmp, engine, qd, ios, mode, marker=None):
     cli = os.environ["IOLAT_CLI"]
     out = os.path.join(tmp, "fio.json")
     fio = fio_cmd(engine, qd, ios, out)
+    if marker:
+        # the window: fio's run alone, inside the tracer's session
+        fio = ["sh", "-c", '"$0"; "$@"; rc=$?; "$0"; exit $rc',
+               marker] + fio
     log = open(os.path.join(tmp, "tracer.log"), "w")
     bt = None
     if mode == "none":
@@ -130,6 +145,9 @@ def run(args):
     sh("echo none > /sys/block/nullb0/queue/scheduler")
     sh("insmod %s" % os.environ["IOLAT_KO"])
     modes = args.modes.split(",")
+    if args.profile:
+        profile_run(args, tmp, modes)
+        return
     with open(os.path.join(args.out, "cost.jsonl"), "w") as f:
         def measure(config, mode, label, repeats=1):
             """A warm-up run of @mode, then @repeats counted as @label."""
@@ -158,6 +176,120 @@ def run(args):
             for config in CONFIGS:
                 for mode in ("counters", "aggregate"):
                     measure(config, mode, "%s %s" % (mode, vname))
+
+
+def profile_run(args, tmp, modes):
+    """Each mode once per configuration between two markers."""
+    marker = os.environ["IOLAT_MARKER"]
+    with open(os.path.join(args.out, "windows"), "w") as f:
+        for name, engine, qd in CONFIGS:
+            run_one(tmp, engine, qd, args.ios, "none")
+            for mode in modes:
+                run_one(tmp, engine, qd, args.ios, mode)     # warm-up
+                rec = run_one(tmp, engine, qd, args.ios, mode, marker)
+                rec.update({"config": name})
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+                print("profile: %s %s" % (name, mode), flush=True)
+    sh("cat /proc/kallsyms > %s" % os.path.join(args.out, "kallsyms"))
+
+
+def symbols(path):
+    """The guest's text symbols, sorted by address."""
+    syms = []
+    for line in open(path):
+        v = line.split()
+        if len(v) >= 3 and v[1] in "tTwW":
+            name = v[2] + (" " + v[3] if len(v) > 3 else "")
+            syms.append((int(v[0], 16), name))
+    syms.sort()
+    return syms
+
+
+def module_insns(ko):
+    """Each function of @ko: its instructions as (offset, is locked)."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", ko],
+                         capture_output=True, text=True, check=True).stdout
+    funcs, cur, base = {}, None, 0
+    for line in out.split("\n"):
+        v = line.split()
+        if len(v) == 2 and v[1].startswith("<") and v[1].endswith(">:"):
+            cur = funcs.setdefault(v[1][1:-2], [])
+            base = int(v[0], 16)
+        elif cur is not None and line.startswith(" ") and ":\t" in line:
+            addr, text = line.split(":\t", 1)
+            cur.append((int(addr, 16) - base, text.startswith("lock ")))
+    return funcs
+
+
+def profile(args):
+    import bisect
+    wins = [json.loads(line) for line in
+            open(os.path.join(args.dir, "windows"))]
+    syms = symbols(os.path.join(args.dir, "kallsyms"))
+    addrs = [a for a, _ in syms]
+    kstart = addrs[0] if addrs else 1 << 63
+    clock = [a for a, n in syms if n == "ktime_get"]
+    funcs = module_insns(args.ko)
+    per, locked, clocks = {}, {}, {}
+    for i, w in enumerate(wins):
+        acc, nlock, nclock = {}, 0, 0
+        for line in open(os.path.join(args.dir, "prof.%d" % i)):
+            a, n, x = line.split()
+            a, n, x = int(a, 16), int(n), int(x)
+            if a < kstart:
+                name = "(user space)"
+            else:
+                j = bisect.bisect_right(addrs, a) - 1
+                name = syms[j][1] if j >= 0 else "(kernel, unknown)"
+                if clock and a == clock[0]:
+                    nclock += x
+                fn = name.split(" ")[0]
+                if name.endswith("[iolat]") and fn in funcs:
+                    off = a - syms[j][0]
+                    ins = [k for k, (o, _) in enumerate(funcs[fn])
+                           if o == off]
+                    if ins:
+                        block = funcs[fn][ins[0]:ins[0] + n]
+                        nlock += x * sum(lk for _, lk in block)
+            acc[name] = acc.get(name, 0) + n * x
+        key = (w["config"], w["mode"])
+        per[key] = {k: v / w["ios"] for k, v in acc.items()}
+        locked[key] = nlock / w["ios"]
+        clocks[key] = nclock / w["ios"]
+    out = []
+    for c, _, _ in CONFIGS:
+        base = per.get((c, "none"))
+        if not base:
+            continue
+        for (cc, m), p in per.items():
+            if cc != c or m == "none":
+                continue
+            added = {k: p.get(k, 0) - base.get(k, 0)
+                     for k in set(p) | set(base)}
+            user = added.get("(user space)", 0)
+            total = sum(added.values())
+            out.append("### %s at %s: %+.0f instructions per I/O "
+                       "(kernel %+.0f, user space %+.0f)" %
+                       (m, c, total, total - user, user))
+            out.append("")
+            out.append("iolat's locked instructions executed: %.2f per I/O; "
+                       "clock reads (ktime_get) added: %+.2f per I/O." %
+                       (locked[(c, m)],
+                        clocks[(c, m)] - clocks[(c, "none")]))
+            out.append("")
+            out.append("| symbol | added per I/O |")
+            out.append("|---|---:|")
+            top = sorted(added.items(), key=lambda kv: -abs(kv[1]))
+            for k, v in top[:args.top]:
+                out.append("| `%s` | %+.1f |" % (k, v))
+            out.append("")
+    text = "\n".join(out)
+    print(text)
+    if args.md:
+        with open(args.md, "w") as f:
+            f.write(text + "\n")
+    return 0
 
 
 def report(args):
@@ -285,6 +417,13 @@ def main():
     r.add_argument("--control-ko")
     r.add_argument("--variant", action="append",
                    help="NAME=KO: counters and aggregate with this module")
+    r.add_argument("--profile", action="store_true")
+    pr = sub.add_parser("profile")
+    pr.add_argument("dir")
+    pr.add_argument("--md")
+    pr.add_argument("--top", type=int, default=15)
+    pr.add_argument("--ko", default="build/kmod/6.1/iolat.ko",
+                    help="the module profiled, for its locked instructions")
     q = sub.add_parser("report")
     q.add_argument("dir")
     q.add_argument("--md")
@@ -294,6 +433,8 @@ def main():
     if args.cmd == "run":
         run(args)
         return 0
+    if args.cmd == "profile":
+        return profile(args)
     return report(args)
 
 

@@ -4,7 +4,8 @@
 # `make bench` (not part of `make check`): iolat's overhead in one guest
 # boot, against no tracing and blktrace (tests/bench/bench.py), and the
 # CLI's ingest rate on this host (tests/bench/ingest.c), then the
-# deterministic instructions per I/O of each mode (tests/bench/cost.sh).
+# deterministic instructions per I/O of each mode (tests/bench/cost.sh)
+# and where they go, by guest symbol (tests/bench/profile.sh).
 # Writes docs/bench.md, docs/bench.json and docs/cost.json.
 #
 #   IOLAT_BENCH_ROUNDS=5 IOLAT_BENCH_RUNTIME=5   rounds, seconds per run
@@ -57,6 +58,8 @@ say "wrote docs/bench.md and docs/bench.json"
 # docs/bench.md beside the wall-clock figures
 say "instructions per I/O, one vCPU under -icount (tests/bench/cost.sh)"
 tests/bench/cost.sh || exit 1
+say "the instructions by guest symbol (tests/bench/profile.sh)"
+tests/bench/profile.sh || exit 1
 if [ "$ingest_st" != 0 ]; then
 	say "FAIL: the CLI took in fewer than 20 million records a second (above)"
 	exit 1

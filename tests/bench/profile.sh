@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Where a tracing mode's instructions per I/O go, by guest symbol
+# (issue 18): the guest of tests/bench/cost.sh (Debian's 6.1, one vCPU,
+# -icount shift=0,sleep=off) under tests/bench/tbprof.c, a QEMU plugin
+# that counts the instructions of each translation block executed between
+# two markers; fio's I/Os of each mode are counted between them, and
+# tests/bench/cost.py profile subtracts none's from each mode's, symbol
+# by symbol.  make bench runs it; the tables go into docs/bench.md
+# between its profile markers.
+#
+#   tests/bench/profile.sh [MODES]   default: none,counters,aggregate,stream,blktrace
+#
+# The plugin needs QEMU's qemu-plugin.h, which no Debian binary package
+# ships: it is taken from the source package of the installed QEMU
+# (apt-get source, with deb-src entries made from the machine's own apt
+# sources), once, into the cache directory.
+
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT" || exit 1
+modes=${1:-none,counters,aggregate,stream,blktrace}
+cache=${IOLAT_CACHE:-/var/cache/iolat}/qemu-plugin
+out=$ROOT/build/profile
+rm -rf "$out"
+mkdir -p "$out" "$cache"
+
+for f in build/iolat build/kmod/6.1/iolat.ko; do
+	[ -f "$f" ] || { echo "profile: no $f (make cli; tests/build-module.sh 6.1)"; exit 1; }
+done
+
+if [ ! -s "$cache/qemu-plugin.h" ]; then
+	ver=$(dpkg-query -W -f '${source:Version}' qemu-system-x86) ||
+		{ echo "profile: qemu-system-x86 is not installed"; exit 1; }
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/lists/partial"
+	# deb-src beside every deb entry the machine has
+	cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		sed 's/^Types: deb$/Types: deb-src/' >"$tmp/src.sources"
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		sed -n 's/^deb /deb-src /p' >"$tmp/src.list"
+	apt=(apt-get -q -o Dir::Etc::SourceList="$tmp/src.list"
+	     -o Dir::Etc::SourceParts="$tmp/parts" -o Dir::State::Lists="$tmp/lists")
+	mkdir -p "$tmp/parts" && mv "$tmp/src.sources" "$tmp/parts/"
+	if ! { "${apt[@]}" update >"$tmp/log" 2>&1 &&
+	       (cd "$tmp" && "${apt[@]}" source --download-only "qemu=$ver" >>"$tmp/log" 2>&1) &&
+	       tar -xOf "$tmp"/qemu_*.orig.tar.* --wildcards '*/include/qemu/qemu-plugin.h' \
+		>"$cache/qemu-plugin.h"; }; then
+		tail -5 "$tmp/log"
+		rm -rf "$tmp" "$cache/qemu-plugin.h"
+		echo "profile: could not get qemu-plugin.h from QEMU's source package"
+		exit 1
+	fi
+	rm -rf "$tmp"
+fi
+gcc -O2 -Wall -shared -fPIC -I"$cache" -o "$out/tbprof.so" tests/bench/tbprof.c &&
+	gcc -O2 -Wall -static -o "$out/marker" tests/bench/marker.c || exit 1
+
+IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
+IOLAT_MARKER=$out/marker \
+IOLAT_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/tbprof.so,out=$out/prof" \
+	tests/guest/run --kernel 6.1 --smp 1 --timeout 3600 --share "$out" -- \
+	python3 tests/bench/cost.py run --profile --out "$out" --ios 30000 --modes "$modes"
+st=$?
+[ $st = 0 ] || { echo "profile: the guest ended with status $st"; exit $st; }
+python3 tests/bench/cost.py profile "$out" --md "$out/profile.md" || exit 1
+python3 - "$out/profile.md" docs/bench.md <<'PY'
+import sys
+table = open(sys.argv[1]).read()
+doc = open(sys.argv[2]).read()
+begin, end = "<!-- profile begin -->\n", "<!-- profile end -->\n"
+if begin in doc and end in doc:
+    doc = doc[:doc.index(begin) + len(begin)] + table + doc[doc.index(end):]
+else:
+    doc += "\n" + begin + table + end
+open(sys.argv[2], "w").write(doc)
+PY
+echo "profile: the tables are in docs/bench.md"
