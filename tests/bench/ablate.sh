@@ -41,13 +41,4 @@ st=$?
 [ $st = 0 ] || { echo "ablate: the guest ended with status $st"; exit $st; }
 python3 tests/bench/cost.py report "$out" >"$out/ablate.md" || exit 1
 cat "$out/ablate.md"
-python3 - "$out/ablate.md" docs/bench.md <<'PY'
-import sys
-table = open(sys.argv[1]).read()
-doc = open(sys.argv[2]).read()
-begin, end = "<!-- ablate begin -->\n", "<!-- ablate end -->\n"
-if begin not in doc or end not in doc:
-    sys.exit("ablate: docs/bench.md has no ablate markers")
-doc = doc[:doc.index(begin) + len(begin)] + table + doc[doc.index(end):]
-open(sys.argv[2], "w").write(doc)
-PY
+python3 tests/bench/cost.py splice --require ablate "$out/ablate.md" docs/bench.md || exit 1

@@ -36,6 +36,10 @@
       most over none, with the kernel/user split; the locked
       instructions iolat's module executed per I/O (its disassembly, --ko,
       walked over the blocks counted) and the clock reads added.
+  cost.py splice NAME TABLE DOC
+      Put the text of TABLE into DOC (docs/bench.md) between its
+      "<!-- NAME begin -->" and "<!-- NAME end -->" lines, or append it
+      with them (ablate.sh's must be there already: --require).
   cost.py report DIR [--md FILE] [--json FILE] [--budgets FILE]
       On the host: per configuration and mode the median instructions per
       I/O, the spread of the repeats, the instructions added over none
@@ -292,6 +296,23 @@ def profile(args):
     return 0
 
 
+def splice(args):
+    table = open(args.table).read()
+    doc = open(args.doc).read()
+    begin = "<!-- %s begin -->\n" % args.name
+    end = "<!-- %s end -->\n" % args.name
+    if begin in doc and end in doc:
+        doc = doc[:doc.index(begin) + len(begin)] + table + \
+            doc[doc.index(end):]
+    elif args.require:
+        sys.exit("cost: %s has no %s markers" % (args.doc, args.name))
+    else:
+        doc += "\n" + begin + table + end
+    with open(args.doc, "w") as f:
+        f.write(doc)
+    return 0
+
+
 def report(args):
     runs = [json.loads(line) for line in
             open(os.path.join(args.dir, "cost.jsonl"))]
@@ -424,6 +445,11 @@ def main():
     pr.add_argument("--top", type=int, default=15)
     pr.add_argument("--ko", default="build/kmod/6.1/iolat.ko",
                     help="the module profiled, for its locked instructions")
+    sp = sub.add_parser("splice")
+    sp.add_argument("name")
+    sp.add_argument("table")
+    sp.add_argument("doc")
+    sp.add_argument("--require", action="store_true")
     q = sub.add_parser("report")
     q.add_argument("dir")
     q.add_argument("--md")
@@ -435,6 +461,8 @@ def main():
         return 0
     if args.cmd == "profile":
         return profile(args)
+    if args.cmd == "splice":
+        return splice(args)
     return report(args)
 
 

@@ -57,15 +57,5 @@ fi
 python3 tests/bench/cost.py report "$out" --md "$out/cost.md" \
 	--json docs/cost.json || exit 1
 # docs/bench.md: the table between its markers, or appended with them
-python3 - "$out/cost.md" docs/bench.md <<'EOF'
-import sys
-table = open(sys.argv[1]).read()
-doc = open(sys.argv[2]).read()
-begin, end = "<!-- cost begin -->\n", "<!-- cost end -->\n"
-if begin in doc and end in doc:
-    doc = doc[:doc.index(begin) + len(begin)] + table + doc[doc.index(end):]
-else:
-    doc += "\n" + begin + table + end
-open(sys.argv[2], "w").write(doc)
-EOF
+python3 tests/bench/cost.py splice cost "$out/cost.md" docs/bench.md || exit 1
 echo "cost: the table is in docs/bench.md, the figures in docs/cost.json"

@@ -66,15 +66,5 @@ IOLAT_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/tbprof.so,out=$out/prof"
 st=$?
 [ $st = 0 ] || { echo "profile: the guest ended with status $st"; exit $st; }
 python3 tests/bench/cost.py profile "$out" --md "$out/profile.md" || exit 1
-python3 - "$out/profile.md" docs/bench.md <<'PY'
-import sys
-table = open(sys.argv[1]).read()
-doc = open(sys.argv[2]).read()
-begin, end = "<!-- profile begin -->\n", "<!-- profile end -->\n"
-if begin in doc and end in doc:
-    doc = doc[:doc.index(begin) + len(begin)] + table + doc[doc.index(end):]
-else:
-    doc += "\n" + begin + table + end
-open(sys.argv[2], "w").write(doc)
-PY
+python3 tests/bench/cost.py splice profile "$out/profile.md" docs/bench.md || exit 1
 echo "profile: the tables are in docs/bench.md"
