@@ -328,6 +328,7 @@ struct iolat_file_counters {
 };
 
 struct iolat_file;
+uint32_t iolat_crc32c(uint32_t crc, const void *buf, size_t len);
 struct iolat_file *iolat_file_create(const char *path,
 				     const struct iolat_file_header *h);
 int iolat_file_records(struct iolat_file *f, const struct iolat_record *r);

@@ -186,6 +186,51 @@ static double json_after(const char *text, const char *key)
 }
 
 /* The run's Q2C percentiles within 0.4% of the exact sorted values. */
+/* CRC32C bit by bit, the definition the file's blocks follow. */
+static uint32_t crc32c_bitwise(uint32_t crc, const unsigned char *p,
+			       size_t len)
+{
+	int k;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78U : crc >> 1;
+	}
+	return ~crc;
+}
+
+/*
+ * The blocks' CRC32C (the CPU's crc32 instruction where it has one) is
+ * CRC32C: the standard check value of "123456789", and the bitwise
+ * definition over buffers of every length from 0 to 300 at every
+ * alignment, whole and continued in two parts, so that files written by
+ * one CLI are read by another.
+ */
+TEST(crc32c_is_crc32c)
+{
+	unsigned char buf[320];
+	size_t len, off, cut;
+	unsigned int i;
+
+	EXPECT_EQ(0xe3069283U, iolat_crc32c(0, "123456789", 9));
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = uniform() * 256;
+	for (off = 0; off < 8; off++) {
+		for (len = 0; len <= 300; len++) {
+			uint32_t want = crc32c_bitwise(0, buf + off, len);
+
+			cut = len / 3;
+			ASSERT_EQ(want, iolat_crc32c(0, buf + off, len))
+				TH_LOG("offset %zu, length %zu", off, len);
+			ASSERT_EQ(want, iolat_crc32c(iolat_crc32c(0, buf + off,
+								  cut),
+						     buf + off + cut, len - cut));
+		}
+	}
+}
+
 TEST_F(report, percentiles_exact_within_bins)
 {
 	static const struct { const char *key; double p; } pct[] = {
