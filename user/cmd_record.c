@@ -4,7 +4,8 @@
  * command runs; analyse every record as it comes (analyze.c): with -i a
  * line per device and op each interval, then histograms per device, op
  * and stage, distributions, processes, and the accounting of every
- * request.  With -w FILE the stream is also saved for `iolat report`.
+ * request.  With -w FILE the stream is also saved for `iolat report`;
+ * with --save-only it is only saved, neither analysed nor reported.
  * With --aggregate the module keeps the histograms (aggregate.c).
  */
 #include <errno.h>
@@ -21,6 +22,7 @@ struct rec_state {
 	bool failed;		/* the file could not be written */
 	uint64_t synced_ns;	/* when the file was last flushed */
 	struct iolat_agg_reader *agg;	/* --aggregate */
+	bool save_only;		/* --save-only: no analysis */
 };
 
 /* Read an aggregating module's histograms; a failure ends the session. */
@@ -61,7 +63,8 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 
 	if (st->file && iolat_file_records(st->file, r))
 		st->failed = true;
-	iolat_an_record(&st->an, dev, r);
+	if (!st->save_only)
+		iolat_an_record(&st->an, dev, r);
 }
 
 static void on_drained(void *arg, uint64_t now_ns)
@@ -112,7 +115,7 @@ int cmd_record(int argc, const char **argv)
 {
 	struct iolat_an_args a = { 0 };
 	char *path = NULL;
-	int aggregate = 0, nvme = 0;
+	int aggregate = 0, nvme = 0, save_only = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
@@ -120,6 +123,9 @@ int cmd_record(int argc, const char **argv)
 		{ "write", 'w', POPT_ARG_STRING, &path, 0,
 		  "also save every record to FILE, for iolat report and plot",
 		  "FILE" },
+		{ "save-only", 0, POPT_ARG_NONE, &save_only, 0,
+		  "with -w: only save the records, neither analysed nor reported (the cheapest stream; iolat report reads the file)",
+		  NULL },
 		{ "nvme", 0, POPT_ARG_NONE, &nvme, 0,
 		  "also follow each request's NVMe command: the NVMe stage (nvme_setup_cmd to nvme_complete_rq) and a table per queue; no -d: every NVMe namespace",
 		  NULL },
@@ -149,6 +155,13 @@ int cmd_record(int argc, const char **argv)
 			  path ? "save them (-w)" : "print one line per request or plot them");
 		goto out;
 	}
+	if (save_only && (!path || aggregate || a.output || ao.interval_ns)) {
+		iolat_err("--save-only %s",
+			  !path ? "needs -w FILE" : aggregate ?
+			  "saves records, which --aggregate does not keep" :
+			  "prints nothing: it takes no -o or -i");
+		goto out;
+	}
 	if (ao.stage == IOLAT_AN_NVME && !nvme) {
 		iolat_err("--stage NVMe needs --nvme (the NVMe commands are not followed without it)");
 		goto out;
@@ -175,6 +188,7 @@ int cmd_record(int argc, const char **argv)
 	for (d = 0; d < s.nr_devs; d++)
 		iolat_an_add_dev(&st.an, s.devs[d].name, s.devs[d].sectors);
 	st.path = path;
+	st.save_only = save_only;
 	s.started = on_started;
 	s.record = on_record;
 	s.drained = on_drained;
@@ -192,7 +206,12 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (rc && !s.run.incomplete)
 		goto out;
-	iolat_an_finish(&st.an, s.end_ns, &s.run, s.counters);
+	if (save_only)
+		fprintf(stderr, "iolat: %llu records saved to %s, %llu dropped\n",
+			(unsigned long long)s.run.delivered, path,
+			(unsigned long long)iolat_run_dropped(&s.run));
+	else
+		iolat_an_finish(&st.an, s.end_ns, &s.run, s.counters);
 	fflush(stdout);
 	if (st.an.nomem)
 		iolat_err("out of memory: the results are incomplete");

@@ -15,6 +15,8 @@
         counters   iolat stat: busy time and queue-depth counters
         aggregate  iolat record -A: histograms in the module
         stream     iolat record: every record to the CLI, analysed there
+        file       iolat record -w FILE --save-only: every record to the
+                   CLI, which writes it to a file in tmpfs, no analysis
         export     iolat export --textfile, every second
         blktrace   blktrace writing to a tmpfs file
       Each run once to warm up, then --repeats times; one JSON line per
@@ -62,8 +64,8 @@ import sys
 import time
 
 DEV = "/dev/nullb0"
-MODES = ["none", "counters", "aggregate", "stream", "export", "blktrace",
-         "counters-control"]
+MODES = ["none", "counters", "aggregate", "stream", "file", "export",
+         "blktrace", "counters-control"]
 CONFIGS = [("qd1", "psync", 1), ("qd32", "libaio", 32)]
 
 
@@ -104,6 +106,10 @@ def run_one(tmp, engine, qd, ios, mode, marker=None):
         cmd = [cli, "record", "-A", "-d", "nullb0", "--"] + fio
     elif mode == "stream":
         cmd = [cli, "record", "-d", "nullb0", "--"] + fio
+    elif mode == "file":
+        cmd = [cli, "record", "-d", "nullb0", "-w",
+               os.path.join(tmp, "records.iolat"), "--save-only",
+               "--"] + fio
     elif mode == "export":
         os.makedirs(os.path.join(tmp, "prom"), exist_ok=True)
         cmd = [cli, "export", "-d", "nullb0", "--textfile",

@@ -876,6 +876,34 @@ TEST_F_TIMEOUT(iolat, record_file_survives_signals, 300)
 }
 
 /*
+ * record --save-only writes the records to the file and nothing else:
+ * no report on its output, a line saying how many were saved, and the
+ * file holds every read fio did (the device's only I/O), which report
+ * reads back.  Without -w it is refused.
+ */
+TEST_F_TIMEOUT(iolat, record_save_only, 180)
+{
+	char *out, *err;
+
+	unlink("/tmp/iolat_save.rec");
+	ASSERT_EQ(0, sh("%s record -d nullb0 -w /tmp/iolat_save.rec --save-only -- fio --name=s --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=3000 --size=64M --eta=never --output=/dev/null >%s 2>%s",
+			env("IOLAT_CLI"), OUT, ERR)) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	err = slurp(ERR);
+	EXPECT_STREQ("", out);
+	EXPECT_NE(NULL, strstr(err, "iolat: 3000 records saved to /tmp/iolat_save.rec, 0 dropped"))
+		TH_LOG("%s", err);
+	ASSERT_EQ(0, sh("%s report -o json /tmp/iolat_save.rec >%s 2>%s",
+			env("IOLAT_CLI"), OUT, ERR)) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(3000, json_num(strstr(slurp(OUT), "\"Q2C\""), "count"));
+	EXPECT_EQ(2, sh("%s record -d nullb0 --save-only -t 1 >%s 2>%s",
+			env("IOLAT_CLI"), OUT, ERR));
+	EXPECT_NE(NULL, strstr(slurp(ERR), "--save-only needs -w FILE"));
+	free(out);
+	free(err);
+}
+
+/*
  * trace's CSV and JSON carry the wall clock (issue 17: no anchor to join
  * other logs by): c_real_ns, the completion on CLOCK_REALTIME, within a
  * minute of the guest's own clock, in every row of both.
