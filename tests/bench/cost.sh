@@ -41,7 +41,7 @@ if [ $check = 1 ]; then
 	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
 		>"$ctl/build.log" 2>&1 ||
 		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }
-	args+=(--ios 30000 --repeats 1 --modes none,counters,aggregate,export,stream
+	args+=(--ios 30000 --repeats 1 --modes none,counters,aggregate,export,stream,file
 	       --control-ko "$ctl/iolat.ko")
 fi
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \

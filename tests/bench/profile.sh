@@ -10,7 +10,7 @@
 # by symbol.  make bench runs it; the tables go into docs/bench.md
 # between its profile markers.
 #
-#   tests/bench/profile.sh [MODES]   default: none,counters,aggregate,stream,blktrace
+#   tests/bench/profile.sh [MODES]   default: none,counters,aggregate,stream,file,blktrace
 #
 # The plugin needs QEMU's qemu-plugin.h, which no Debian binary package
 # ships: it is taken from the source package of the installed QEMU
@@ -21,7 +21,7 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT" || exit 1
-modes=${1:-none,counters,aggregate,stream,blktrace}
+modes=${1:-none,counters,aggregate,stream,file,blktrace}
 cache=${IOLAT_CACHE:-/var/cache/iolat}/qemu-plugin
 out=$ROOT/build/profile
 rm -rf "$out"
