@@ -380,7 +380,8 @@ def report(args):
             "softirq time (tick-sampled, approximate)." % (ios, n),
             "",
             "Limits: instructions are not cycles (a cache miss, a locked "
-            "operation or an rdtsc counts one), one vCPU shows no "
+            "operation or an rdtsc counts one, and a `rep` copy or clear "
+            "one per iteration, a byte with erms), one vCPU shows no "
             "contention between CPUs, and the figures resolve to fio's "
             "runtime in whole milliseconds (one millisecond is about %.0f "
             "instructions per I/O here). The repeats agree to that "
