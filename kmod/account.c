@@ -42,23 +42,28 @@ u64 iolat_acct_now(const struct iolat_session *s)
 }
 
 /*
- * Busy time of span @i of hardware queue @hwq at @now: the sum of its
- * word's parts on every CPU (each read whole; a transition on one CPU
- * while another's part is read is off by at most the reading's time).
+ * Busy time of each span of hardware queue @hwq at @now, into @busy: the
+ * sum of its word's parts on every CPU (each read whole; a transition on
+ * one CPU while another's part is read is off by at most the reading's
+ * time).  A device with one queue keeps them in its counters.
  */
-u64 iolat_acct_hwq_busy(const struct iolat_session *s,
-			const struct iolat_dev *d, u32 hwq, enum iolat_span i,
-			u64 now)
+void iolat_acct_hwq_busy(const struct iolat_session *s,
+			 const struct iolat_dev *d, u32 hwq, u64 now,
+			 u64 busy[IOLAT_NR_SPANS])
 {
-	u64 word = 0;
+	u64 word[IOLAT_NR_SPANS] = { 0 };
+	const u64 *part;
+	unsigned int i;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		word += d->nr_hwq == 1 ?
-			READ_ONCE(per_cpu_ptr(d->acct, cpu)->busy[i]) :
-			READ_ONCE(per_cpu_ptr(d->hwq_words, cpu)[hwq *
-							 IOLAT_NR_SPANS + i]);
-	return iolat_busy_read((s64)word, now - s->base_ns);
+	for_each_possible_cpu(cpu) {
+		part = d->nr_hwq == 1 ? per_cpu_ptr(d->acct, cpu)->busy :
+		       per_cpu_ptr(d->hwq_words, cpu) + hwq * IOLAT_NR_SPANS;
+		for (i = 0; i < IOLAT_NR_SPANS; i++)
+			word[i] += READ_ONCE(part[i]);
+	}
+	for (i = 0; i < IOLAT_NR_SPANS; i++)
+		busy[i] = iolat_busy_read((s64)word[i], now - s->base_ns);
 }
 
 /* A stable copy of one CPU's counters. */

@@ -252,9 +252,9 @@ void iolat_acct_free(struct iolat_dev *d);
 void iolat_acct_snapshot(const struct iolat_session *s,
 			 const struct iolat_dev *d, struct iolat_acct_snap *snap,
 			 struct iolat_acct_cpu *c);
-u64 iolat_acct_hwq_busy(const struct iolat_session *s,
-			const struct iolat_dev *d, u32 hwq, enum iolat_span i,
-			u64 now);
+void iolat_acct_hwq_busy(const struct iolat_session *s,
+			 const struct iolat_dev *d, u32 hwq, u64 now,
+			 u64 busy[IOLAT_NR_SPANS]);
 u64 iolat_acct_now(const struct iolat_session *s);
 
 #endif /* _IOLAT_ACCOUNT_H */

@@ -510,27 +510,22 @@ static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 static int iolat_nl_put_hwqs(struct sk_buff *skb, struct iolat_session *s,
 			     struct iolat_dev *d, u64 now, u32 *next)
 {
-	struct iolat_hwq *h;
+	u64 busy[IOLAT_NR_SPANS], n;
 	struct nlattr *nest;
 
 	for (; *next < d->nr_hwq; (*next)++) {
-		h = &d->hwqs[*next];
+		iolat_acct_hwq_busy(s, d, *next, now, busy);
+		/* queued and issued from one reading of the count */
+		n = atomic64_read(&d->hwqs[*next].n);
 		nest = nla_nest_start(skb, IOLAT_CNT_A_HWQ);
 		if (!nest ||
 		    nla_put_u32(skb, IOLAT_HWQ_A_INDEX, *next) ||
 		    nla_put_u64_64bit(skb, IOLAT_HWQ_A_BUSY_NS,
-				      iolat_acct_hwq_busy(s, d, *next,
-							  IOLAT_SPAN_DEV, now),
-				      IOLAT_HWQ_A_PAD) ||
+				      busy[IOLAT_SPAN_DEV], IOLAT_HWQ_A_PAD) ||
 		    nla_put_u64_64bit(skb, IOLAT_HWQ_A_QBUSY_NS,
-				      iolat_acct_hwq_busy(s, d, *next,
-							  IOLAT_SPAN_QUEUE,
-							  now),
-				      IOLAT_HWQ_A_PAD) ||
-		    nla_put_u32(skb, IOLAT_HWQ_A_QUEUED,
-				iolat_n_queued(atomic64_read(&h->n))) ||
-		    nla_put_u32(skb, IOLAT_HWQ_A_ISSUED,
-				iolat_n_issued(atomic64_read(&h->n)))) {
+				      busy[IOLAT_SPAN_QUEUE], IOLAT_HWQ_A_PAD) ||
+		    nla_put_u32(skb, IOLAT_HWQ_A_QUEUED, iolat_n_queued(n)) ||
+		    nla_put_u32(skb, IOLAT_HWQ_A_ISSUED, iolat_n_issued(n))) {
 			if (nest)
 				nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
