@@ -179,6 +179,7 @@ struct rec_sums {
 	unsigned long n, cap;
 	unsigned long long (*d)[2];	/* [issue, complete] of each */
 	unsigned long long (*q)[2];	/* [first stage, complete] of each */
+	unsigned int *hwq;		/* the hardware queue of each */
 };
 
 static void rec_row(void *arg, const struct row *r)
@@ -197,9 +198,11 @@ static void rec_row(void *arg, const struct row *r)
 		s->cap = s->cap ? 2 * s->cap : 4096;
 		s->d = realloc(s->d, s->cap * sizeof(*s->d));
 		s->q = realloc(s->q, s->cap * sizeof(*s->q));
-		if (!s->d || !s->q)
+		s->hwq = realloc(s->hwq, s->cap * sizeof(*s->hwq));
+		if (!s->d || !s->q || !s->hwq)
 			abort();
 	}
+	s->hwq[s->n] = r->hwq;
 	s->d[s->n][0] = r->t[3];
 	s->d[s->n][1] = r->t[4];
 	s->q[s->n][0] = first;
@@ -310,6 +313,7 @@ TEST_F_TIMEOUT(acct, saturation_aqu_sz, 400)
 		     json_num(sum, "inflight_ns") / window);
 		free(rs.d);
 		free(rs.q);
+		free(rs.hwq);
 		/* the records end before the window does: at most that */
 		EXPECT_LE(rec_util, util + 0.001);
 		EXPECT_GE(0.03, fabs(aqu - rec_aqu) / rec_aqu);
@@ -388,15 +392,41 @@ TEST_F_TIMEOUT(acct, start_under_load, 300)
 }
 
 /*
+ * The union of the [issue, complete] intervals of the records of
+ * hardware queue @hwq, before union_ns() sorts @rs's.
+ */
+static unsigned long long hwq_union(const struct rec_sums *rs,
+				    unsigned int hwq)
+{
+	unsigned long long (*iv)[2] = calloc(rs->n + 1, sizeof(*iv)), u;
+	unsigned long i, n = 0;
+
+	if (!iv)
+		abort();
+	for (i = 0; i < rs->n; i++)
+		if (rs->hwq[i] == hwq) {
+			iv[n][0] = rs->d[i][0];
+			iv[n++][1] = rs->d[i][1];
+		}
+	u = union_ns(iv, n);
+	free(iv);
+	return u;
+}
+
+/*
  * Overlap: two QD1 streams at once on the 500 ms device (two hardware
  * queues).  The busy time is the union of the records' [issue, complete]
  * intervals, computed here by an exact sweep (within 0.1%), and clearly
- * below the sum of their lengths.
+ * below the sum of their lengths; each hardware queue's busy time
+ * (IOLAT_HWQ_A_BUSY_NS, in the summary's "hwqs") is the union of its own
+ * records' intervals, to the same 0.1% (to 1 us for a queue with none).
  */
 TEST_F_TIMEOUT(acct, overlap_busy_is_union, 300)
 {
-	unsigned long long dev_union, q_union;
-	double busy, qbusy;
+	unsigned long long dev_union, q_union, h_union;
+	double busy, qbusy, h_busy;
+	char key[32];
+	unsigned int h;
 	struct rec_sums rs = { 0 };
 	char *sum;
 	int st;
@@ -410,6 +440,15 @@ TEST_F_TIMEOUT(acct, overlap_busy_is_union, 300)
 	ASSERT_EQ(0, json_sum(sum, "dropped"));
 	busy = json_num(sum, "busy_ns");
 	qbusy = json_num(sum, "qbusy_ns");
+	for (h = 0; h < 2; h++) {
+		snprintf(key, sizeof(key), "{\"hwq\":%u,", h);
+		ASSERT_NE(NULL, strstr(sum, key)) TH_LOG("%s", sum);
+		h_busy = json_num(strstr(sum, key), "hwq_busy_ns");
+		h_union = hwq_union(&rs, h);
+		NOTE("overlap on %s: hardware queue %u busy %.0f ns, union of its records %llu ns",
+		     self->slow, h, h_busy, h_union);
+		EXPECT_GE(fmax(0.001 * h_union, 1000), fabs(h_busy - h_union));
+	}
 	dev_union = union_ns(rs.d, rs.n);
 	q_union = union_ns(rs.q, rs.n);
 	NOTE("overlap on %s: busy %.0f ns, union of records %llu ns, sum %.0f ns (x%.2f); queue busy %.0f ns, union %llu ns",
@@ -420,6 +459,7 @@ TEST_F_TIMEOUT(acct, overlap_busy_is_union, 300)
 	EXPECT_GE(0.01, fabs(qbusy - q_union) / q_union);
 	free(rs.d);
 	free(rs.q);
+	free(rs.hwq);
 }
 
 /*

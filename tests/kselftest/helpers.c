@@ -307,6 +307,7 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 		snprintf(r.op, sizeof(r.op), "%s", f[8]);
 		snprintf(r.flags, sizeof(r.flags), "%s", f[9]);
 		r.sector = strtoull(f[10], NULL, 10);
+		r.hwq = strtoul(f[12], NULL, 10);
 		r.nr_bios = strtoul(f[14], NULL, 10);
 		r.pid = strtoul(f[19], NULL, 10);
 		r.tgid = strtoul(f[20], NULL, 10);
