@@ -3,6 +3,8 @@
 #
 # Install what building and testing iolat needs, from the machine's own
 # apt sources (Debian 12).  Quick when everything is there already.
+# --bench: also the BPF peers that make bench measures iolat against
+# (bcc's and bpftrace's biolatency), which make check does not need.
 
 set -euo pipefail
 
@@ -14,6 +16,7 @@ pkgs=(
 	fio blktrace nvme-cli
 	prometheus chromium python3-pil python3-pandas python3-numpy
 )
+[ "${1:-}" = --bench ] && pkgs+=(bpftrace bpfcc-tools)
 
 missing=()
 for p in "${pkgs[@]}"; do

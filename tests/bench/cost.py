@@ -19,6 +19,19 @@
                    CLI, which writes it to a file in tmpfs, no analysis
         export     iolat export --textfile, every second
         blktrace   blktrace writing to a tmpfs file
+        bcc        bcc's biolatency-bpfcc (histogram in the kernel, printed
+                   at the end); its completion kprobe, blk_account_io_done,
+                   is inlined on 6.1 and cannot attach, so a copy of the
+                   script with that kprobe on blk_mq_end_request
+        bpftrace-kp  bpftrace's biolatency.bt on kprobes, on the same
+                   functions as bcc's (blk_mq_start_request,
+                   blk_mq_end_request: its own are inlined on 6.1)
+        bpftrace-tp  the same with block_rq_issue and block_rq_complete,
+                   keyed by device and sector
+      The peers compile their BPF programs against the guest kernel's
+      headers (IOLAT_KHEADERS, Debian's split headers package, joined in
+      tmpfs); each must count at least every I/O fio did, or the run
+      fails.
       Each run once to warm up, then --repeats times; one JSON line per
       run in DIR/cost.jsonl, with the kernel/user split of /proc/stat.
       --control-ko KO: then the counters mode again at QD 1 with the
@@ -58,6 +71,7 @@ busy the host is.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -65,7 +79,29 @@ import time
 
 DEV = "/dev/nullb0"
 MODES = ["none", "counters", "aggregate", "stream", "file", "export",
-         "blktrace", "counters-control"]
+         "blktrace", "bcc", "bpftrace-kp", "bpftrace-tp", "counters-control"]
+PEERS = ("bcc", "bpftrace-kp", "bpftrace-tp")
+KHDR = "/tmp/iolat-kheaders"
+
+# biolatency.bt's logic on kprobes that 6.1 can attach, and on tracepoints
+BT_KP = """
+BEGIN { printf("ready\\n"); }
+kprobe:blk_mq_start_request { @start[arg0] = nsecs; }
+kprobe:blk_mq_end_request /@start[arg0]/ {
+	@usecs = hist((nsecs - @start[arg0]) / 1000);
+	delete(@start[arg0]);
+}
+END { clear(@start); }
+"""
+BT_TP = """
+BEGIN { printf("ready\\n"); }
+tracepoint:block:block_rq_issue { @start[args->dev, args->sector] = nsecs; }
+tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
+	@usecs = hist((nsecs - @start[args->dev, args->sector]) / 1000);
+	delete(@start[args->dev, args->sector]);
+}
+END { clear(@start); }
+"""
 CONFIGS = [("qd1", "psync", 1), ("qd32", "libaio", 32)]
 
 
@@ -86,6 +122,69 @@ def fio_cmd(engine, qd, ios, out):
             "--iodepth=%d" % qd, "--number_ios=%d" % ios, "--size=1G",
             "--norandommap", "--randrepeat=0", "--eta=never",
             "--output-format=json", "--output=" + out]
+
+
+def kheaders():
+    """The guest kernel's headers in one tree, as bcc and bpftrace want
+    them: Debian splits them into an arch package and a common one."""
+    if os.path.isdir(KHDR):
+        return KHDR
+    src = os.environ.get("IOLAT_KHEADERS")
+    if not src:
+        sys.exit("cost: the peers need IOLAT_KHEADERS")
+    rel = os.uname().release
+    arch = os.path.join(src, "linux-headers-" + rel)
+    common = arch[:-len(rel.split("-")[-1])] + "common"
+    for d in (arch, common):
+        if not os.path.isdir(d):
+            sys.exit("cost: no %s" % d)
+    os.makedirs(KHDR)
+    sh("cp -rs %s/. %s/ && cp -rs --remove-destination %s/. %s/" %
+       (common, KHDR, arch, KHDR))
+    return KHDR
+
+
+def peer_start(tmp, mode, log):
+    """Start a BPF peer; return it once its probes are attached."""
+    env = dict(os.environ, BCC_KERNEL_SOURCE=kheaders(),
+               BPFTRACE_KERNEL_SOURCE=kheaders(), PYTHONUNBUFFERED="1")
+    if mode == "bcc":
+        script = os.path.join(tmp, "biolatency-bpfcc")
+        text = open("/usr/sbin/biolatency-bpfcc").read()
+        stock = 'b.attach_kprobe(event="blk_account_io_done"'
+        if stock not in text:
+            sys.exit("cost: biolatency-bpfcc has changed: no %s" % stock)
+        with open(script, "w") as f:
+            f.write(text.replace(stock, 'b.attach_kprobe('
+                                 'event="blk_mq_end_request"'))
+        cmd, ready = ["python3", script], "Tracing block device I/O"
+    else:
+        script = os.path.join(tmp, mode + ".bt")
+        with open(script, "w") as f:
+            f.write(BT_KP if mode == "bpftrace-kp" else BT_TP)
+        cmd, ready = ["bpftrace", script], "ready"
+    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    # compiling the program takes seconds of guest time
+    for _ in range(600):
+        time.sleep(1)
+        if ready in open(log.name).read():
+            return p
+        if p.poll() is not None:
+            break
+    p.kill()
+    sys.exit("cost: %s did not start: %s" % (mode, open(log.name).read()[-800:]))
+
+
+def peer_count(path):
+    """The I/Os in a peer's printed histogram: bpftrace's "[a, b)  N |"
+    (or "[a]  N |") lines or bcc's "a -> b : N |" ones."""
+    n = 0
+    for line in open(path):
+        m = re.match(r"^\s*(\[[^])]*[])]|\d+ -> \d+\s*:)\s*(\d+)\s*\|",
+                     line)
+        if m:
+            n += int(m.group(2))
+    return n
 
 
 def run_one(tmp, engine, qd, ios, mode, marker=None):
@@ -122,6 +221,9 @@ def run_one(tmp, engine, qd, ios, mode, marker=None):
         time.sleep(1)
         if bt.poll() is not None:
             sys.exit("cost: blktrace did not start")
+    elif mode in PEERS:
+        cmd = fio
+        bt = peer_start(tmp, mode, log)
     else:
         sys.exit("cost: unknown mode " + mode)
     u0, k0 = cpu_ticks()
@@ -131,6 +233,9 @@ def run_one(tmp, engine, qd, ios, mode, marker=None):
         bt.send_signal(2)
         bt.wait()
     log.close()
+    if mode in PEERS and peer_count(log.name) < ios:
+        sys.exit("cost: %s counted %d I/Os of fio's %d: %s" % (
+            mode, peer_count(log.name), ios, open(log.name).read()[-800:]))
     if rc != 0:
         sys.exit("cost: %s exited %d: %s" % (mode, rc,
                                               open(log.name).read()[-500:]))
@@ -375,7 +480,13 @@ def report(args):
             "4k random reads at QD 1 (psync) and QD 32 (libaio), %d I/Os "
             "per run, %d repeat(s) after a warm-up. fio's IOPS in guest time "
             "give the instructions per I/O machine-wide: fio, the kernel, "
-            "iolat's probes and its CLI (or blktrace and its threads). "
+            "iolat's probes and its CLI, or a peer: blktrace and its "
+            "threads; bcc's biolatency-bpfcc (`bcc`) and bpftrace's "
+            "biolatency.bt on kprobes (`bpftrace-kp`) with their "
+            "completion kprobe, blk_account_io_done, moved to "
+            "blk_mq_end_request (6.1 inlines the former, and the stock "
+            "tools fail to attach); the same on the block_rq_issue and "
+            "block_rq_complete tracepoints (`bpftrace-tp`). "
             "`kernel` is the share of the run's ticks in system, irq and "
             "softirq time (tick-sampled, approximate)." % (ios, n),
             "",

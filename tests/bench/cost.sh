@@ -7,7 +7,10 @@
 # depend on how fast or how busy the host is.
 #
 #   tests/bench/cost.sh           make bench's: 100 000 I/Os, 3 repeats,
-#                                 every mode; the table into docs/bench.md
+#                                 every mode and the peers (blktrace,
+#                                 bcc's and bpftrace's biolatency: make
+#                                 bench installs them); the table into
+#                                 docs/bench.md
 #                                 (between its cost markers) and
 #                                 docs/cost.json
 #   tests/bench/cost.sh --check   make check's: 30 000 I/Os once, the
@@ -44,6 +47,9 @@ if [ $check = 1 ]; then
 	args+=(--ios 30000 --repeats 1 --modes none,counters,aggregate,export,stream,file
 	       --control-ko "$ctl/iolat.ko")
 fi
+# the BPF peers compile against the guest kernel's headers
+IOLAT_KHEADERS=$(tests/guest/kernels.sh dir 6.1)/headers/usr/src || exit 1
+export IOLAT_KHEADERS
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
 	tests/guest/run --kernel 6.1 --smp 1 --timeout 3600 --share "$out" -- \

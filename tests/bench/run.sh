@@ -29,7 +29,7 @@ runtime=${IOLAT_BENCH_RUNTIME:-5}
 out=$ROOT/build/bench
 
 say "installing packages (apt-get)"
-tests/deps.sh
+tests/deps.sh --bench
 make -s cli build/tests/bench/ingest
 tests/guest/kernels.sh prepare 6.1 >/dev/null
 tests/build-module.sh 6.1 >/dev/null
