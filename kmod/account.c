@@ -17,8 +17,8 @@ int iolat_acct_init(struct iolat_dev *d)
 	if (d->nr_hwq == 1)
 		return 0;
 	d->hwq_words = __alloc_percpu(array3_size(d->nr_hwq, IOLAT_NR_SPANS,
-						  sizeof(u64)),
-				      __alignof__(u64));
+						  sizeof(local64_t)),
+				      __alignof__(local64_t));
 	return d->hwq_words ? 0 : -ENOMEM;
 }
 
@@ -52,7 +52,7 @@ void iolat_acct_hwq_busy(const struct iolat_session *s,
 			 u64 busy[IOLAT_NR_SPANS])
 {
 	u64 word[IOLAT_NR_SPANS] = { 0 };
-	const u64 *part;
+	local64_t *part;
 	unsigned int i;
 	int cpu;
 
@@ -60,7 +60,7 @@ void iolat_acct_hwq_busy(const struct iolat_session *s,
 		part = d->nr_hwq == 1 ? per_cpu_ptr(d->acct, cpu)->busy :
 		       per_cpu_ptr(d->hwq_words, cpu) + hwq * IOLAT_NR_SPANS;
 		for (i = 0; i < IOLAT_NR_SPANS; i++)
-			word[i] += READ_ONCE(part[i]);
+			word[i] += local64_read(&part[i]);
 	}
 	for (i = 0; i < IOLAT_NR_SPANS; i++)
 		busy[i] = iolat_busy_read((s64)word[i], now - s->base_ns);
@@ -74,9 +74,9 @@ static void iolat_acct_copy(const struct iolat_acct_cpu *c,
 
 	do {
 		seq = READ_ONCE(c->seq);
-		smp_rmb();	/* pairs with the first in iolat_acct_begin() */
+		smp_rmb();	/* pairs with the one in iolat_acct_get() */
 		memcpy(copy, c, sizeof(*copy));
-		smp_rmb();	/* pairs with the one in iolat_acct_end() */
+		smp_rmb();	/* pairs with the one in iolat_acct_put() */
 	} while ((seq & 1) || seq != READ_ONCE(c->seq));
 }
 
@@ -118,7 +118,7 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 		for (i = 0; i < IOLAT_QD_BUCKETS; i++)
 			snap->qd_hist[i] += c->qd_hist[i];
 		for (i = 0; i < IOLAT_NR_SPANS; i++)
-			busy[i] += c->busy[i];
+			busy[i] += local64_read(&c->busy[i]);
 	}
 	snap->inflight_ns = iolat_integral_read(dev_sum, dev_n, snap->now_ns);
 	snap->qinflight_ns = iolat_integral_read(queue_sum, queue_n,

@@ -17,15 +17,19 @@
  * - Sums (in-flight integrals, counts, bytes, waits, the queue-depth
  *   histogram) are per CPU: an interval's start is subtracted on the CPU
  *   where it begins and its end added on the CPU where it ends, so every
- *   update is local.  Each CPU's counters change under a sequence count
- *   with interrupts off (a completion interrupt may nest in an issue),
+ *   update is local.  Each CPU's counters change under a sequence count,
  *   and a reader on another CPU retries until it has a stable copy.
+ *   Adding a request (insert, issue) runs with interrupts on, each of its
+ *   changes one instruction that a nested update cannot split; taking
+ *   one out runs with interrupts off (iolat_acct_get(),
+ *   iolat_acct_begin()).
  */
 #ifndef _IOLAT_ACCOUNT_H
 #define _IOLAT_ACCOUNT_H
 
 #include <linux/percpu.h>
 #include <linux/irqflags.h>
+#include <asm/local64.h>
 #include "iolat.h"
 #include "../lib/account.h"
 
@@ -41,7 +45,7 @@ struct iolat_acct_cpu {
 	u64 issues;
 	u64 qd_sum;			/* sum of the queue depth at issue */
 	u64 qd_hist[IOLAT_QD_BUCKETS];
-	u64 busy[IOLAT_NR_SPANS];	/* this CPU's part of the busy words */
+	local64_t busy[IOLAT_NR_SPANS];	/* this CPU's part of the busy words */
 };
 
 /* A consistent sum of every CPU's counters and the spans' busy times. */
@@ -61,24 +65,70 @@ struct iolat_acct_snap {
 	u64 qd_hist[IOLAT_QD_BUCKETS];
 };
 
-static __always_inline struct iolat_acct_cpu *
-iolat_acct_begin(struct iolat_dev *d, unsigned long *flags)
+/*
+ * This CPU's counters are about to change.  Adding a request (insert,
+ * issue) runs with interrupts on, so a completion, or an issue that a
+ * completion starts, may nest in it on the same CPU: each counter that
+ * adding changes moves by one this_cpu operation, which an interrupt
+ * cannot split, and the sequence count stays odd from the outermost
+ * update's start to its end (a nested update steps it by 2, the
+ * outermost by 1), so that a reader on another CPU never takes a copy
+ * made halfway.  The parity read before the step is still right when
+ * the step is taken: an update nested in between has ended, having
+ * stepped the count by an even number.
+ * Return: the step, for iolat_acct_put().
+ */
+static __always_inline unsigned int iolat_acct_get(struct iolat_dev *d)
 {
-	struct iolat_acct_cpu *c;
+	unsigned int step = 1 + (this_cpu_read(d->acct->seq) & 1);
 
-	local_irq_save(*flags);
-	c = this_cpu_ptr(d->acct);
-	WRITE_ONCE(c->seq, c->seq + 1);
+	this_cpu_add(d->acct->seq, step);
 	smp_wmb();	/* odd seq before the counters: iolat_acct_copy() */
-	return c;
+	return step;
 }
 
-static __always_inline void iolat_acct_end(struct iolat_acct_cpu *c,
-					   unsigned long flags)
+static __always_inline void iolat_acct_put(struct iolat_dev *d,
+					   unsigned int step)
 {
 	smp_wmb();	/* the counters before even seq: iolat_acct_copy() */
-	WRITE_ONCE(c->seq, c->seq + 1);
+	this_cpu_add(d->acct->seq, step);
+}
+
+/*
+ * Taking a request out (completion, requeue, merge) runs with interrupts
+ * off: a span closes at the time its last request left, and an update
+ * nested between that clock read and the count's change would close it
+ * at an earlier time than its own (docs/design.md, Union without a
+ * lock).  Nothing nests in it, so it may change the counters through
+ * the pointer returned.
+ */
+static __always_inline struct iolat_acct_cpu *
+iolat_acct_begin(struct iolat_dev *d, unsigned long *flags,
+		 unsigned int *step)
+{
+	local_irq_save(*flags);
+	*step = iolat_acct_get(d);
+	return this_cpu_ptr(d->acct);
+}
+
+static __always_inline void iolat_acct_end(struct iolat_dev *d,
+					   unsigned long flags,
+					   unsigned int step)
+{
+	iolat_acct_put(d, step);
 	local_irq_restore(flags);
+}
+
+/*
+ * Add @v to this CPU's part @w of a busy word: one add instruction, which
+ * an interrupt cannot split.  @v is kept in a register: x86's local_add()
+ * would otherwise take a constant that does not fit in 32 bits as an
+ * immediate, which the add instruction cannot hold.
+ */
+static __always_inline void iolat_word_add(local64_t *w, s64 v)
+{
+	OPTIMIZER_HIDE_VAR(v);
+	local64_add(v, w);
 }
 
 /*
@@ -88,7 +138,8 @@ static __always_inline void iolat_acct_end(struct iolat_acct_cpu *c,
  * part of the span's busy word.
  * Return: the period's new start, or S64_MAX if it did not move.
  */
-static inline s64 iolat_busy_extend(struct iolat_busy *b, u64 *word, s64 from)
+static inline s64 iolat_busy_extend(struct iolat_busy *b, local64_t *word,
+				     s64 from)
 {
 	s64 start, to;
 
@@ -98,7 +149,7 @@ static inline s64 iolat_busy_extend(struct iolat_busy *b, u64 *word, s64 from)
 		if (to >= start)
 			return S64_MAX;
 		if (atomic64_cmpxchg(&b->start, start, to) == start) {
-			*word += start - to;
+			iolat_word_add(word, start - to);
 			return to;
 		}
 	}
@@ -113,21 +164,23 @@ static inline s64 iolat_busy_extend(struct iolat_busy *b, u64 *word, s64 from)
  * wrap, their sum does not).
  * Return: the period's start.
  */
-static __always_inline s64 iolat_busy_open(struct iolat_busy *b, u64 *word,
+static __always_inline s64 iolat_busy_open(struct iolat_busy *b,
+					   local64_t *word,
 					   s64 from)
 {
 	s64 start = max_t(s64, from, atomic64_read(&b->last));
 
 	atomic64_set(&b->start, start);
-	*word += iolat_busy_open_delta(start);
+	iolat_word_add(word, iolat_busy_open_delta(start));
 	return start;
 }
 
-static __always_inline void iolat_busy_close(struct iolat_busy *b, u64 *word,
+static __always_inline void iolat_busy_close(struct iolat_busy *b,
+					     local64_t *word,
 					     s64 t)
 {
 	atomic64_set(&b->last, t);
-	*word += iolat_busy_close_delta(t);
+	iolat_word_add(word, iolat_busy_close_delta(t));
 }
 
 /*
@@ -137,7 +190,8 @@ static __always_inline void iolat_busy_close(struct iolat_busy *b, u64 *word,
  * closed, 0 neither), with @t set to where the device's span above must
  * open or move back to (S64_MAX: nowhere).
  */
-static __always_inline int iolat_span_step(struct iolat_busy *b, u64 *word,
+static __always_inline int iolat_span_step(struct iolat_busy *b,
+					   local64_t *word,
 					   int dn, u32 old, u32 new, s64 *t)
 {
 	if (dn > 0 && !old) {
@@ -160,12 +214,13 @@ static __always_inline int iolat_span_step(struct iolat_busy *b, u64 *word,
  * Requests into (1) or out of (-1) the queue span (@dq, at *@tq) and the
  * device span (@dd, at *@td) of @h, whose busy words' parts on this CPU
  * are @words, with one locked add on @h's count.  Called with this CPU's
- * counters begun (iolat_acct_begin()): the words are this CPU's.
+ * counters begun (iolat_acct_get()): the words are this CPU's.
  * Return: @h's counts before (queued in the low 32 bits, issued above);
  * in @oq and @od each span's change between busy and idle, and in @tq
  * and @td where the span above must open or move back to.
  */
-static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h, u64 *words,
+static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h,
+					      local64_t *words,
 					      int dq, int dd, s64 *tq,
 					      s64 *td, int *oq, int *od)
 {
@@ -191,9 +246,10 @@ static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h, u64 *words,
  * @all with its words @all_words: one locked add on @all's count only
  * when one of @h's spans goes busy or idle.
  */
-static __always_inline u64 iolat_spans_move(struct iolat_hwq *h, u64 *words,
+static __always_inline u64 iolat_spans_move(struct iolat_hwq *h,
+					    local64_t *words,
 					    struct iolat_hwq *all,
-					    u64 *all_words, int dq, int dd,
+					    local64_t *all_words, int dq, int dd,
 					    s64 tq, s64 td)
 {
 	int oq, od, aq, ad;

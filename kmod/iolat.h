@@ -26,6 +26,7 @@
 #include <linux/timekeeping.h>
 #include <linux/cache.h>
 #include <linux/atomic.h>
+#include <asm/local64.h>
 #include <linux/bits.h>
 #include <linux/string.h>
 #include <linux/blk_types.h>
@@ -109,7 +110,7 @@ struct iolat_dev {
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
 	struct iolat_hwq all;		/* busy hardware queues, if several */
 	/* each CPU's part of the queues' busy words, if several */
-	u64 __percpu *hwq_words;	/* [nr_hwq][IOLAT_NR_SPANS] */
+	local64_t __percpu *hwq_words;	/* [nr_hwq][IOLAT_NR_SPANS] */
 	struct iolat_acct_cpu __percpu *acct;
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */

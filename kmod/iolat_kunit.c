@@ -579,16 +579,16 @@ static u64 acct_union(const u64 *start, const u64 *end, unsigned int n)
 }
 
 /* Requests into (@dn 1) or out of (-1) both spans of @h at @t. */
-static void acct_move(struct iolat_hwq *h, u64 *words, struct iolat_hwq *all,
-		      u64 *all_words, int dn, s64 t)
+static void acct_move(struct iolat_hwq *h, local64_t *words,
+		      struct iolat_hwq *all, local64_t *all_words, int dn, s64 t)
 {
 	iolat_spans_move(h, words, all, all_words, dn, dn, t, t);
 }
 
 /* Busy time of span @i in @words at @t. */
-static u64 acct_busy(const u64 *words, enum iolat_span i, s64 t)
+static u64 acct_busy(local64_t *words, enum iolat_span i, s64 t)
 {
-	return iolat_busy_read((s64)words[i], t);
+	return iolat_busy_read(local64_read(&words[i]), t);
 }
 
 /*
@@ -605,7 +605,8 @@ static void iolat_busy_union_test(struct kunit *test)
 	u64 *start = kunit_kcalloc(test, 2 * N, sizeof(u64), GFP_KERNEL);
 	u64 *end = start + N;
 	struct iolat_hwq hwq[2] = {}, all = {};
-	u64 words[3][IOLAT_NR_SPANS] = {};	/* the queues', the device's */
+	/* the queues', the device's */
+	local64_t words[3][IOLAT_NR_SPANS] = {};
 	u64 t, next_t, q_busy[2];
 	unsigned int i, k, done = 0;
 	u32 seed = 42;
@@ -679,7 +680,7 @@ static void iolat_busy_union_test(struct kunit *test)
 static void iolat_busy_backdate_test(struct kunit *test)
 {
 	struct iolat_hwq q = {}, all = {};
-	u64 wq[IOLAT_NR_SPANS] = {}, wa[IOLAT_NR_SPANS] = {};
+	local64_t wq[IOLAT_NR_SPANS] = {}, wa[IOLAT_NR_SPANS] = {};
 	u64 old;
 
 	iolat_spans_move(&q, wq, &all, wa, 1, 1, 100, 100);

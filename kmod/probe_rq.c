@@ -137,10 +137,11 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 	bool queued = slot->state != IOLAT_SLOT_FREE;
 	struct iolat_acct_cpu *c;
 	unsigned long flags;
+	unsigned int step;
 	u64 now, t;
 	u8 op;
 
-	c = iolat_acct_begin(d, &flags);
+	c = iolat_acct_begin(d, &flags, &step);
 	now = iolat_now();
 	/* the counters stop with the session */
 	t = min(now, READ_ONCE(s->stop_ns));
@@ -163,7 +164,7 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 		if (agg && !slot->outside && iolat_rq_wanted(s, slot, now))
 			__iolat_agg_add(d, op, blk_rq_bytes(rq), slot, now);
 	}
-	iolat_acct_end(c, flags);
+	iolat_acct_end(d, flags, step);
 	slot->state = IOLAT_SLOT_FREE;
 	slot->rq = NULL;
 	return now;
@@ -208,7 +209,8 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 /*
  * The prepared request is in its queue at @now, since its first stage but
  * not before the session, and at the driver too if @issued (issued
- * directly).  Called with @c begun (iolat_acct_begin()).
+ * directly).  Called with this CPU's counters @c begun (iolat_acct_get()),
+ * interrupts on: each counter changes by one this_cpu operation.
  * Return: the requests of its hardware queue before (iolat_acct_move()).
  */
 static __always_inline u64
@@ -223,8 +225,8 @@ iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 	old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued,
 			      slot->acct_ns - s->base_ns, now - s->base_ns);
 	slot->qd_insert = iolat_n_queued(old);
-	c->queue_sum -= slot->acct_ns;
-	c->queue_n++;
+	this_cpu_sub(d->acct->queue_sum, slot->acct_ns);
+	this_cpu_inc(d->acct->queue_n);
 	slot->state = IOLAT_SLOT_QUEUED;
 	slot->rq = rq;
 	return old;
@@ -246,10 +248,9 @@ iolat_rq_find(struct iolat_session *s, const struct request *rq,
 static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
-	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
-	unsigned long flags;
+	unsigned int step;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
@@ -260,11 +261,12 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 	}
 	if (!iolat_slot_prepare(s, d, slot, rq))
 		return;
-	c = iolat_acct_begin(d, &flags);
+	step = iolat_acct_get(d);
 	/* counters only: in the queue since the kernel's time, if it took one */
 	slot->i_ns = s->counters_only && slot->g_ns ? slot->g_ns : iolat_now();
-	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns, false);
-	iolat_acct_end(c, flags);
+	iolat_slot_queue(s, d, slot, rq, this_cpu_ptr(d->acct), slot->i_ns,
+			 false);
+	iolat_acct_put(d, step);
 }
 
 /* block_rq_issue (D): the driver is given the request. */
@@ -274,7 +276,7 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
-	unsigned long flags;
+	unsigned int step;
 	u64 now, old;
 	bool fresh;
 
@@ -284,7 +286,9 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	fresh = slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED;
 	if (fresh && !iolat_slot_prepare(s, d, slot, rq))
 		return;
-	c = iolat_acct_begin(d, &flags);
+	/* interrupts on: iolat_acct_get() */
+	step = iolat_acct_get(d);
+	c = this_cpu_ptr(d->acct);
 	now = iolat_now();
 	if (fresh)
 		old = iolat_slot_queue(s, d, slot, rq, c, now, true);
@@ -294,12 +298,12 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	slot->d_ns = now;
 	slot->qd_issue = iolat_n_issued(old);
 	slot->state = IOLAT_SLOT_ISSUED;
-	c->dev_sum -= now;
-	c->dev_n++;
-	c->issues++;
-	c->qd_sum += slot->qd_issue;
-	c->qd_hist[iolat_qd_bucket(slot->qd_issue)]++;
-	iolat_acct_end(c, flags);
+	this_cpu_sub(d->acct->dev_sum, now);
+	this_cpu_inc(d->acct->dev_n);
+	this_cpu_inc(d->acct->issues);
+	this_cpu_add(d->acct->qd_sum, slot->qd_issue);
+	this_cpu_inc(d->acct->qd_hist[iolat_qd_bucket(slot->qd_issue)]);
+	iolat_acct_put(d, step);
 }
 
 /* block_rq_requeue (R): the driver gave the request back. */
@@ -310,6 +314,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	unsigned long flags;
+	unsigned int step;
 	u64 now;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
@@ -317,12 +322,12 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	this_cpu_inc(s->rings->stats.requeues);
 	if (slot->rq != rq || slot->state != IOLAT_SLOT_ISSUED)
 		return;
-	c = iolat_acct_begin(d, &flags);
+	c = iolat_acct_begin(d, &flags, &step);
 	now = iolat_now();
 	iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, -1, 0, now - s->base_ns);
 	c->dev_sum += now;
 	c->dev_n--;
-	iolat_acct_end(c, flags);
+	iolat_acct_end(d, flags, step);
 	slot->state = IOLAT_SLOT_REQUEUED;
 	slot->requeues++;
 }
@@ -353,16 +358,17 @@ static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 	u64 start = READ_ONCE(s->start_ns);
 	struct iolat_acct_cpu *c;
 	unsigned long flags;
+	unsigned int step;
 
 	held.acct_ns = start;
-	c = iolat_acct_begin(d, &flags);
+	c = iolat_acct_begin(d, &flags, &step);
 	iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, 1, start - s->base_ns,
 			start - s->base_ns);
 	c->queue_sum -= start;
 	c->queue_n++;
 	c->dev_sum -= start;
 	c->dev_n++;
-	iolat_acct_end(c, flags);
+	iolat_acct_end(d, flags, step);
 	iolat_slot_drop(s, d, &held, rq, true);
 }
 

@@ -16,6 +16,14 @@
 # issued), and the admin commands' records, a few per second at most.
 # Prints the functions it checked; fails on a zeroing, or if a probe
 # every kernel has is not in the module.
+#
+# Then: adding a request (the insert and issue probes) runs with
+# interrupts on (docs/design.md, Union without a lock).  Interrupts go
+# off as `pushf; pop; cli` or, on a kernel built for paravirtualisation
+# (Debian's), as calls through pv_ops (pv_irq_ops before 4.20); neither
+# may be in those probes' bodies.  The completion probe, which takes a
+# request out with interrupts off, must show one: else the pattern would
+# find nothing on this build, and the check could not fail.
 
 set -euo pipefail
 
@@ -59,4 +67,18 @@ objdump -dr "$ko" | awk -v required="$required" -v cold="$cold" '
 		}
 		if (bad) exit 1
 		print "hot path: " n " functions, no rep stos, no memset:" list
+	}'
+objdump -dr "$ko" | awk '
+	/^[0-9a-f]+ <.*>:$/ { fn = $2; sub(/^</, "", fn); sub(/>:$/, "", fn); next }
+	/\t(cli|pushf|pushfq|popf|popfq) *$|pv_(irq_)?ops/ { irqoff[fn]++ }
+	END {
+		split("iolat_probe_rq_insert iolat_probe_rq_issue", on, " ")
+		for (i = 1; i in on; i++)
+			if (irqoff[on[i]]) { print "hot path: " on[i] " turns interrupts off"; bad++ }
+		if (!irqoff["iolat_probe_rq_complete"]) {
+			print "hot path: no interrupts-off section found in iolat_probe_rq_complete: the pattern finds nothing on this build"
+			bad++
+		}
+		if (bad) exit 1
+		print "hot path: interrupts stay on in iolat_probe_rq_insert and iolat_probe_rq_issue (off in iolat_probe_rq_complete: " irqoff["iolat_probe_rq_complete"] " instructions)"
 	}'

@@ -286,11 +286,12 @@ Reading the figures (docs/design.md has the data path):
   where on hardware it would run on another core.
 """
     text += """- The counters' cost is iolat's own probe work on the traced device:
-  with the probes attached to another device it was 0-3%. It is not
-  the two interrupts-off sections of the accounting (under TCG every
-  `sti` leaves translated code): a whole run of this bench with them
-  replaced by this_cpu operations gave the same ratios (counters
-  0.82-0.89, aggregate 0.79-0.84). Nor was it the three `rep stos` a
+  with the probes attached to another device it was 0-3%. It was not
+  the interrupts-off sections of the accounting (under TCG every `sti`
+  leaves translated code; the issue's has gone since, the completion's
+  stays): a whole run of this bench with both replaced by this_cpu
+  operations gave the same ratios (counters 0.82-0.89, aggregate
+  0.79-0.84). Nor was it the three `rep stos` a
   request used to run (stack copies zeroed by the kernel's
   CONFIG_INIT_STACK_ALL_ZERO, now gone: tests/hotpath-check.sh), nor
   the getrq probe and submitter copy that sessions without records no
