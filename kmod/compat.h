@@ -156,6 +156,28 @@ static inline dev_t iolat_bio_devt(const struct bio *bio)
 }
 
 /*
+ * The kernel's own time of @bio's submission, in the low bits
+ * IOLAT_BIO_STAMP_MASK of ktime_get_ns(): bio->bi_issue (blk-throttle and
+ * blk-iolatency's, with CONFIG_BLK_CGROUP), which every bio gets just
+ * before block_bio_queue since v5.0 ("blkcg: consolidate bio_issue_init()
+ * to be a part of core"); probe_bio.c checks that as it runs.
+ * Return: the stamp's bits, 0 where the kernel keeps none.
+ */
+#ifdef IOLAT_HAVE_BIO_ISSUE
+#define IOLAT_BIO_STAMP_MASK	((u64)BIO_ISSUE_TIME_MASK)
+static inline u64 iolat_bio_stamp(const struct bio *bio)
+{
+	return bio->bi_issue.value & BIO_ISSUE_TIME_MASK;
+}
+#else
+#define IOLAT_BIO_STAMP_MASK	0ULL
+static inline u64 iolat_bio_stamp(const struct bio *bio)
+{
+	return 0;
+}
+#endif
+
+/*
  * The disk of a plugged queue: q->disk since v5.15 ("block: add an
  * explicit ->disk backpointer to the request_queue"); unknown before.
  */

@@ -175,6 +175,7 @@ struct iolat_session {
 	bool counters_only;	/* no records, only the counters */
 	bool aggregate;		/* histograms in the module, no records */
 	bool want_who;		/* submitters: for records or a filter */
+	bool no_stamps;		/* the bios' own stamps are not Q's (probe_bio.c) */
 	u64 base_ns;		/* origin of the busy words' times */
 	u64 start_ns;		/* probes all attached; U64_MAX before */
 	u64 stop_ns;		/* stop began; U64_MAX until then */

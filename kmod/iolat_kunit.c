@@ -487,6 +487,37 @@ static void iolat_stash_release_test(struct kunit *test)
 }
 
 /*
+ * A bio's stamp keeps the low 51 bits of the clock: put back on a reading
+ * before it (the probe's last) or after it (a fresh one), it is the
+ * clock's whole value again, across the bits' wrap and at its edges.
+ */
+static void iolat_stamp_test(struct kunit *test)
+{
+	const u64 mask = (1ULL << 51) - 1;
+	static const u64 t[] = {
+		0, 1, 1000, (1ULL << 51) - 1, 1ULL << 51, (1ULL << 51) + 5,
+		(7ULL << 51) - 3, 3ULL << 60, U64_MAX - 10,
+	};
+	static const u64 d[] = { 0, 1, 999, 1ULL << 40, (1ULL << 51) - 1 };
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		for (k = 0; k < ARRAY_SIZE(d); k++) {
+			KUNIT_EXPECT_EQ(test,
+					iolat_stamp_after(t[i] - d[k], t[i] & mask,
+							  mask), t[i]);
+			KUNIT_EXPECT_EQ(test,
+					iolat_stamp_before(t[i] + d[k],
+							   t[i] & mask, mask),
+					t[i]);
+		}
+	}
+	/* a reading 2^51 ns away or more cannot tell the stamp's epoch */
+	KUNIT_EXPECT_NE(test, iolat_stamp_after(1000 - (1ULL << 51), 1000,
+						 mask), 1000ULL);
+}
+
+/*
  * A request first seen on a CPU other than its submitter's takes its
  * entry from that CPU's stash, once; entries of this CPU and entries
  * claimed for another bio are left alone.
@@ -804,6 +835,7 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE(iolat_stash_test),
 	KUNIT_CASE(iolat_stash_release_test),
 	KUNIT_CASE(iolat_stash_remote_test),
+	KUNIT_CASE(iolat_stamp_test),
 	KUNIT_CASE(iolat_busy_union_test),
 	KUNIT_CASE(iolat_busy_backdate_test),
 	KUNIT_CASE(iolat_busy_transient_test),

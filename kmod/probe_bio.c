@@ -26,6 +26,53 @@ iolat_stash_new(struct iolat_session *s)
 	return e;
 }
 
+/*
+ * Q from the clock, once a second per CPU (or for every bio where the
+ * kernel keeps no stamp): the reading becomes this CPU's reference, and
+ * checks @stamp, which the kernel must have taken just before this
+ * tracepoint.  One older than IOLAT_STAMP_SLACK_NS (a kernel that stamps
+ * bios elsewhere) turns the stamps off for the session.  The reference
+ * is marked stale while it changes, for a probe nested on this CPU.
+ */
+static noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
+					  struct iolat_stash *st, u64 stamp,
+					  unsigned long j)
+{
+	u64 now = iolat_now();
+
+	if (stamp && !READ_ONCE(s->no_stamps) &&
+	    now - iolat_stamp_before(now, stamp, IOLAT_BIO_STAMP_MASK) >
+	    IOLAT_STAMP_SLACK_NS) {
+		WRITE_ONCE(s->no_stamps, true);
+		pr_notice("iolat: this kernel's bio stamps are not taken at block_bio_queue; Q reads the clock\n");
+	}
+	WRITE_ONCE(st->ref_j, j - IOLAT_REF_JIFFIES);
+	barrier();
+	WRITE_ONCE(st->ref_ns, now);
+	barrier();
+	WRITE_ONCE(st->ref_j, j);
+	return now;
+}
+
+/*
+ * The time @bio was queued, without a clock read where the kernel took
+ * one: its stamp (iolat_bio_stamp(), taken just before this tracepoint)
+ * put back on this CPU's last reading, less than a second old.
+ */
+static __always_inline u64 iolat_bio_queue_ns(struct iolat_session *s,
+					      const struct bio *bio)
+{
+	struct iolat_stash *st = this_cpu_ptr(s->stash);
+	u64 stamp = iolat_bio_stamp(bio);
+	unsigned long j = jiffies;
+
+	if (stamp && j - READ_ONCE(st->ref_j) < IOLAT_REF_JIFFIES &&
+	    !READ_ONCE(s->no_stamps))
+		return iolat_stamp_after(READ_ONCE(st->ref_ns), stamp,
+					 IOLAT_BIO_STAMP_MASK);
+	return iolat_bio_queue_clock(s, st, stamp, j);
+}
+
 /* block_bio_queue (Q): a bio enters the block layer. */
 static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 {
@@ -36,7 +83,7 @@ static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	    !iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
-	e->q_ns = iolat_now();
+	e->q_ns = iolat_bio_queue_ns(s, bio);
 	iolat_stash_publish(e, bio);
 }
 

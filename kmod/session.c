@@ -160,6 +160,8 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		goto fail;
 	}
 	for_each_possible_cpu(cpu) {
+		/* no clock reading yet for the bios' stamps */
+		per_cpu_ptr(s->stash, cpu)->ref_j = jiffies - IOLAT_REF_JIFFIES;
 		err = iolat_ring_init(per_cpu_ptr(s->rings, cpu), ring_slots,
 				      cpu_to_node(cpu));
 		if (err)

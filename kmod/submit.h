@@ -32,6 +32,13 @@
 #include "iolat.h"
 
 #define IOLAT_STASH_ENTRIES	64	/* a power of two, >= a plug's requests */
+/*
+ * How long a CPU's clock reading serves to put the bios' stamps back
+ * together (probe_bio.c), and how old a stamp may be when a fresh reading
+ * checks it.
+ */
+#define IOLAT_REF_JIFFIES	HZ
+#define IOLAT_STAMP_SLACK_NS	(10 * NSEC_PER_MSEC)
 
 struct iolat_stash_entry {
 	const struct bio *bio;		/* the key; NULL when free */
@@ -43,8 +50,27 @@ struct iolat_stash_entry {
 
 struct iolat_stash {
 	local_t head;			/* entries claimed so far */
+	/* a clock reading and its jiffies, for the bios' own stamps */
+	u64 ref_ns;
+	unsigned long ref_j;
 	struct iolat_stash_entry e[IOLAT_STASH_ENTRIES];
 };
+
+/*
+ * The time of a stamp that keeps only the bits @mask of a clock (the
+ * low bits, all ones), from @ref, a reading of the same clock at or
+ * before it and less than @mask nanoseconds before.
+ */
+static inline u64 iolat_stamp_after(u64 ref, u64 stamp, u64 mask)
+{
+	return ref + ((stamp - ref) & mask);
+}
+
+/* The same from @ref, a reading at or after it, less than @mask after. */
+static inline u64 iolat_stamp_before(u64 ref, u64 stamp, u64 mask)
+{
+	return ref - ((ref - stamp) & mask);
+}
 
 /* This CPU's entry for @bio, or NULL. */
 static inline struct iolat_stash_entry *

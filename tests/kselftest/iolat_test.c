@@ -485,10 +485,14 @@ FIXTURE_TEARDOWN(sched)
  * request, iolat's D2C and Q2C agree with blktrace's own timestamps of
  * that request: the median of the differences is within 1% of the mean
  * D2C (sched_pair_blktrace() says why the median).  The differences are
- * the work of blktrace's probes, which run first: under 1 us on the
- * plain kernels, about 5 us (0.4% of D2C) under KASAN.  Reading the issue
- * time for the queue time, or the completion's end for its start, moves
- * the median by a whole stage.
+ * the work of blktrace's probes, which run first: at D and C under 1 us
+ * on the plain kernels, about 5 us (0.4% of D2C) under KASAN.  Q is the
+ * kernel's own stamp of the bio where it keeps one, taken just before
+ * the tracepoint, so iolat's Q2C is longer than blktrace's by the time
+ * to blktrace's clock read (2.5 to 5.2 us under TCG on 6.1 and RHEL 8's
+ * 4.18, up to 0.9% of D2C): its median may be up to 2% of D2C above.
+ * Reading the issue time for the queue time, or the completion's end
+ * for its start, moves the median by a whole stage.
  */
 TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 {
@@ -532,7 +536,9 @@ TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 		EXPECT_EQ(0, c.no_i);
 	/* sectors read twice are left out: a few of 65536 */
 	EXPECT_LE(c.rows * 9 / 10, n);
-	EXPECT_GE(tol, llabs(mq));
+	/* Q leads blktrace's by the kernel's stamp, where it keeps one */
+	EXPECT_LE(-tol, mq);
+	EXPECT_GE(2 * tol, mq);
 	EXPECT_GE(tol, llabs(md));
 }
 
