@@ -163,16 +163,25 @@ def peer_start(tmp, mode, log):
         with open(script, "w") as f:
             f.write(BT_KP if mode == "bpftrace-kp" else BT_TP)
         cmd, ready = ["bpftrace", script], "ready"
-    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-    # compiling the program takes seconds of guest time
-    for _ in range(600):
-        time.sleep(1)
-        if ready in open(log.name).read():
-            return p
-        if p.poll() is not None:
-            break
-    p.kill()
-    sys.exit("cost: %s did not start: %s" % (mode, open(log.name).read()[-800:]))
+    for attempt in (1, 2):
+        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                             env=env)
+        # compiling the program takes seconds of guest time
+        for _ in range(600):
+            time.sleep(1)
+            if ready in open(log.name).read():
+                return p
+            if p.poll() is not None:
+                break
+        p.kill()
+        p.wait()
+        # say why (a kill by the OOM killer prints nothing), and try again
+        print("cost: %s did not start (attempt %d, status %s): %s\n%s" % (
+            mode, attempt, p.returncode, open(log.name).read()[-800:],
+            subprocess.run("dmesg | tail -n 5", shell=True,
+                           capture_output=True, text=True).stdout),
+            flush=True)
+    sys.exit("cost: %s did not start" % mode)
 
 
 def peer_count(path):

@@ -36,7 +36,11 @@ for f in build/iolat build/kmod/6.1/iolat.ko; do
 	[ -f "$f" ] || { echo "cost: no $f (make cli; tests/build-module.sh 6.1)"; exit 1; }
 done
 args=(--out "$out")
+# the BPF peers compile with LLVM in the guest: more memory than the rig's
+# default, which make check's modes keep
+mem=3072
 if [ $check = 1 ]; then
+	mem=2048
 	# the control: the same source, one define
 	kdir=$(tests/guest/kernels.sh dir 6.1)/build || exit 1
 	ctl=$ROOT/build/kmod/6.1-cost-control
@@ -52,7 +56,8 @@ IOLAT_KHEADERS=$(tests/guest/kernels.sh dir 6.1)/headers/usr/src || exit 1
 export IOLAT_KHEADERS
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
-	tests/guest/run --kernel 6.1 --smp 1 --timeout 3600 --share "$out" -- \
+	tests/guest/run --kernel 6.1 --smp 1 --mem "$mem" --timeout 3600 \
+	--share "$out" -- \
 	python3 tests/bench/cost.py run "${args[@]}"
 st=$?
 [ $st = 0 ] || { echo "cost: the guest ended with status $st"; exit $st; }
