@@ -21,10 +21,16 @@
 #include <asm/local.h>
 #include <linux/iolat.h>
 
+/*
+ * A record and its sequence, in whole cache lines of their own: writing
+ * one touches no line of its neighbours.  (The kernel is built without
+ * SSE, so a slot the allocator left less aligned costs time, not a
+ * fault.)
+ */
 struct iolat_ring_slot {
 	unsigned long seq;		/* position + 1 once published */
 	struct iolat_record rec;
-};
+} ____cacheline_aligned;
 
 /*
  * Counters of one CPU, written only by that CPU's probes; the meaning of
