@@ -160,7 +160,10 @@ static inline dev_t iolat_bio_devt(const struct bio *bio)
  * IOLAT_BIO_STAMP_MASK of ktime_get_ns(): bio->bi_issue (blk-throttle and
  * blk-iolatency's, with CONFIG_BLK_CGROUP), which every bio gets just
  * before block_bio_queue since v5.0 ("blkcg: consolidate bio_issue_init()
- * to be a part of core"); probe_bio.c checks that as it runs.
+ * to be a part of core"); probe_bio.c checks that as it runs.  Debian's
+ * 6.12 and newer headers keep struct bio_issue but no longer its
+ * layout (BIO_ISSUE_TIME_MASK went into block/, private): there Q reads
+ * the clock, as where the kernel keeps no stamp.
  * Return: the stamp's bits, 0 where the kernel keeps none.
  */
 #ifdef IOLAT_HAVE_BIO_ISSUE
