@@ -489,10 +489,12 @@ FIXTURE_TEARDOWN(sched)
  * on the plain kernels, about 5 us (0.4% of D2C) under KASAN.  Q is the
  * kernel's own stamp of the bio where it keeps one, taken just before
  * the tracepoint, so iolat's Q2C is longer than blktrace's by the time
- * to blktrace's clock read (2.5 to 5.2 us under TCG on 6.1 and RHEL 8's
- * 4.18, up to 0.9% of D2C): its median may be up to 2% of D2C above.
- * Reading the issue time for the queue time, or the completion's end
- * for its start, moves the median by a whole stage.
+ * to blktrace's clock read (2.5 to 5.2 us under TCG on 5.4, 5.10, 6.1
+ * and RHEL 8's 4.18, up to 1.4% of D2C): its median may be up to 3% of
+ * D2C above.  A Q taken too late (the issue time for the queue time)
+ * moves the median below by a whole stage, Q2D, 4.4% of D2C or more,
+ * which the 1% below catches; the completion's end for its start moves
+ * D2C's.
  */
 TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 {
@@ -538,7 +540,7 @@ TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 	EXPECT_LE(c.rows * 9 / 10, n);
 	/* Q leads blktrace's by the kernel's stamp, where it keeps one */
 	EXPECT_LE(-tol, mq);
-	EXPECT_GE(2 * tol, mq);
+	EXPECT_GE(3 * tol, mq);
 	EXPECT_GE(tol, llabs(md));
 }
 
