@@ -321,7 +321,7 @@ struct sched_io {
 
 struct sched_check {
 	bool want_insert;
-	long rows, bad_order, no_q, no_g, no_i, no_d;
+	long rows, bios, bad_order, no_q, no_g, no_i, no_d;
 	double d2c, q2c;
 	long nr;
 	struct sched_io io[SCHED_IOS];
@@ -417,6 +417,7 @@ static void sched_row(void *arg, const struct row *r)
 	int k;
 
 	c->rows++;
+	c->bios += r->nr_bios ? r->nr_bios : 1;
 	for (k = 0; k < 5; k++) {
 		if (!r->t[k])
 			continue;
@@ -522,14 +523,20 @@ TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 	d2c = c.d2c / c.rows;
 	q2c = c.q2c / c.rows;
 	tol = 0.01 * d2c;
-	TH_LOG("%s: %ld requests (device completed %lld, btt paired %.0f); missing Q %ld G %ld I %ld D %ld; out of order %ld; mean D2C %.0f ns (btt %.0f), Q2C %.0f ns (btt %.0f)",
-	       variant->name, c.rows, done, btt_n, c.no_q, c.no_g, c.no_i,
+	TH_LOG("%s: %ld requests of %ld bios (device completed %lld, btt paired %.0f); missing Q %ld G %ld I %ld D %ld; out of order %ld; mean D2C %.0f ns (btt %.0f), Q2C %.0f ns (btt %.0f)",
+	       variant->name, c.rows, c.bios, done, btt_n, c.no_q, c.no_g, c.no_i,
 	       c.no_d, c.bad_order, d2c, btt_d2c, q2c, btt_q2c);
 	TH_LOG("%ld requests paired with blktrace's; iolat minus blktrace, p5/p50/p95: Q2C %lld/%lld/%lld ns, D2C %lld/%lld/%lld ns (allowed median %.0f)",
 	       n, dq[n / 20], mq, dq[n - 1 - n / 20], dd[n / 20], md,
 	       dd[n - 1 - n / 20], tol);
 	EXPECT_EQ(done, c.rows);
-	EXPECT_EQ(btt_n, c.rows);
+	/*
+	 * btt pairs every queued bio with its completion: a random read
+	 * that a scheduler merged into its neighbour's request (seen once
+	 * in 1500, on the newest kernel with mq-deadline) counts there
+	 * twice, and in iolat's records once, with two bios
+	 */
+	EXPECT_EQ(btt_n, c.bios);
 	EXPECT_EQ(0, c.bad_order);
 	EXPECT_EQ(0, c.no_q);
 	EXPECT_EQ(0, c.no_g);
