@@ -27,9 +27,8 @@ iolat_stash_new(struct iolat_session *s)
 }
 
 /*
- * Q from the clock, once a second per CPU (or for every bio where the
- * kernel keeps no stamp): the reading becomes this CPU's reference, and
- * checks @stamp, which the kernel must have taken just before this
+ * Q from the clock, once a second per CPU: the reading becomes this
+ * CPU's reference, and checks @stamp, which the kernel must have taken just before this
  * tracepoint.  One older than IOLAT_STAMP_SLACK_NS (a kernel that stamps
  * bios elsewhere) turns the stamps off for the session.  The reference
  * is marked stale while it changes, for a probe nested on this CPU.
@@ -40,7 +39,7 @@ static noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
 {
 	u64 now = iolat_now();
 
-	if (stamp && !READ_ONCE(s->no_stamps) &&
+	if (!READ_ONCE(s->no_stamps) &&
 	    now - iolat_stamp_before(now, stamp, IOLAT_BIO_STAMP_MASK) >
 	    IOLAT_STAMP_SLACK_NS) {
 		WRITE_ONCE(s->no_stamps, true);
@@ -64,9 +63,13 @@ static __always_inline u64 iolat_bio_queue_ns(struct iolat_session *s,
 {
 	struct iolat_stash *st = this_cpu_ptr(s->stash);
 	u64 stamp = iolat_bio_stamp(bio);
-	unsigned long j = jiffies;
+	unsigned long j;
 
-	if (stamp && j - READ_ONCE(st->ref_j) < IOLAT_REF_JIFFIES &&
+	/* no stamp (none in this kernel's headers, or none on this bio) */
+	if (!IOLAT_BIO_STAMP_MASK || !stamp)
+		return iolat_now();
+	j = jiffies;
+	if (j - READ_ONCE(st->ref_j) < IOLAT_REF_JIFFIES &&
 	    !READ_ONCE(s->no_stamps))
 		return iolat_stamp_after(READ_ONCE(st->ref_ns), stamp,
 					 IOLAT_BIO_STAMP_MASK);
