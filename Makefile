@@ -44,7 +44,8 @@ UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
 GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
 	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test \
-	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/iolat-abi-next
+	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/kselftest/stack_test \
+	       $(BUILD)/tests/iolat-abi-next
 
 .PHONY: all module cli modules_install install check demo bench deps clean \
 	unit-tests guest-tests dkms-src dkms-install

@@ -10,7 +10,10 @@
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 {
-	d->devt = MKDEV(spec->major, spec->minor);
+	d->devt = MKDEV(spec->disk_major, spec->disk_minor);
+	d->id = MKDEV(spec->major, spec->minor);
+	d->first = spec->start;
+	d->last = spec->sectors - 1;
 	d->nr_hwq = spec->nr_hwq;
 	d->depth = spec->depth;
 	d->slots = kvmalloc(array3_size(d->nr_hwq, d->depth + 1,

@@ -103,7 +103,15 @@ struct module;
 
 /* A traced device, its in-flight table, queue depths and counters. */
 struct iolat_dev {
-	dev_t devt;
+	dev_t devt;		/* the disk whose requests are matched */
+	dev_t id;		/* the device traced: a partition's own */
+	/*
+	 * The requests traced are those whose first sector minus @first is
+	 * at most @last: a partition's range, all of them on a whole disk
+	 * (@first 0, @last all ones).
+	 */
+	u64 first;
+	u64 last;
 	u32 nr_hwq;
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
 	struct iolat_slot *slots;	/* [nr_hwq * (depth + 1)] */
@@ -120,6 +128,10 @@ struct iolat_dev {
 struct iolat_dev_spec {
 	u32 major;
 	u32 minor;
+	u32 disk_major;		/* the whole disk: a partition's, else major */
+	u32 disk_minor;
+	u64 start;		/* a partition's sectors, else 0 and all */
+	u64 sectors;
 	u32 nr_hwq;
 	u32 depth;
 	s32 nvme_ctrl;		/* nvme<N> of an NVMe namespace, else -1 */
@@ -280,16 +292,32 @@ static inline void iolat_cost_control(void)
 #endif
 }
 
-/* The traced device of a dev_t, or NULL: a few compares, no lookup. */
+/*
+ * The traced device of an I/O on disk @devt at sector @pos (a partition
+ * is its disk's range of sectors), or NULL: a few compares, no lookup.
+ */
 static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
-						  dev_t devt)
+						  dev_t devt, u64 pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_devs; i++)
+		if (s->devs[i].devt == devt &&
+		    pos - s->devs[i].first <= s->devs[i].last)
+			return &s->devs[i];
+	return NULL;
+}
+
+/* Is disk @devt traced, whole or in part?  For events without a sector. */
+static inline bool iolat_session_disk(const struct iolat_session *s,
+				      dev_t devt)
 {
 	unsigned int i;
 
 	for (i = 0; i < s->nr_devs; i++)
 		if (s->devs[i].devt == devt)
-			return &s->devs[i];
-	return NULL;
+			return true;
+	return false;
 }
 
 /* record.c */

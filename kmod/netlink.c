@@ -57,6 +57,10 @@ static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
 	[IOLAT_DEV_A_NR_HWQ] = IOLAT_NLA_U32_RANGE(&iolat_hwq_range),
 	[IOLAT_DEV_A_DEPTH] = IOLAT_NLA_U32_RANGE(&iolat_depth_range),
 	[IOLAT_DEV_A_NVME_CTRL] = IOLAT_NLA_U32_RANGE(&iolat_nvme_ctrl_range),
+	[IOLAT_DEV_A_DISK_MAJOR] = IOLAT_NLA_U32_RANGE(&iolat_major_range),
+	[IOLAT_DEV_A_DISK_MINOR] = IOLAT_NLA_U32_RANGE(&iolat_minor_range),
+	[IOLAT_DEV_A_START] = { .type = NLA_U64 },
+	[IOLAT_DEV_A_SECTORS] = { .type = NLA_U64 },
 };
 
 static struct netlink_range_validation iolat_ops_range = {
@@ -147,6 +151,47 @@ static int iolat_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * A partition's disk and range (IOLAT_DEV_A_DISK_MAJOR, _DISK_MINOR,
+ * _START, _SECTORS: all or none), or the whole of the disk itself.
+ */
+static int iolat_nl_parse_part(const struct nlattr *nla, struct nlattr **tb,
+			       struct iolat_dev_spec *spec,
+			       struct netlink_ext_ack *extack)
+{
+	int n = !!tb[IOLAT_DEV_A_DISK_MAJOR] + !!tb[IOLAT_DEV_A_DISK_MINOR] +
+		!!tb[IOLAT_DEV_A_START] + !!tb[IOLAT_DEV_A_SECTORS];
+
+	spec->disk_major = spec->major;
+	spec->disk_minor = spec->minor;
+	spec->start = 0;
+	spec->sectors = 0;	/* all: last is all ones */
+	if (!n)
+		return 0;
+	if (n != 4) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "a partition needs its disk's major and minor, its start and its sectors");
+		return -EINVAL;
+	}
+	spec->disk_major = nla_get_u32(tb[IOLAT_DEV_A_DISK_MAJOR]);
+	spec->disk_minor = nla_get_u32(tb[IOLAT_DEV_A_DISK_MINOR]);
+	spec->start = nla_get_u64(tb[IOLAT_DEV_A_START]);
+	spec->sectors = nla_get_u64(tb[IOLAT_DEV_A_SECTORS]);
+	if (!spec->sectors || spec->start + spec->sectors < spec->start ||
+	    spec->start + spec->sectors == U64_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_SECTORS],
+				    "a partition's sectors must be at least 1 and end on the disk");
+		return -ERANGE;
+	}
+	if (spec->disk_major == spec->major &&
+	    spec->disk_minor == spec->minor) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_DISK_MINOR],
+				    "a partition is not its own disk");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int iolat_nl_parse_dev(const struct nlattr *nla,
 			      struct iolat_dev_spec *spec,
 			      struct netlink_ext_ack *extack)
@@ -172,7 +217,22 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	spec->depth = nla_get_u32(tb[IOLAT_DEV_A_DEPTH]);
 	spec->nvme_ctrl = tb[IOLAT_DEV_A_NVME_CTRL] ?
 			  nla_get_u32(tb[IOLAT_DEV_A_NVME_CTRL]) : -1;
-	return 0;
+	return iolat_nl_parse_part(nla, tb, spec, extack);
+}
+
+/*
+ * Two devices that would share requests: the same one twice, or a disk
+ * and its partition, or overlapping partitions.
+ */
+static bool iolat_spec_overlap(const struct iolat_dev_spec *a,
+			       const struct iolat_dev_spec *b)
+{
+	if (a->major == b->major && a->minor == b->minor)
+		return true;
+	return a->disk_major == b->disk_major &&
+	       a->disk_minor == b->disk_minor &&
+	       a->start + a->sectors - 1 >= b->start &&
+	       b->start + b->sectors - 1 >= a->start;
 }
 
 static void iolat_nl_parse_filter(struct nlattr **attrs,
@@ -266,10 +326,9 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			return err;
 		for (i = 0; i < nr; i++) {
-			if (specs[i].major == specs[nr].major &&
-			    specs[i].minor == specs[nr].minor) {
+			if (iolat_spec_overlap(&specs[i], &specs[nr])) {
 				NL_SET_ERR_MSG_ATTR(info->extack, nla,
-						    "device given twice");
+						    "device given twice, or a disk with its partition");
 				return -EINVAL;
 			}
 		}
@@ -608,8 +667,8 @@ static int iolat_nl_counters_dev(struct sk_buff *skb,
 		goto out;
 	nest = nla_nest_start(skb, IOLAT_A_DEV_COUNTERS);
 	if (!nest ||
-	    nla_put_u32(skb, IOLAT_CNT_A_MAJOR, MAJOR(d->devt)) ||
-	    nla_put_u32(skb, IOLAT_CNT_A_MINOR, MINOR(d->devt)) ||
+	    nla_put_u32(skb, IOLAT_CNT_A_MAJOR, MAJOR(d->id)) ||
+	    nla_put_u32(skb, IOLAT_CNT_A_MINOR, MINOR(d->id)) ||
 	    (!first && iolat_nl_put_snap(skb, s, d, snap))) {
 		genlmsg_cancel(skb, hdr);
 		goto out;
@@ -712,8 +771,8 @@ static int iolat_nl_hist_msg(struct sk_buff *skb, struct netlink_callback *cb,
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, IOLAT_A_HIST);
 	if (!nest ||
-	    nla_put_u32(skb, IOLAT_HIST_A_MAJOR, MAJOR(d->devt)) ||
-	    nla_put_u32(skb, IOLAT_HIST_A_MINOR, MINOR(d->devt)) ||
+	    nla_put_u32(skb, IOLAT_HIST_A_MAJOR, MAJOR(d->id)) ||
+	    nla_put_u32(skb, IOLAT_HIST_A_MINOR, MINOR(d->id)) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_OP, idx / IOLAT_AGG_NR_STAGES) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_STAGE,
 			iolat_agg_stage(idx % IOLAT_AGG_NR_STAGES)) ||

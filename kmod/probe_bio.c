@@ -82,7 +82,8 @@ static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
 
-	if (!iolat_session_dev(s, iolat_bio_devt(bio)) ||
+	if (!iolat_session_dev(s, iolat_bio_devt(bio),
+			       bio->bi_iter.bi_sector) ||
 	    !iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
@@ -102,7 +103,8 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *parent, *e;
 
-	if (!iolat_session_dev(s, iolat_bio_devt(split)))
+	if (!iolat_session_dev(s, iolat_bio_devt(split),
+			       split->bi_iter.bi_sector))
 		return;
 	this_cpu_inc(s->rings->stats.splits);
 	if (!iolat_session_armed(s))
@@ -133,7 +135,8 @@ static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
 	struct iolat_stash_entry *e;
 	struct iolat_stash *st;
 
-	if (!iolat_session_dev(s, iolat_bio_devt(bio)))
+	if (!iolat_session_dev(s, iolat_bio_devt(bio),
+			       bio->bi_iter.bi_sector))
 		return;
 	this_cpu_inc(s->rings->stats.bio_merges);
 	st = this_cpu_ptr(s->stash);
@@ -174,7 +177,8 @@ static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 	struct iolat_stash_entry *e;
 	u64 now;
 
-	if (!iolat_session_dev(s, iolat_bio_devt(bio)))
+	if (!iolat_session_dev(s, iolat_bio_devt(bio),
+			       bio->bi_iter.bi_sector))
 		return;
 	now = iolat_now();
 	e = iolat_stash_find(this_cpu_ptr(s->stash), bio);
@@ -195,7 +199,7 @@ static void iolat_probe_plug(void *data, struct request_queue *q)
 {
 	struct iolat_session *s = data;
 
-	if (iolat_session_dev(s, iolat_queue_devt(q)))
+	if (iolat_session_disk(s, iolat_queue_devt(q)))
 		this_cpu_inc(s->rings->stats.plugs);
 }
 
@@ -204,7 +208,7 @@ static void iolat_probe_unplug(void *data, struct request_queue *q,
 {
 	struct iolat_session *s = data;
 
-	if (iolat_session_dev(s, iolat_queue_devt(q)))
+	if (iolat_session_disk(s, iolat_queue_devt(q)))
 		this_cpu_inc(s->rings->stats.unplugs);
 }
 

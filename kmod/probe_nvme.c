@@ -185,7 +185,7 @@ static struct iolat_nvme_ctrl *iolat_nvme_relearn(struct iolat_session *s,
 
 	if (!key || !rq->q->queuedata)
 		return NULL;
-	d = iolat_session_dev(s, iolat_rq_devt(rq));
+	d = iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq));
 	if (!d || !d->nvme)
 		return NULL;
 	if (cmpxchg((void **)&d->nvme->key, NULL, (void *)key) &&
@@ -335,7 +335,8 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 			this_cpu_inc(s->rings->stats.filtered);
 		else if (!s->counters_only)
 			iolat_record_emit_admin(s, c, rq, slot);
-	} else if (iolat_session_dev(s, iolat_rq_devt(rq))) {
+	} else if (iolat_session_dev(s, iolat_rq_devt(rq),
+				     blk_rq_pos(rq))) {
 		return;
 	}
 	if (qid)

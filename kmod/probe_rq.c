@@ -237,7 +237,7 @@ static __always_inline bool
 iolat_rq_find(struct iolat_session *s, const struct request *rq,
 	      struct iolat_dev **d, struct iolat_slot **slot)
 {
-	*d = iolat_session_dev(s, iolat_rq_devt(rq));
+	*d = iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq));
 	if (!*d)
 		return false;
 	*slot = iolat_inflight_slot(*d, rq);
@@ -512,7 +512,7 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 	struct iolat_session *s = data;
 	struct iolat_dev *d;
 
-	d = iolat_session_dev(s, iolat_rq_devt(rq));
+	d = iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq));
 	if (!d)
 		return;
 	iolat_cost_control();
@@ -533,7 +533,7 @@ static void iolat_probe_rq_error(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 {
 	struct iolat_session *s = data;
 
-	if (iolat_session_dev(s, iolat_rq_devt(rq)))
+	if (iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq)))
 		this_cpu_inc(s->rings->stats.errors);
 }
 #endif

@@ -122,9 +122,10 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->i_ns = slot->i_ns;
 	rec->d_ns = slot->d_ns;
 	rec->c_ns = c_ns;
-	rec->sector = blk_rq_pos(rq);
-	rec->major = MAJOR(d->devt);
-	rec->minor = MINOR(d->devt);
+	/* a flush's all ones stay so: a partition traces none */
+	rec->sector = blk_rq_pos(rq) - d->first;
+	rec->major = MAJOR(d->id);
+	rec->minor = MINOR(d->id);
 	rec->bytes = blk_rq_bytes(rq);
 	rec->flags = iolat_record_flags(rq->cmd_flags) | slot->flags;
 	rec->pid = slot->who.pid;

@@ -339,8 +339,8 @@ tap_ok() {
 ALL_SUITES="iolat acct nvme analysis bench fuzz life"
 guest_tests() {
 	case $1 in
-	6.1) echo iolat acct nvme analysis bench fuzz life ;;
-	*) echo iolat acct nvme analysis fuzz life ;;
+	6.1) echo iolat acct nvme analysis bench fuzz life stack ;;
+	*) echo iolat acct nvme analysis fuzz life stack ;;
 	esac
 }
 

@@ -152,6 +152,58 @@ void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors)
 					   << 64) / sectors) : 0;
 }
 
+/**
+ * iolat_an_add_part() - break a whole disk's requests down by partition
+ * @an: the analysis
+ * @dev: the disk's index
+ * @p: one of its partitions; at most IOLAT_MAX_PARTS, by start
+ */
+void iolat_an_add_part(struct iolat_an *an, unsigned int dev,
+		       const struct iolat_part *p)
+{
+	struct iolat_an_dev *d = &an->devs[dev];
+	struct iolat_an_part *q;
+
+	if (d->nr_parts == IOLAT_MAX_PARTS)
+		return;
+	q = &d->parts[d->nr_parts++];
+	snprintf(q->name, sizeof(q->name), "%s", p->name);
+	q->start = p->start;
+	q->sectors = p->sectors;
+	snprintf(d->parts[d->nr_parts].name, sizeof(q->name), "-");
+}
+
+/* A session's device, with its partitions if it is a whole disk. */
+void iolat_an_add_req(struct iolat_an *an, const struct iolat_dev_req *req)
+{
+	unsigned int i;
+
+	iolat_an_add_dev(an, req->name, req->sectors);
+	for (i = 0; i < req->nr_parts; i++)
+		iolat_an_add_part(an, an->nr_devs - 1, &req->parts[i]);
+}
+
+/* The partition of a whole disk's request, or the disk's own row. */
+static struct iolat_an_part *part_of(struct iolat_an_dev *d,
+				     const struct iolat_record *r)
+{
+	struct iolat_an_part *p = &d->parts[d->last_part];
+	unsigned int i;
+
+	if (!iolat_row_has_sector(r))
+		return &d->parts[d->nr_parts];
+	if (d->last_part < d->nr_parts && r->sector - p->start < p->sectors)
+		return p;
+	for (i = 0; i < d->nr_parts; i++) {
+		p = &d->parts[i];
+		if (r->sector - p->start < p->sectors) {
+			d->last_part = i;
+			return p;
+		}
+	}
+	return &d->parts[d->nr_parts];
+}
+
 /*
  * floor(sector * BUCKETS / sectors), at most the last, without dividing:
  * a multiplication by BUCKETS / sectors in 64.64 fixed point, then the
@@ -562,6 +614,13 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	}
 	if (d->sectors && r->bytes)
 		d->lba[lba_bucket(d, r->sector)]++;
+	if (d->nr_parts) {
+		struct iolat_an_part *p = part_of(d, r);
+
+		p->ios++;
+		p->bytes += r->bytes;
+		hist_add(an, &p->lat, iolat_record_latency(r));
+	}
 	g = group_find(an, dev, r);
 	if (!g) {
 		an->nomem = true;
@@ -651,6 +710,10 @@ void iolat_an_free(struct iolat_an *an)
 		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			op_free(&an->devs[d].run[op]);
 			op_free(&an->devs[d].ival[op]);
+		}
+		for (i = 0; i <= an->devs[d].nr_parts; i++) {
+			free(an->devs[d].parts[i].lat);
+			an->devs[d].parts[i].lat = NULL;
 		}
 	}
 	for (i = 0; i < an->nr_procs; i++)

@@ -74,6 +74,20 @@ struct iolat_an_group {
 	struct iolat_hist *lat;
 };
 
+/*
+ * One partition of a whole disk traced: its requests (by first sector),
+ * bytes and latency; after the last, the disk's own: flushes, requests
+ * outside every partition listed.
+ */
+struct iolat_an_part {
+	char name[32];
+	uint64_t start;
+	uint64_t sectors;
+	uint64_t ios;
+	uint64_t bytes;
+	struct iolat_hist *lat;
+};
+
 struct iolat_an_dev {
 	char name[32];
 	uint64_t sectors;	/* capacity in 512-byte sectors, 0: unknown */
@@ -87,6 +101,9 @@ struct iolat_an_dev {
 	uint64_t ival_qd[IOLAT_QD_BUCKETS];
 	/* its requests' span: the first one's first stage, the last's end */
 	uint64_t first_ns, last_ns;
+	unsigned int nr_parts;	/* a whole disk's partitions, listed */
+	unsigned int last_part;
+	struct iolat_an_part parts[IOLAT_MAX_PARTS + 1];
 };
 
 /* What the run was: from the session, or from a file's header. */
@@ -187,6 +204,9 @@ void iolat_an_default_pct(struct iolat_an_opts *o);
 int iolat_an_init(struct iolat_an *an, const struct iolat_an_opts *o,
 		  const struct iolat_output *out);
 void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors);
+void iolat_an_add_part(struct iolat_an *an, unsigned int dev,
+		       const struct iolat_part *p);
+void iolat_an_add_req(struct iolat_an *an, const struct iolat_dev_req *req);
 double iolat_an_dev_secs(const struct iolat_an_dev *d, double session_secs);
 void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		     const struct iolat_record *r);
@@ -240,7 +260,7 @@ void iolat_put_names(const char *const *names, unsigned int n);
 
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
-#define IOLAT_FILE_VERSION	2	/* 2: block checksums */
+#define IOLAT_FILE_VERSION	3	/* 2: block checksums; 3: partitions */
 #define IOLAT_FILE_ENDIAN	0x01020304U
 
 enum iolat_file_block {
@@ -248,6 +268,16 @@ enum iolat_file_block {
 	IOLAT_FB_MARK,		/* __u64: a drain began at this time */
 	IOLAT_FB_EVENT,		/* struct iolat_file_event */
 	IOLAT_FB_END,		/* struct iolat_file_end, then devices' */
+	IOLAT_FB_PARTS,		/* struct iolat_file_part[]: whole disks' */
+};
+
+/* A partition of a whole disk of the file (version 3), after the header. */
+struct iolat_file_part {
+	__u32 dev;		/* the disk's index in the header */
+	__u32 pad;
+	__u64 start;
+	__u64 sectors;
+	char name[32];
 };
 
 struct iolat_file_dev {
@@ -331,6 +361,7 @@ struct iolat_file;
 uint32_t iolat_crc32c(uint32_t crc, const void *buf, size_t len);
 struct iolat_file *iolat_file_create(const char *path,
 				     const struct iolat_file_header *h);
+int iolat_file_parts(struct iolat_file *f, const struct iolat_session *s);
 int iolat_file_records(struct iolat_file *f, const struct iolat_record *r);
 int iolat_file_mark(struct iolat_file *f, uint64_t now_ns);
 int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
@@ -350,6 +381,7 @@ struct iolat_file_reader {
 		      const char *module);
 	void (*end)(void *arg, uint64_t end_ns, const struct iolat_run *run,
 		    const struct iolat_dev_counters *c);
+	void (*part)(void *arg, unsigned int dev, const struct iolat_part *p);
 };
 /* iolat_file_read(): it stopped at a truncated or corrupt block */
 #define IOLAT_FILE_PARTIAL	1

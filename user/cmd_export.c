@@ -340,7 +340,7 @@ int cmd_export(int argc, const char **argv)
 	}
 	iolat_an_init(&ex.an, &ao, &histograms_only);
 	for (d = 0; d < s.nr_devs; d++)
-		iolat_an_add_dev(&ex.an, s.devs[d].name, s.devs[d].sectors);
+		iolat_an_add_req(&ex.an, &s.devs[d]);
 	ex.dir = dir;
 	s.record = on_record;
 	s.started = on_started;

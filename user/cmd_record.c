@@ -52,7 +52,8 @@ static void on_started(void *arg)
 	iolat_an_meta_from(&st->an, h);
 	if (st->path) {
 		st->file = iolat_file_create(st->path, h);
-		st->failed = !st->file;
+		st->failed = !st->file ||
+			     iolat_file_parts(st->file, s);
 	}
 	free(h);
 }
@@ -186,7 +187,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	iolat_an_init(&st.an, &ao, out);
 	for (d = 0; d < s.nr_devs; d++)
-		iolat_an_add_dev(&st.an, s.devs[d].name, s.devs[d].sectors);
+		iolat_an_add_req(&st.an, &s.devs[d]);
 	st.path = path;
 	st.save_only = save_only;
 	s.started = on_started;

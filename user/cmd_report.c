@@ -75,6 +75,25 @@ static int on_header(void *arg, const struct iolat_file_header *h)
 	return 0;
 }
 
+/*
+ * A partition of a file's whole disk, into the analysis's disk of that
+ * name unless it has it already (several files of one disk).
+ */
+static void on_part(void *arg, unsigned int dev, const struct iolat_part *p)
+{
+	struct report *rp = arg;
+	struct iolat_an_dev *d;
+	unsigned int i;
+
+	if (rp->map[dev] < 0)
+		return;
+	d = &rp->an.devs[rp->map[dev]];
+	for (i = 0; i < d->nr_parts; i++)
+		if (!strcmp(d->parts[i].name, p->name))
+			return;
+	iolat_an_add_part(&rp->an, rp->map[dev], p);
+}
+
 static void on_record(void *arg, const struct iolat_record *r)
 {
 	struct report *rp = arg;
@@ -210,7 +229,7 @@ static int report_main(int argc, const char **argv, bool plot)
 	};
 	const struct iolat_file_reader rd = {
 		.header = on_header, .record = on_record, .mark = on_mark,
-		.end = on_end,
+		.end = on_end, .part = on_part,
 	};
 	struct report *rp = calloc(1, sizeof(*rp));
 	char *only[IOLAT_MAX_DEVS];

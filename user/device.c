@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Block device names -> what the module needs to trace them: the whole
- * disk's dev_t and its blk-mq tag space (hardware queues, tags per queue),
- * all read from sysfs.
+ * Block device names -> what the module needs to trace them: the device's
+ * dev_t, a partition's disk and range, and the disk's blk-mq tag space
+ * (hardware queues, tags per queue), all read from sysfs.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "iolat.h"
 
 /* "nvme0n1" from "/dev/nvme0n1" or "nvme0n1". */
@@ -165,56 +167,277 @@ enum iolat_dev_state iolat_dev_state(const char *sysfs,
 	return IOLAT_DEV_OTHER;
 }
 
+/* Is class/block/@name there? */
+static bool sysfs_has(const char *sysfs, const char *name, const char *sub)
+{
+	char path[PATH_MAX];
+
+	return pathf(path, "%s/class/block/%s%s", sysfs, name, sub) &&
+	       !access(path, F_OK);
+}
+
+/* A short name of sysfs: no '/', not "." or "..", fits in @len. */
+static bool plain_name(const char *name, size_t len)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..") && strlen(name) < len;
+}
+
+/*
+ * The kernel's name of the block device node at @path (any path, through
+ * symlinks: /dev/mapper/vg-lv, /dev/vg/lv, /dev/disk/by-id/...), found
+ * by its numbers in sysfs/dev/block.
+ */
+static int node_name(const char *sysfs, const char *path, char *name,
+		     size_t len)
+{
+	char link[PATH_MAX], real[PATH_MAX];
+	const char *base;
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	if (!pathf(link, "%s/dev/block/%u:%u", sysfs, major(st.st_rdev),
+		   minor(st.st_rdev)) || !realpath(link, real))
+		return -ENOENT;
+	base = strrchr(real, '/') + 1;
+	if (!plain_name(base, len))
+		return -EINVAL;
+	snprintf(name, len, "%s", base);
+	return 0;
+}
+
+/* The dm-N whose device-mapper name (dm/name) is @arg. */
+static int dm_name(const char *sysfs, const char *arg, char *name,
+		   size_t len)
+{
+	char path[PATH_MAX], line[128];
+	struct dirent *de;
+	int err = -ENOENT;
+	DIR *d;
+
+	if (!pathf(path, "%s/class/block", sysfs))
+		return -ENOENT;
+	d = opendir(path);
+	if (!d)
+		return -ENOENT;
+	while (err && (de = readdir(d))) {
+		if (strncmp(de->d_name, "dm-", 3) ||
+		    !pathf(path, "%s/class/block/%s/dm/name", sysfs, de->d_name) ||
+		    read_line(path, line, sizeof(line)) || strcmp(line, arg) ||
+		    !plain_name(de->d_name, len))
+			continue;
+		snprintf(name, len, "%s", de->d_name);
+		err = 0;
+	}
+	closedir(d);
+	return err;
+}
+
+/**
+ * iolat_dev_name() - the kernel's name of a block device, however named
+ * @sysfs: sysfs mount point
+ * @arg: a kernel name ("nvme0n1p2", "dm-0", "md0", "loop0"), the same
+ *	 under /dev/, a path to a block device node ("/dev/mapper/vg-lv",
+ *	 "/dev/vg/lv", a /dev/disk/by-* link; "./" and "../" start one
+ *	 relative to the working directory), one relative to /dev
+ *	 ("mapper/vg-lv", "vg/lv") or a device-mapper name ("vg-lv")
+ * @name: the kernel's name
+ * @len: room in @name
+ *
+ * Return: 0; -EINVAL for a malformed name, -ENOENT for an unknown device,
+ * -ENOTBLK for a path that is not a block device.
+ */
+int iolat_dev_name(const char *sysfs, const char *arg, char *name,
+		   size_t len)
+{
+	const char *base = iolat_dev_basename(arg);
+	char path[PATH_MAX];
+	int err;
+
+	if (!*base)
+		return -EINVAL;
+	if (plain_name(base, len) && sysfs_has(sysfs, base, "")) {
+		snprintf(name, len, "%s", base);
+		return 0;
+	}
+	if (!strchr(arg, '/') && !plain_name(arg, len))
+		return -EINVAL;
+	/* a path, or a name under /dev: its node's numbers */
+	if (!pathf(path, arg[0] == '/' || !strncmp(arg, "./", 2) ||
+		   !strncmp(arg, "../", 3) ? "%s" : "/dev/%s", arg))
+		return -EINVAL;
+	err = node_name(sysfs, path, name, len);
+	if (err != -ENOENT || strchr(arg, '/'))
+		return err;
+	return dm_name(sysfs, arg, name, len);
+}
+
+/* The whole disk of partition @name, its numbers, start and size. */
+static int partition_of(const char *sysfs, const char *name,
+			struct iolat_dev_req *dev)
+{
+	char path[PATH_MAX], real[PATH_MAX], line[32];
+	const char *disk;
+
+	if (!pathf(path, "%s/class/block/%s/..", sysfs, name) ||
+	    !realpath(path, real))
+		return -ENOENT;
+	disk = strrchr(real, '/') + 1;
+	if (!plain_name(disk, sizeof(dev->disk)))
+		return -EINVAL;
+	snprintf(dev->disk, sizeof(dev->disk), "%s", disk);
+	if (read_devt(sysfs, dev->disk, &dev->disk_major, &dev->disk_minor) ||
+	    !pathf(path, "%s/class/block/%s/start", sysfs, name) ||
+	    read_line(path, line, sizeof(line)))
+		return -ENOENT;
+	dev->part_start = strtoull(line, NULL, 10);
+	if (!pathf(path, "%s/class/block/%s/size", sysfs, name) ||
+	    read_line(path, line, sizeof(line)))
+		return -ENOENT;
+	dev->part_sectors = strtoull(line, NULL, 10);
+	/* an empty partition (an extended one's container) has no I/O */
+	return dev->part_sectors ? 0 : -ENOSPC;
+}
+
+/*
+ * What a device without blk-mq queues is, for the user: "device-mapper
+ * vg-lv", "md RAID", else "bio-based"; with the devices it sits on
+ * (slaves/), space-separated, in @dev->lower.
+ */
+static void bio_based(const char *sysfs, struct iolat_dev_req *dev)
+{
+	char path[PATH_MAX], line[64];
+	struct dirent *de;
+	size_t at = 0;
+	DIR *d;
+
+	snprintf(dev->kind, sizeof(dev->kind), "bio-based");
+	if (pathf(path, "%s/class/block/%s/dm/name", sysfs, dev->name) &&
+	    !read_line(path, line, sizeof(line)))
+		snprintf(dev->kind, sizeof(dev->kind), "device-mapper %.32s",
+			 line);
+	else if (sysfs_has(sysfs, dev->name, "/md"))
+		snprintf(dev->kind, sizeof(dev->kind), "md RAID");
+	if (!pathf(path, "%s/class/block/%s/slaves", sysfs, dev->name))
+		return;
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    at + strlen(de->d_name) + 2 > sizeof(dev->lower))
+			continue;
+		at += snprintf(dev->lower + at, sizeof(dev->lower) - at, "%s%s",
+			       at ? " " : "", de->d_name);
+	}
+	closedir(d);
+}
+
+/*
+ * The partitions of whole disk @dev->disk (the entries of its sysfs
+ * directory with a "partition" file), by start: for a breakdown of its
+ * requests.  Those past IOLAT_MAX_PARTS are counted in more_parts.
+ */
+static void read_partitions(const char *sysfs, struct iolat_dev_req *dev)
+{
+	char path[PATH_MAX], line[32];
+	struct iolat_part p, *q;
+	struct dirent *de;
+	DIR *d;
+
+	if (!pathf(path, "%s/class/block/%s/", sysfs, dev->disk))
+		return;
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!plain_name(de->d_name, sizeof(p.name)) ||
+		    !sysfs_has(sysfs, de->d_name, "/partition") ||
+		    !pathf(path, "%s/class/block/%s/start", sysfs, de->d_name) ||
+		    read_line(path, line, sizeof(line)))
+			continue;
+		/* (plain_name(): it fits) */
+		memcpy(p.name, de->d_name, strlen(de->d_name) + 1);
+		p.start = strtoull(line, NULL, 10);
+		if (!pathf(path, "%s/class/block/%s/size", sysfs, de->d_name) ||
+		    read_line(path, line, sizeof(line)))
+			continue;
+		p.sectors = strtoull(line, NULL, 10);
+		if (!p.sectors)
+			continue;	/* an extended partition's container */
+		if (dev->nr_parts == IOLAT_MAX_PARTS) {
+			dev->more_parts++;
+			continue;
+		}
+		/* insert by start */
+		q = &dev->parts[dev->nr_parts++];
+		while (q > dev->parts && q[-1].start > p.start) {
+			*q = q[-1];
+			q--;
+		}
+		*q = p;
+	}
+	closedir(d);
+}
+
 /**
  * iolat_dev_resolve() - look up a block device to trace
  * @sysfs: sysfs mount point ("/sys"; tests pass a fake tree)
- * @arg: device name, with or without /dev/; a partition means its disk
- * @dev: filled in; nvme_ctrl is N for a namespace of controller nvme<N>
+ * @arg: the device, named as iolat_dev_name() takes it
+ * @dev: filled in; nvme_ctrl is N for a namespace of controller nvme<N>.
+ *	 A partition is traced on its disk (@dev->disk, disk_major and
+ *	 disk_minor), over its range of sectors (part_start, part_sectors),
+ *	 with its disk's geometry; a disk has part_sectors 0, is its own
+ *	 disk and has its partitions listed (nr_parts, parts).
  *
  * Return: 0; -EINVAL for a malformed name, -ENOENT for an unknown device,
- * -EOPNOTSUPP for a device that is not blk-mq.
+ * -ENOTBLK for a path that is not a block device, -ENOSPC for an empty
+ * partition, -EOPNOTSUPP for a device that is not blk-mq (with
+ * @dev->kind and lower set).
  */
 int iolat_dev_resolve(const char *sysfs, const char *arg,
 		      struct iolat_dev_req *dev)
 {
-	const char *name = iolat_dev_basename(arg);
-	char path[PATH_MAX], real[PATH_MAX], line[32];
-	unsigned int major, minor;
+	char path[PATH_MAX], line[32];
 	int err;
 
 	memset(dev, 0, sizeof(*dev));
 	dev->nvme_ctrl = -1;
-	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(dev->name))
-		return -EINVAL;
-	if (!pathf(path, "%s/class/block/%s", sysfs, name) ||
-	    access(path, F_OK))
+	err = iolat_dev_name(sysfs, arg, dev->name, sizeof(dev->name));
+	if (err)
+		return err;
+	if (read_devt(sysfs, dev->name, &dev->major, &dev->minor))
 		return -ENOENT;
-	if (!pathf(path, "%s/class/block/%s/partition", sysfs, name))
-		return -ENOENT;
-	if (!access(path, F_OK)) {
-		if (!pathf(path, "%s/class/block/%s/..", sysfs, name) ||
-		    !realpath(path, real))
-			return -ENOENT;
-		name = strrchr(real, '/') + 1;
-		if (strlen(name) >= sizeof(dev->name))
-			return -EINVAL;
+	if (sysfs_has(sysfs, dev->name, "/partition")) {
+		err = partition_of(sysfs, dev->name, dev);
+		if (err)
+			return err;
+	} else {
+		snprintf(dev->disk, sizeof(dev->disk), "%s", dev->name);
+		dev->disk_major = dev->major;
+		dev->disk_minor = dev->minor;
 	}
-	snprintf(dev->name, sizeof(dev->name), "%s", name);
-	if (read_devt(sysfs, dev->name, &major, &minor))
-		return -ENOENT;
-	dev->major = major;
-	dev->minor = minor;
-	if (!pathf(path, "%s/class/block/%s/mq", sysfs, dev->name))
+	if (!pathf(path, "%s/class/block/%s/mq", sysfs, dev->disk))
 		return -ENOENT;
 	err = read_geometry(path, dev);
+	if (err == -EOPNOTSUPP && !dev->part_sectors)
+		bio_based(sysfs, dev);
 	if (err)
 		return err;
 	sched_depth(sysfs, dev);
-	dev->nvme_ctrl = nvme_ctrl(sysfs, dev->name);
+	dev->nvme_ctrl = nvme_ctrl(sysfs, dev->disk);
 	/* capacity, for the offset distribution; 0 if sysfs lacks it */
+	if (dev->part_sectors) {
+		dev->sectors = dev->part_sectors;
+		return 0;
+	}
 	if (pathf(path, "%s/class/block/%s/size", sysfs, dev->name) &&
 	    !read_line(path, line, sizeof(line)))
 		dev->sectors = strtoull(line, NULL, 10);
+	read_partitions(sysfs, dev);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel's own counters of a disk (/sys/block/NAME/stat, the fields
+ * The kernel's own counters of a disk or partition
+ * (/sys/class/block/NAME/stat, the fields
  * of /proc/diskstats), shown beside iolat's, and the interval arithmetic
  * of `iolat stat` on both.
  */
@@ -13,9 +14,9 @@
 #include "iolat.h"
 
 /**
- * iolat_diskstats_read() - read a disk's kernel counters
+ * iolat_diskstats_read() - read a disk's or partition's kernel counters
  * @sysfs: "/sys", or a test's tree
- * @name: the disk, e.g. "nvme0n1"
+ * @name: the device, e.g. "nvme0n1" or "nvme0n1p2"
  * @ds: filled in; fields the kernel does not have stay 0
  *
  * Return: 0 or a negative errno.
@@ -29,7 +30,7 @@ int iolat_diskstats_read(const char *sysfs, const char *name,
 	int n;
 
 	memset(ds, 0, sizeof(*ds));
-	snprintf(path, sizeof(path), "%s/block/%s/stat", sysfs, name);
+	snprintf(path, sizeof(path), "%s/class/block/%s/stat", sysfs, name);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;

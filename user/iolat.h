@@ -192,10 +192,30 @@ const char *iolat_nl_errmsg(const struct iolat_nl *nl);
 struct iolat_nl *iolat_nl_connect(struct iolat_info *info);
 
 /* device.c */
-struct iolat_dev_req {
+#define IOLAT_MAX_PARTS		16	/* partitions of a disk, listed */
+struct iolat_part {
 	char name[32];
+	uint64_t start;		/* first sector on the disk */
+	uint64_t sectors;
+};
+
+struct iolat_dev_req {
+	char name[32];		/* the kernel's: nvme0n1, nvme0n1p2, dm-0 */
 	uint32_t major;
 	uint32_t minor;
+	/* the whole disk: a partition's, else the device itself */
+	char disk[32];
+	uint32_t disk_major;
+	uint32_t disk_minor;
+	uint64_t part_start;	/* a partition's first sector on its disk */
+	uint64_t part_sectors;	/* its size; 0: a whole disk */
+	/* a device without requests (-EOPNOTSUPP): what it is, and under it */
+	char kind[48];
+	char lower[96];
+	/* a whole disk's partitions, by start; more_parts: not listed */
+	unsigned int nr_parts;
+	unsigned int more_parts;
+	struct iolat_part parts[IOLAT_MAX_PARTS];
 	uint32_t nr_hwq;
 	uint32_t depth;
 	int nvme_ctrl;		/* nvme<N> of an NVMe namespace, else -1 */
@@ -203,6 +223,8 @@ struct iolat_dev_req {
 };
 int iolat_dev_resolve(const char *sysfs, const char *arg,
 		      struct iolat_dev_req *dev);
+int iolat_dev_name(const char *sysfs, const char *arg, char *name,
+		   size_t len);
 const char *iolat_dev_basename(const char *arg);
 enum iolat_dev_state {
 	IOLAT_DEV_PRESENT,
@@ -231,7 +253,7 @@ void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
 			const char *module);
 
 /* diskstats.c (types): the kernel's counters of a disk, `iolat stat` rows */
-enum iolat_ds_field {		/* /sys/block/NAME/stat, from 0 */
+enum iolat_ds_field {		/* /sys/class/block/NAME/stat, from 0 */
 	IOLAT_DS_R_IOS = 0,
 	IOLAT_DS_R_MERGES = 1,
 	IOLAT_DS_R_TICKS = 3,	/* ms */

@@ -281,7 +281,12 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		    nla_put_u32(msg, IOLAT_DEV_A_NR_HWQ, devs[i].nr_hwq) ||
 		    nla_put_u32(msg, IOLAT_DEV_A_DEPTH, devs[i].depth) ||
 		    (nvme && devs[i].nvme_ctrl >= 0 &&
-		     nla_put_u32(msg, IOLAT_DEV_A_NVME_CTRL, devs[i].nvme_ctrl)))
+		     nla_put_u32(msg, IOLAT_DEV_A_NVME_CTRL, devs[i].nvme_ctrl)) ||
+		    (devs[i].part_sectors &&
+		     (nla_put_u32(msg, IOLAT_DEV_A_DISK_MAJOR, devs[i].disk_major) ||
+		      nla_put_u32(msg, IOLAT_DEV_A_DISK_MINOR, devs[i].disk_minor) ||
+		      nla_put_u64(msg, IOLAT_DEV_A_START, devs[i].part_start) ||
+		      nla_put_u64(msg, IOLAT_DEV_A_SECTORS, devs[i].part_sectors))))
 			goto nomem;
 		nla_nest_end(msg, nest);
 	}

@@ -146,6 +146,32 @@ static void json_group(const struct iolat_an *an,
 	printf("}");
 }
 
+/* A whole disk's requests by partition (its own, flushes, last: "-"). */
+static void json_parts(const struct iolat_an *an,
+		       const struct iolat_an_dev *dv)
+{
+	const struct iolat_an_part *p;
+	unsigned int i;
+
+	if (!dv->nr_parts)
+		return;
+	printf(", \"partitions\": [");
+	for (i = 0; i <= dv->nr_parts; i++) {
+		p = &dv->parts[i];
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(p->name);
+		if (i < dv->nr_parts)
+			printf(", \"start\": %llu, \"sectors\": %llu",
+			       U(p->start), U(p->sectors));
+		printf(", \"ios\": %llu, \"bytes\": %llu", U(p->ios),
+		       U(p->bytes));
+		if (p->lat)
+			json_hist(an, "latency", p->lat, false);
+		printf("}");
+	}
+	printf("]");
+}
+
 static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 			 const struct iolat_dev_counters *c)
 {
@@ -164,6 +190,7 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		json_counts("size_hist", dv->size, IOLAT_SIZE_BUCKETS);
 		json_counts("qd_hist", dv->qd, IOLAT_QD_BUCKETS);
 		json_counts("offset_hist", dv->lba, IOLAT_LBA_BUCKETS);
+		json_parts(an, dv);
 		if (c && c[d].valid)
 			printf(", \"busy_ns\": %llu, \"qbusy_ns\": %llu, \"inflight_ns\": %llu, \"qinflight_ns\": %llu, \"elapsed_ns\": %llu",
 			       U(c[d].busy_ns), U(c[d].qbusy_ns),

@@ -318,6 +318,36 @@ static void device_summary(const struct iolat_an *an,
 	}
 }
 
+/*
+ * A whole disk's requests by partition; "-" holds the disk's own
+ * (flushes) and those outside every partition listed.
+ */
+static void partitions(const struct iolat_an *an)
+{
+	const struct iolat_an_part *p;
+	unsigned int d, i;
+	char a[32], b[32];
+
+	for (d = 0; d < an->nr_devs; d++) {
+		if (!an->devs[d].nr_parts)
+			continue;
+		printf("\n%-16s %9s %12s %9s %9s  (%s by partition)\n",
+		       "partition", "I/Os", "bytes", "mean", "p99",
+		       an->devs[d].name);
+		for (i = 0; i <= an->devs[d].nr_parts; i++) {
+			p = &an->devs[d].parts[i];
+			if (i == an->devs[d].nr_parts && !p->ios)
+				continue;
+			iolat_fmt_ns(a, sizeof(a),
+				     p->lat ? iolat_hist_mean(p->lat) : 0);
+			iolat_fmt_ns(b, sizeof(b), p->lat ?
+				     iolat_hist_percentile(p->lat, 990000) : 0);
+			printf("%-16s %9llu %12llu %9s %9s\n", p->name,
+			       U(p->ios), U(p->bytes), a, b);
+		}
+	}
+}
+
 static void groups(const struct iolat_an *an)
 {
 	const struct iolat_an_group **sorted = iolat_an_procs_sorted(an);
@@ -344,6 +374,7 @@ static void groups(const struct iolat_an *an)
 		       U(g->ios), U(g->bytes), a, b);
 	}
 	free(sorted);
+	partitions(an);
 	if (an->nr_qids)
 		printf("\n%-10s %4s %9s %12s %9s %9s %9s  (NVMe command time)\n",
 		       "device", "qid", "commands", "bytes", "mean", "p50",

@@ -195,6 +195,31 @@ struct iolat_file *iolat_file_create(const char *path,
 	return f;
 }
 
+/**
+ * iolat_file_parts() - the partitions of the session's whole disks
+ * @f: the file, its header just written
+ * @s: the session
+ *
+ * Return: 0 or a negative errno (none to write is 0).
+ */
+int iolat_file_parts(struct iolat_file *f, const struct iolat_session *s)
+{
+	struct iolat_file_part p[IOLAT_MAX_DEVS * IOLAT_MAX_PARTS];
+	unsigned int d, i, n = 0;
+
+	memset(p, 0, sizeof(p));
+	for (d = 0; d < s->nr_devs; d++) {
+		for (i = 0; i < s->devs[d].nr_parts; i++, n++) {
+			p[n].dev = d;
+			p[n].start = s->devs[d].parts[i].start;
+			p[n].sectors = s->devs[d].parts[i].sectors;
+			memcpy(p[n].name, s->devs[d].parts[i].name,
+			       sizeof(p[n].name));
+		}
+	}
+	return n ? put(f, IOLAT_FB_PARTS, p, n * sizeof(p[0]), NULL, 0) : 0;
+}
+
 int iolat_file_records(struct iolat_file *f, const struct iolat_record *r)
 {
 	f->batch[f->nr++] = *r;
@@ -326,8 +351,9 @@ static int header_check(const char *path, const struct iolat_file_header *h)
 			  path);
 		return -EINVAL;
 	}
-	if (h->version != IOLAT_FILE_VERSION) {
-		iolat_err("%s is a version %u record file; this iolat reads version %u",
+	/* version 2 is 3 without partitions */
+	if (h->version != IOLAT_FILE_VERSION && h->version != 2) {
+		iolat_err("%s is a version %u record file; this iolat reads versions 2 and %u",
 			  path, h->version, IOLAT_FILE_VERSION);
 		return -EINVAL;
 	}
@@ -420,6 +446,35 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 	return 0;
 }
 
+/* Partitions of the header's whole disks, each checked. */
+static int parts_block(const char *path, const struct iolat_file_header *h,
+		       const void *buf, uint32_t len,
+		       const struct iolat_file_reader *rd)
+{
+	struct iolat_file_part fp;
+	struct iolat_part p;
+	uint32_t i;
+
+	if (!len || len % sizeof(fp) || len / sizeof(fp) >
+	    IOLAT_MAX_DEVS * IOLAT_MAX_PARTS)
+		goto bad;
+	for (i = 0; i < len / sizeof(fp); i++) {
+		memcpy(&fp, (const char *)buf + i * sizeof(fp), sizeof(fp));
+		if (fp.dev >= h->nr_devs || !fp.sectors ||
+		    memchr(fp.name, '\0', sizeof(fp.name)) == NULL)
+			goto bad;
+		memcpy(p.name, fp.name, sizeof(p.name));
+		p.start = fp.start;
+		p.sectors = fp.sectors;
+		if (rd->part)
+			rd->part(rd->arg, fp.dev, &p);
+	}
+	return 0;
+bad:
+	iolat_err("%s is corrupt: a partitions block of %u bytes", path, len);
+	return -EINVAL;
+}
+
 static int block(const char *path, const struct iolat_file_header *h,
 		 uint32_t type, const void *buf, uint32_t len,
 		 const struct iolat_file_reader *rd)
@@ -453,6 +508,8 @@ static int block(const char *path, const struct iolat_file_header *h,
 		return 0;
 	case IOLAT_FB_END:
 		return end_block(path, h, buf, len, rd);
+	case IOLAT_FB_PARTS:
+		return parts_block(path, h, buf, len, rd);
 	}
 	iolat_err("%s is corrupt: a block of type %u and %u bytes", path, type,
 		  len);

@@ -330,7 +330,22 @@ void iolat_fmt_ns(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.2fs", ns / 1e9);
 }
 
-/* Resolve a -d argument; a device given twice is traced once. */
+/* Do two devices share requests: a disk and its partition, or the same? */
+static bool devs_overlap(const struct iolat_dev_req *a,
+			 const struct iolat_dev_req *b)
+{
+	uint64_t a_end = a->part_start + a->part_sectors;
+	uint64_t b_end = b->part_start + b->part_sectors;
+
+	return !strcmp(a->disk, b->disk) &&
+	       (!a->part_sectors || !b->part_sectors ||
+		(a->part_start < b_end && b->part_start < a_end));
+}
+
+/*
+ * Resolve a -d argument; a device given twice is traced once, a disk and
+ * its partition not together.
+ */
 static int add_device(struct iolat_session *s, const char *arg)
 {
 	struct iolat_dev_req *dev = &s->devs[s->nr_devs];
@@ -342,18 +357,35 @@ static int add_device(struct iolat_session *s, const char *arg)
 		iolat_err("unknown block device '%s'", arg);
 		return err;
 	}
+	if (err == -ENOTBLK) {
+		iolat_err("'%s' is not a block device", arg);
+		return err;
+	}
+	if (err == -ENOSPC) {
+		iolat_err("'%s' (%s) is an empty partition: it has no I/O of its own",
+			  arg, dev->name);
+		return err;
+	}
+	if (err && dev->kind[0]) {
+		iolat_err("'%s' (%s, %s) has no requests of its own; trace the devices under it: %s",
+			  arg, dev->name, dev->kind,
+			  dev->lower[0] ? dev->lower : "(none)");
+		return err;
+	}
 	if (err) {
 		iolat_err("'%s' is not a blk-mq device; iolat traces blk-mq devices",
 			  arg);
 		return err;
 	}
-	/* (it was silent: issue 17) */
-	if (strcmp(iolat_dev_basename(arg), dev->name))
-		iolat_warn("%s is a partition of %s: iolat traces whole disks, so %s's requests are shown, of every partition",
-			   iolat_dev_basename(arg), dev->name, dev->name);
-	for (d = 0; d < s->nr_devs; d++)
+	for (d = 0; d < s->nr_devs; d++) {
 		if (!strcmp(s->devs[d].name, dev->name))
 			return 0;
+		if (devs_overlap(&s->devs[d], dev)) {
+			iolat_err("%s and %s are on the same disk: a disk and its partition are traced one or the other",
+				  s->devs[d].name, dev->name);
+			return -EINVAL;
+		}
+	}
 	s->nr_devs++;
 	return 0;
 }
@@ -600,7 +632,7 @@ static void check_devices(struct iolat_session *s)
 	}
 }
 
-/* The kernel's counters of every device (/sys/block/NAME/stat). */
+/* The kernel's counters of every device (/sys/class/block/NAME/stat). */
 static int kernel_counters(const struct iolat_session *s,
 			   struct iolat_diskstats *k)
 {

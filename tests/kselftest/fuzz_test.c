@@ -135,6 +135,23 @@ static void put_dev(struct fuzz *f, char *buf, size_t *len)
 		put_u32(nest, &n, IOLAT_DEV_A_MINOR, f->minor);
 		put_u32(nest, &n, IOLAT_DEV_A_NR_HWQ, f->nr_hwq);
 		put_u32(nest, &n, IOLAT_DEV_A_DEPTH, f->depth);
+		/* a partition of it, of any range, sometimes one at the end */
+		for (k = 0; k < 4 && rnd(f) % 2; k++) {
+			static const int part[] = {
+				IOLAT_DEV_A_DISK_MAJOR, IOLAT_DEV_A_DISK_MINOR,
+				IOLAT_DEV_A_START, IOLAT_DEV_A_SECTORS,
+			};
+			uint64_t w = rnd(f) % 3 ? rnd(f) % 300000 :
+				     ~(uint64_t)(rnd(f) % 4);
+
+			if (part[k] == IOLAT_DEV_A_DISK_MAJOR)
+				put_u32(nest, &n, part[k], f->major);
+			else if (part[k] == IOLAT_DEV_A_DISK_MINOR)
+				put_u32(nest, &n, part[k], rnd(f) % 2 ? f->minor :
+							   f->minor + 1);
+			else
+				put_attr(nest, &n, part[k], &w, 8, NLA_HDRLEN + 8);
+		}
 	} else {
 		for (k = rnd(f) % 7; k; k--) {
 			uint16_t t = rnd(f) % (IOLAT_DEV_A_MAX + 3);

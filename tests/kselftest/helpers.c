@@ -119,7 +119,7 @@ long long json_sum(const char *text, const char *key)
 	return found ? sum : -1;
 }
 
-/* The fields of /sys/block/DEV/stat into @f; how many were read, or -1. */
+/* The fields of /sys/class/block/DEV/stat (a disk or a partition) into @f; how many were read, or -1. */
 int dev_stat(const char *dev, unsigned long long f[17])
 {
 	char path[128];
@@ -127,7 +127,7 @@ int dev_stat(const char *dev, unsigned long long f[17])
 	int n;
 
 	memset(f, 0, 17 * sizeof(f[0]));
-	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", dev);
 	fp = fopen(path, "r");
 	if (!fp)
 		return -1;
@@ -307,6 +307,7 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 		snprintf(r.op, sizeof(r.op), "%s", f[8]);
 		snprintf(r.flags, sizeof(r.flags), "%s", f[9]);
 		r.sector = strtoull(f[10], NULL, 10);
+		r.bytes = strtoul(f[11], NULL, 10);
 		r.hwq = strtoul(f[12], NULL, 10);
 		r.nr_bios = strtoul(f[14], NULL, 10);
 		r.pid = strtoul(f[19], NULL, 10);

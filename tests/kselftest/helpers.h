@@ -57,7 +57,7 @@ struct row {
 	char op[16];
 	char flags[64];
 	unsigned long long sector;
-	unsigned int hwq, nr_bios, pid, tgid;
+	unsigned int bytes, hwq, nr_bios, pid, tgid;
 	char comm[IOLAT_COMM_LEN];
 };
 int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),

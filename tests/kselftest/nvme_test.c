@@ -367,26 +367,6 @@ TEST_F_TIMEOUT(nvme, flush_and_write_zeroes, 300)
 }
 
 /*
- * A partition named with -d is its whole disk, and the user is told so
- * (issue 17: nvme0n1p1 reported nvme0n1p2's reads as nvme0n1, silently).
- * The partition table is removed again after.
- */
-TEST_F_TIMEOUT(nvme, partition_said, 120)
-{
-	int st;
-
-	if (sh("command -v sfdisk >/dev/null"))
-		SKIP(return, "sfdisk is not installed");
-	ASSERT_EQ(0, sh("printf 'label: dos\\n,64M\\n,64M\\n' | sfdisk -q /dev/" NS " >/dev/null 2>&1 && for i in $(seq 50); do [ -e /sys/class/block/" NS "p1 ] && exit 0; sleep 0.1; done; exit 1"));
-	st = sh("%s trace -d " NS "p1 -o csv -- dd if=/dev/" NS "p2 of=/dev/null bs=4k count=4 iflag=direct >%s 2>%s",
-		env("IOLAT_CLI"), OUT, ERR);
-	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
-	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	EXPECT_NE(NULL, strstr(slurp(ERR), "iolat: warning: " NS "p1 is a partition of " NS ": iolat traces whole disks"))
-		TH_LOG("%s", slurp(ERR));
-}
-
-/*
  * A flush has no sector (issue 17: printed as 18446744073709551615):
  * "-" in trace's text, an empty field in its CSV.  fsync on the raw
  * device sends the drive (a volatile write cache) a flush.

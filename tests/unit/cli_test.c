@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "../../user/iolat.h"
 #include "kselftest_harness.h"
@@ -44,12 +45,14 @@ FIXTURE(sysfs) {
 };
 
 /*
- * nvme0n1 (259:0, 3 queues of up to 1023 tags) with partition nvme0n1p1,
- * and vdz, a disk without blk-mq queues.
+ * nvme0n1 (259:0, 3 queues of up to 1023 tags) with partition nvme0n1p1
+ * (259:1, sectors 2048 to 6143) and an empty one, nvme0n1p2; vdz, a disk
+ * without blk-mq queues; dm-0, device-mapper's "vg-lv" on nvme0n1p1;
+ * md0, an md array; and dev/block's links by numbers.
  */
 FIXTURE_SETUP(sysfs)
 {
-	char cmd[512];
+	char cmd[2048];
 
 	strcpy(self->root, "/tmp/iolat-sysfs-XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->root));
@@ -59,9 +62,19 @@ FIXTURE_SETUP(sysfs)
 	put(self->root, "devices/nvme0n1/mq/2/nr_tags", "64\n");
 	put(self->root, "devices/nvme0n1/nvme0n1p1/dev", "259:1\n");
 	put(self->root, "devices/nvme0n1/nvme0n1p1/partition", "1\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p1/start", "2048\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p1/size", "4096\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p2/dev", "259:2\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p2/partition", "2\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p2/start", "6144\n");
+	put(self->root, "devices/nvme0n1/nvme0n1p2/size", "0\n");
 	put(self->root, "devices/vdz/dev", "254:0\n");
+	put(self->root, "devices/dm-0/dev", "253:0\n");
+	put(self->root, "devices/dm-0/dm/name", "vg-lv\n");
+	put(self->root, "devices/md0/dev", "9:0\n");
+	put(self->root, "devices/md0/md/level", "raid1\n");
 	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p %1$s/class/block %1$s/block && cd %1$s/class/block && ln -s ../../devices/nvme0n1 nvme0n1 && ln -s ../../devices/nvme0n1/nvme0n1p1 nvme0n1p1 && ln -s ../../devices/vdz vdz && cd %1$s/block && ln -s ../devices/nvme0n1 nvme0n1 && ln -s ../devices/vdz vdz",
+		 "mkdir -p %1$s/class/block %1$s/block %1$s/dev/block %1$s/devices/dm-0/slaves && cd %1$s/class/block && ln -s ../../devices/nvme0n1 nvme0n1 && ln -s ../../devices/nvme0n1/nvme0n1p1 nvme0n1p1 && ln -s ../../devices/nvme0n1/nvme0n1p2 nvme0n1p2 && ln -s ../../devices/vdz vdz && ln -s ../../devices/dm-0 dm-0 && ln -s ../../devices/md0 md0 && cd %1$s/block && ln -s ../devices/nvme0n1 nvme0n1 && ln -s ../devices/vdz vdz && cd %1$s/dev/block && ln -s ../../devices/nvme0n1 259:0 && ln -s ../../devices/nvme0n1/nvme0n1p1 259:1 && ln -s ../../devices/dm-0 253:0 && ln -s ../../../nvme0n1/nvme0n1p1 %1$s/devices/dm-0/slaves/nvme0n1p1",
 		 self->root);
 	ASSERT_EQ(0, system(cmd));
 }
@@ -112,13 +125,93 @@ TEST_F(sysfs, nvme_controller)
 	EXPECT_EQ(-1, d.nvme_ctrl);
 }
 
-TEST_F(sysfs, partition_means_its_disk)
+/*
+ * A partition is traced on its disk, over its own sectors, with its own
+ * numbers; an empty one (an extended partition's container) is refused.
+ */
+TEST_F(sysfs, partition_on_its_disk)
 {
 	struct iolat_dev_req d;
 
-	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1p1", &d));
-	EXPECT_STREQ("nvme0n1", d.name);
-	EXPECT_EQ(0, d.minor);
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "/dev/nvme0n1p1", &d));
+	EXPECT_STREQ("nvme0n1p1", d.name);
+	EXPECT_EQ(259, d.major);
+	EXPECT_EQ(1, d.minor);
+	EXPECT_STREQ("nvme0n1", d.disk);
+	EXPECT_EQ(259, d.disk_major);
+	EXPECT_EQ(0, d.disk_minor);
+	EXPECT_EQ(2048, d.part_start);
+	EXPECT_EQ(4096, d.part_sectors);
+	EXPECT_EQ(4096, d.sectors);
+	EXPECT_EQ(3, d.nr_hwq);
+	EXPECT_EQ(1023, d.depth);
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1", &d));
+	EXPECT_STREQ("nvme0n1", d.disk);
+	EXPECT_EQ(0, d.part_sectors);
+	EXPECT_EQ(0, d.disk_minor);
+	EXPECT_EQ(-ENOSPC, iolat_dev_resolve(self->root, "nvme0n1p2", &d));
+}
+
+/*
+ * A device without queues says what it is and what it sits on; a
+ * device-mapper name finds its dm-N.
+ */
+TEST_F(sysfs, bio_based_said)
+{
+	struct iolat_dev_req d;
+	char name[32];
+
+	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vg-lv", &d));
+	EXPECT_STREQ("dm-0", d.name);
+	EXPECT_STREQ("device-mapper vg-lv", d.kind);
+	EXPECT_STREQ("nvme0n1p1", d.lower);
+	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "/dev/md0", &d));
+	EXPECT_STREQ("md RAID", d.kind);
+	EXPECT_STREQ("", d.lower);
+	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vdz", &d));
+	EXPECT_STREQ("bio-based", d.kind);
+	ASSERT_EQ(0, iolat_dev_name(self->root, "dm-0", name, sizeof(name)));
+	EXPECT_STREQ("dm-0", name);
+	EXPECT_EQ(-ENOENT, iolat_dev_name(self->root, "vg-lv2", name,
+					  sizeof(name)));
+}
+
+/*
+ * A path to a device node, through symlinks, is the device of its
+ * numbers (dev/block/MAJOR:MINOR); making the nodes takes root.
+ */
+TEST_F(sysfs, node_paths)
+{
+	char dir[128], path[256], name[32];
+	struct iolat_dev_req d;
+
+	if (geteuid())
+		SKIP(return, "making block device nodes takes root");
+	snprintf(dir, sizeof(dir), "%s/devnodes", self->root);
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(path, sizeof(path), "%s/dm-0", dir);
+	ASSERT_EQ(0, mknod(path, S_IFBLK | 0600, makedev(253, 0)));
+	snprintf(path, sizeof(path), "%s/part", dir);
+	ASSERT_EQ(0, mknod(path, S_IFBLK | 0600, makedev(259, 1)));
+	snprintf(path, sizeof(path), "%s/gone", dir);
+	ASSERT_EQ(0, mknod(path, S_IFBLK | 0600, makedev(259, 9)));
+	ASSERT_EQ(0, sh_in(dir, "mkdir vg && ln -s ../dm-0 vg/lv && ln -s part by-id && echo x > file"));
+	snprintf(path, sizeof(path), "%s/vg/lv", dir);
+	ASSERT_EQ(0, iolat_dev_name(self->root, path, name, sizeof(name)));
+	EXPECT_STREQ("dm-0", name);
+	snprintf(path, sizeof(path), "%s/by-id", dir);
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, path, &d));
+	EXPECT_STREQ("nvme0n1p1", d.name);
+	EXPECT_EQ(2048, d.part_start);
+	snprintf(path, sizeof(path), "%s/file", dir);
+	EXPECT_EQ(-ENOTBLK, iolat_dev_name(self->root, path, name,
+					   sizeof(name)));
+	snprintf(path, sizeof(path), "%s/gone", dir);
+	EXPECT_EQ(-ENOENT, iolat_dev_name(self->root, path, name,
+					  sizeof(name)));
+	snprintf(path, sizeof(path), "%s/none", dir);
+	EXPECT_EQ(-ENOENT, iolat_dev_name(self->root, path, name,
+					  sizeof(name)));
 }
 
 TEST_F(sysfs, bad_names)
@@ -126,10 +219,10 @@ TEST_F(sysfs, bad_names)
 	struct iolat_dev_req d;
 
 	EXPECT_EQ(-ENOENT, iolat_dev_resolve(self->root, "sdq", &d));
-	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "../nvme0n1", &d));
+	EXPECT_EQ(-ENOENT, iolat_dev_resolve(self->root, "../nvme0n1", &d));
 	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "", &d));
 	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "/dev/", &d));
-	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vdz", &d));
+	EXPECT_EQ(-EINVAL, iolat_dev_resolve(self->root, "..", &d));
 }
 
 /*

@@ -95,6 +95,12 @@ enum iolat_attr {
  * blk-mq tag space (number of hardware queues, tags per queue), which
  * sizes the in-flight table.  The CLI reads the geometry from sysfs
  * (/sys/block/NAME/mq/); requests outside it are counted, not recorded.
+ * A partition is traced on its whole disk: DISK_MAJOR and DISK_MINOR
+ * name the disk, whose geometry NR_HWQ and DEPTH are, and its requests
+ * whose first sector lies in [START, START + SECTORS) are the
+ * partition's; records and counters carry MAJOR and MINOR, the
+ * partition's own, and a record's sector is counted from START.  All
+ * four come together or not at all.
  */
 enum iolat_dev_attr {
 	IOLAT_DEV_A_UNSPEC,
@@ -106,6 +112,10 @@ enum iolat_dev_attr {
 	 * IOLAT_A_NVME its commands are traced (the CLI reads N from sysfs)
 	 */
 	IOLAT_DEV_A_NVME_CTRL,
+	IOLAT_DEV_A_DISK_MAJOR,	/* u32: a partition's disk */
+	IOLAT_DEV_A_DISK_MINOR,	/* u32 */
+	IOLAT_DEV_A_START,	/* u64: a partition's first sector on its disk */
+	IOLAT_DEV_A_SECTORS,	/* u64: its size in 512-byte sectors, >= 1 */
 
 	__IOLAT_DEV_A_MAX,
 	IOLAT_DEV_A_MAX = __IOLAT_DEV_A_MAX - 1
@@ -372,8 +382,10 @@ struct iolat_record {
 	__u64 i_ns;
 	__u64 d_ns;
 	__u64 c_ns;
-	__u64 sector;		/* first 512-byte sector; all ones: none (a flush) */
-	__u32 major;		/* device of the whole disk */
+	__u64 sector;		/* first 512-byte sector on the device traced;
+				 * all ones: none (a flush)
+				 */
+	__u32 major;		/* the device traced (a partition's own) */
 	__u32 minor;
 	__u32 bytes;		/* request size */
 	__u32 flags;		/* IOLAT_F_* */
