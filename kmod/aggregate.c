@@ -76,6 +76,20 @@ void __iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 			iolat_hist_add(&a->h[op][i], ns);
 }
 
+/*
+ * A bio-based device's I/O (upper.h): only its Q2C, under interrupts off
+ * as __iolat_agg_add().
+ */
+void __iolat_agg_add_q2c(struct iolat_dev *d, u8 op, u32 bytes, u64 q2c)
+{
+	struct iolat_agg_cpu *a = d->agg[smp_processor_id()];
+
+	lockdep_assert_irqs_disabled();
+	a->ios[op]++;
+	a->bytes[op] += bytes;
+	iolat_hist_add(&a->h[op][0], q2c);
+}
+
 /* __iolat_agg_add() from a context with interrupts on. */
 void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		   const struct iolat_slot *slot, u64 c_ns)

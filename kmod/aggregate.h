@@ -34,6 +34,7 @@ int iolat_agg_init(struct iolat_dev *d);
 void iolat_agg_free(struct iolat_dev *d);
 void __iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		     const struct iolat_slot *slot, u64 c_ns);
+void __iolat_agg_add_q2c(struct iolat_dev *d, u8 op, u32 bytes, u64 q2c);
 void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		   const struct iolat_slot *slot, u64 c_ns);
 void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes);

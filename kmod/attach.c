@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include "iolat.h"
 #include "probe_nvme.h"
+#include "upper.h"
 
 /* The i-th probe in registration order. */
 static struct iolat_probe *iolat_probe_nth(unsigned int i)
@@ -28,7 +29,10 @@ static struct iolat_probe *iolat_probe_nth(unsigned int i)
 	if (i < iolat_nr_rq_probes)
 		return &iolat_rq_probes[i];
 	i -= iolat_nr_rq_probes;
-	return i < iolat_nr_bio_probes ? &iolat_bio_probes[i] : NULL;
+	if (i < iolat_nr_bio_probes)
+		return &iolat_bio_probes[i];
+	i -= iolat_nr_bio_probes;
+	return i < iolat_nr_upper_probes ? &iolat_upper_probes[i] : NULL;
 }
 
 static void iolat_attach_lookup(struct tracepoint *tp, void *priv)
@@ -255,6 +259,8 @@ static bool iolat_probe_wanted(const struct iolat_session *s,
 		return !s->counters_only;
 	case IOLAT_USE_RECORDS:
 		return iolat_session_records(s);
+	case IOLAT_USE_UPPER:
+		return s->nr_devs > s->nr_rq_devs;
 	default:
 		return true;
 	}
@@ -332,6 +338,7 @@ void iolat_detach(struct iolat_session *s)
 {
 	if (s->nvme_attached)
 		iolat_detach_nvme(s);
-	iolat_unregister(s, iolat_nr_rq_probes + iolat_nr_bio_probes);
+	iolat_unregister(s, iolat_nr_rq_probes + iolat_nr_bio_probes +
+			    iolat_nr_upper_probes);
 	tracepoint_synchronize_unregister();
 }

@@ -87,6 +87,20 @@
 #endif
 
 /*
+ * block_bio_complete lost its error argument in v5.8 ("block: remove the
+ * error argument to the block_bio_complete tracepoint"; RHEL 8 has it
+ * too): the status is the bio's own, bi_status, either way.
+ */
+#ifdef IOLAT_HAVE_TP_BIO_COMPLETE_NO_ERROR
+#define IOLAT_TP_BIO_COMPLETE_PROTO(data, bio_) \
+	void *data, struct request_queue *q__unused, struct bio *bio_
+#else
+#define IOLAT_TP_BIO_COMPLETE_PROTO(data, bio_) \
+	void *data, struct request_queue *q__unused, struct bio *bio_, \
+	int error__unused
+#endif
+
+/*
  * block_rq_complete's error: the int of blk_status_to_errno() until
  * v5.11's request tracepoint rework made it a blk_status_t.
  */

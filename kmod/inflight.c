@@ -7,6 +7,7 @@
 #include <linux/overflow.h>
 #include <linux/kdev_t.h>
 #include "inflight.h"
+#include "upper.h"
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 {
@@ -16,12 +17,17 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 	d->last = spec->sectors - 1;
 	d->nr_hwq = spec->nr_hwq;
 	d->depth = spec->depth;
+	d->hwqs = kvmalloc(array_size(d->nr_hwq, sizeof(*d->hwqs)),
+			   GFP_KERNEL | __GFP_ZERO);
+	if (!d->hwqs)
+		return -ENOMEM;
+	/* a bio-based device's bios are in its own table instead */
+	if (spec->bio_based)
+		return iolat_upper_init(d);
 	d->slots = kvmalloc(array3_size(d->nr_hwq, d->depth + 1,
 					sizeof(*d->slots)),
 			    GFP_KERNEL | __GFP_ZERO);
-	d->hwqs = kvmalloc(array_size(d->nr_hwq, sizeof(*d->hwqs)),
-			   GFP_KERNEL | __GFP_ZERO);
-	return d->slots && d->hwqs ? 0 : -ENOMEM;
+	return d->slots ? 0 : -ENOMEM;
 }
 
 void iolat_inflight_free(struct iolat_dev *d)
@@ -30,4 +36,5 @@ void iolat_inflight_free(struct iolat_dev *d)
 	d->slots = NULL;
 	kvfree(d->hwqs);
 	d->hwqs = NULL;
+	iolat_upper_free(d);
 }

@@ -8,6 +8,8 @@
  *   probe_bio.c  bio probes: queue, split, merges, getrq, plug, unplug
  *   probe_rq.c   request probes: insert, issue, requeue, merge, complete
  *   probe_nvme.c NVMe probes: command setup and completion, per controller
+ *   probe_upper.c bio-based devices (device-mapper, md): a bio from its
+ *                queue to its completion, in upper.h's table
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
  *   account.h/c  busy time, in-flight integrals, I/O counts, queue depth
  *   aggregate.h/c per-CPU latency histograms instead of records
@@ -99,6 +101,7 @@ struct iolat_hwq {
 struct iolat_acct_cpu;
 struct iolat_agg_cpu;
 struct iolat_nvme_ctrl;
+struct iolat_upper_slot;
 struct module;
 
 /* A traced device, its in-flight table, queue depths and counters. */
@@ -122,6 +125,12 @@ struct iolat_dev {
 	struct iolat_acct_cpu __percpu *acct;
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */
+	/*
+	 * A bio-based device (device-mapper, md): its bios in flight, in
+	 * a table of @depth slots found by the bio's address (upper.h);
+	 * one span of queue, @hwqs[0].
+	 */
+	struct iolat_upper_slot *upper;
 };
 
 /* What START asks for, validated by netlink.c. */
@@ -132,6 +141,7 @@ struct iolat_dev_spec {
 	u32 disk_minor;
 	u64 start;		/* a partition's sectors, else 0 and all */
 	u64 sectors;
+	bool bio_based;		/* a device without requests: its bios */
 	u32 nr_hwq;
 	u32 depth;
 	s32 nvme_ctrl;		/* nvme<N> of an NVMe namespace, else -1 */
@@ -193,6 +203,8 @@ struct iolat_session {
 	u64 stop_ns;		/* stop began; U64_MAX until then */
 	struct iolat_filter filter;
 	unsigned int nr_devs;
+	/* the devices with requests first, then the bio-based (upper.h) */
+	unsigned int nr_rq_devs;
 	struct iolat_dev devs[IOLAT_MAX_DEVS];
 	struct iolat_ring __percpu *rings;
 	struct iolat_stash __percpu *stash;
@@ -218,13 +230,14 @@ static inline u64 iolat_now(void)
 
 /*
  * Which sessions register a probe: every one, those that time a
- * request's stages (records or histograms: not counters only), or those
- * that write records.
+ * request's stages (records or histograms: not counters only), those
+ * that write records, or those with a bio-based device.
  */
 enum iolat_probe_use {
 	IOLAT_USE_ALL,
 	IOLAT_USE_STAGES,
 	IOLAT_USE_RECORDS,
+	IOLAT_USE_UPPER,	/* sessions with a bio-based device */
 };
 
 /*
@@ -301,9 +314,21 @@ static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_devs; i++)
+	for (i = 0; i < s->nr_rq_devs; i++)
 		if (s->devs[i].devt == devt &&
 		    pos - s->devs[i].first <= s->devs[i].last)
+			return &s->devs[i];
+	return NULL;
+}
+
+/* The traced bio-based device of disk @devt, or NULL (upper.h). */
+static inline struct iolat_dev *iolat_session_upper(struct iolat_session *s,
+						    dev_t devt)
+{
+	unsigned int i;
+
+	for (i = s->nr_rq_devs; i < s->nr_devs; i++)
+		if (s->devs[i].devt == devt)
 			return &s->devs[i];
 	return NULL;
 }
@@ -314,7 +339,7 @@ static inline bool iolat_session_disk(const struct iolat_session *s,
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_devs; i++)
+	for (i = 0; i < s->nr_rq_devs; i++)
 		if (s->devs[i].devt == devt)
 			return true;
 	return false;

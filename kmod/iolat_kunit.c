@@ -15,6 +15,7 @@
 #include "iolat.h"
 #include "submit.h"
 #include "account.h"
+#include "upper.h"
 #include "../lib/hist.c"
 #include "../lib/record.c"
 #include "../lib/account.c"
@@ -518,6 +519,54 @@ static void iolat_stamp_test(struct kunit *test)
 }
 
 /*
+ * A bio-based device's table (upper.h): a bio's slot is found again by
+ * its address until released; bios whose hashes collide take the next
+ * slots, up to IOLAT_UPPER_PROBES from the hash, after which a claim
+ * fails (and the bio's completion is one not seen whole); a released
+ * slot is free again, and a freed slot in the middle of a run does not
+ * hide the slots after it.
+ */
+static void iolat_upper_table_test(struct kunit *test)
+{
+	struct iolat_dev *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	const struct bio *b[IOLAT_UPPER_PROBES + 1];
+	struct iolat_upper_slot *u[IOLAT_UPPER_PROBES + 1];
+	unsigned long p;
+	unsigned int n = 0, i;
+	u32 h0;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->depth = 4 * IOLAT_UPPER_PROBES;
+	d->upper = kunit_kcalloc(test, d->depth, sizeof(*d->upper), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d->upper);
+	/* addresses that all hash to the first one's slot */
+	b[n++] = (const struct bio *)0x1000UL;
+	h0 = iolat_upper_hash(d, b[0]);
+	for (p = 0x1040UL; n < ARRAY_SIZE(b) && p < 0x10000000UL; p += 0x40)
+		if (iolat_upper_hash(d, (const struct bio *)p) == h0)
+			b[n++] = (const struct bio *)p;
+	KUNIT_ASSERT_EQ(test, n, (unsigned int)ARRAY_SIZE(b));
+	for (i = 0; i < IOLAT_UPPER_PROBES; i++) {
+		u[i] = iolat_upper_claim(d, b[i]);
+		KUNIT_ASSERT_NOT_NULL(test, u[i]);
+		KUNIT_EXPECT_PTR_EQ(test, u[i],
+				    &d->upper[(h0 + i) % d->depth]);
+	}
+	KUNIT_EXPECT_NULL(test, iolat_upper_claim(d, b[IOLAT_UPPER_PROBES]));
+	for (i = 0; i < IOLAT_UPPER_PROBES; i++)
+		KUNIT_EXPECT_PTR_EQ(test, iolat_upper_find(d, b[i]), u[i]);
+	KUNIT_EXPECT_NULL(test, iolat_upper_find(d, b[IOLAT_UPPER_PROBES]));
+	/* a hole in the run: the later ones are still found */
+	iolat_upper_release(u[3]);
+	KUNIT_EXPECT_NULL(test, iolat_upper_find(d, b[3]));
+	KUNIT_EXPECT_PTR_EQ(test, iolat_upper_find(d, b[9]), u[9]);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    iolat_upper_claim(d, b[IOLAT_UPPER_PROBES]), u[3]);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    iolat_upper_find(d, b[IOLAT_UPPER_PROBES]), u[3]);
+}
+
+/*
  * A request first seen on a CPU other than its submitter's takes its
  * entry from that CPU's stash, once; entries of this CPU and entries
  * claimed for another bio are left alone.
@@ -836,6 +885,7 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE(iolat_stash_release_test),
 	KUNIT_CASE(iolat_stash_remote_test),
 	KUNIT_CASE(iolat_stamp_test),
+	KUNIT_CASE(iolat_upper_table_test),
 	KUNIT_CASE(iolat_busy_union_test),
 	KUNIT_CASE(iolat_busy_backdate_test),
 	KUNIT_CASE(iolat_busy_transient_test),

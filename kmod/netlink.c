@@ -17,6 +17,7 @@
 #include "account.h"
 #include "aggregate.h"
 #include "clocktest.h"
+#include "upper.h"
 
 /*
  * Every range in a struct netlink_range_validation, validated by the
@@ -61,6 +62,7 @@ static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
 	[IOLAT_DEV_A_DISK_MINOR] = IOLAT_NLA_U32_RANGE(&iolat_minor_range),
 	[IOLAT_DEV_A_START] = { .type = NLA_U64 },
 	[IOLAT_DEV_A_SECTORS] = { .type = NLA_U64 },
+	[IOLAT_DEV_A_BIO_BASED] = { .type = NLA_FLAG },
 };
 
 static struct netlink_range_validation iolat_ops_range = {
@@ -217,7 +219,44 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	spec->depth = nla_get_u32(tb[IOLAT_DEV_A_DEPTH]);
 	spec->nvme_ctrl = tb[IOLAT_DEV_A_NVME_CTRL] ?
 			  nla_get_u32(tb[IOLAT_DEV_A_NVME_CTRL]) : -1;
-	return iolat_nl_parse_part(nla, tb, spec, extack);
+	spec->bio_based = !!tb[IOLAT_DEV_A_BIO_BASED];
+	err = iolat_nl_parse_part(nla, tb, spec, extack);
+	if (err || !spec->bio_based)
+		return err;
+	if (spec->nr_hwq != 1 || !is_power_of_2(spec->depth) ||
+	    spec->depth < IOLAT_UPPER_PROBES) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_BIO_BASED],
+				    "a bio-based device has one queue and a table of a power of two slots, at least 16");
+		return -EINVAL;
+	}
+	if (spec->sectors || spec->nvme_ctrl >= 0) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_BIO_BASED],
+				    "a bio-based device is neither a partition nor an NVMe namespace");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The devices with requests first, then the bio-based ones, each in the
+ * order given (the session looks them up apart, upper.h).
+ * Return: how many have requests.
+ */
+static unsigned int iolat_nl_order_devs(struct iolat_dev_spec *specs,
+					unsigned int nr)
+{
+	struct iolat_dev_spec tmp;
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (specs[i].bio_based)
+			continue;
+		tmp = specs[i];
+		for (j = i; j > n; j--)
+			specs[j] = specs[j - 1];
+		specs[n++] = tmp;
+	}
+	return n;
 }
 
 /*
@@ -300,9 +339,10 @@ static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
 	return 0;
 }
 
-static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
+/* START with @specs, room for IOLAT_MAX_DEVS devices, to parse them into. */
+static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
+			       struct iolat_dev_spec *specs)
 {
-	struct iolat_dev_spec specs[IOLAT_MAX_DEVS];
 	struct iolat_filter filter;
 	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
 	const struct nlattr *nla;
@@ -357,8 +397,23 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = iolat_nl_parse_mode(info, nr, &mode);
 	if (err)
 		return err;
+	iolat_nl_order_devs(specs, nr);
 	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
 				   mode, info->extack);
+}
+
+/* (the devices' specs are too large for the stack of a KASAN kernel) */
+static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct iolat_dev_spec *specs;
+	int err;
+
+	specs = kcalloc(IOLAT_MAX_DEVS, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
+	err = iolat_nl_start_devs(skb, info, specs);
+	kfree(specs);
+	return err;
 }
 
 /* Each counter with its attribute. */

@@ -33,9 +33,9 @@ iolat_stash_new(struct iolat_session *s)
  * bios elsewhere) turns the stamps off for the session.  The reference
  * is marked stale while it changes, for a probe nested on this CPU.
  */
-static noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
-					  struct iolat_stash *st, u64 stamp,
-					  unsigned long j)
+noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
+				   struct iolat_stash *st, u64 stamp,
+				   unsigned long j)
 {
 	u64 now = iolat_now();
 
@@ -51,29 +51,6 @@ static noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
 	barrier();
 	WRITE_ONCE(st->ref_j, j);
 	return now;
-}
-
-/*
- * The time @bio was queued, without a clock read where the kernel took
- * one: its stamp (iolat_bio_stamp(), taken just before this tracepoint)
- * put back on this CPU's last reading, less than a second old.
- */
-static __always_inline u64 iolat_bio_queue_ns(struct iolat_session *s,
-					      const struct bio *bio)
-{
-	struct iolat_stash *st = this_cpu_ptr(s->stash);
-	u64 stamp = iolat_bio_stamp(bio);
-	unsigned long j;
-
-	/* no stamp (none in this kernel's headers, or none on this bio) */
-	if (!IOLAT_BIO_STAMP_MASK || !stamp)
-		return iolat_now();
-	j = jiffies;
-	if (j - READ_ONCE(st->ref_j) < IOLAT_REF_JIFFIES &&
-	    !READ_ONCE(s->no_stamps))
-		return iolat_stamp_after(READ_ONCE(st->ref_ns), stamp,
-					 IOLAT_BIO_STAMP_MASK);
-	return iolat_bio_queue_clock(s, st, stamp, j);
 }
 
 /* block_bio_queue (Q): a bio enters the block layer. */

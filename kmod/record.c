@@ -8,6 +8,7 @@
 #include <linux/string.h>
 #include "inflight.h"
 #include "probe_nvme.h"
+#include "upper.h"
 
 /**
  * iolat_record_flags() - the ABI's IOLAT_F_* flags of a request
@@ -146,6 +147,57 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	} else if (s->nvme) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 	}
+	iolat_record_publish(s, rs, pos);
+}
+
+/**
+ * iolat_record_emit_upper() - write a bio-based device's completed I/O
+ * @s: the session
+ * @d: the device
+ * @u: the bio's slot
+ * @c_ns: when it completed
+ * @error: 0 or a negative errno
+ *
+ * A bio has no request stages: Q and C, with the device's bios in flight
+ * before it as both its queue depths, and its slot as its tag.
+ */
+void iolat_record_emit_upper(struct iolat_session *s,
+			     const struct iolat_dev *d,
+			     const struct iolat_upper_slot *u, u64 c_ns,
+			     int error)
+{
+	struct iolat_ring_slot *rs;
+	struct iolat_record *rec;
+	unsigned long pos;
+
+	rs = iolat_record_reserve(s, &pos);
+	if (!rs)
+		return;
+	rec = &rs->rec;
+	rec->q_ns = u->q_ns;
+	rec->g_ns = 0;
+	rec->i_ns = 0;
+	rec->d_ns = 0;
+	rec->c_ns = c_ns;
+	rec->sector = u->sector;
+	rec->major = MAJOR(d->id);
+	rec->minor = MINOR(d->id);
+	rec->bytes = u->bytes;
+	rec->flags = u->flags | IOLAT_F_BIO;
+	rec->pid = u->who.pid;
+	rec->tgid = u->who.tgid;
+	memcpy(rec->comm, u->who.comm, IOLAT_COMM_LEN);
+	rec->hwq = 0;
+	rec->tag = u - d->upper;
+	rec->nr_bios = 1;
+	rec->requeues = 0;
+	rec->qd_insert = u->qd;
+	rec->qd_issue = u->qd;
+	rec->op = u->op;
+	rec->pad = 0;
+	rec->error = error;
+	if (s->nvme)
+		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 	iolat_record_publish(s, rs, pos);
 }
 

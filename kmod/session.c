@@ -167,6 +167,10 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		if (err)
 			goto fail;
 	}
+	/* the devices with requests come first (netlink.c) */
+	for (i = 0; i < nr_specs; i++)
+		if (!specs[i].bio_based)
+			s->nr_rq_devs = i + 1;
 	for (i = 0; i < nr_specs; i++) {
 		err = iolat_inflight_init(&s->devs[i], &specs[i]);
 		s->nr_devs = i + 1;

@@ -13,7 +13,7 @@ pkgs=(
 	dkms kmod bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
 	linux-source-6.1 python3 util-linux fdisk gdb
 	dwarves qemu-system-x86 busybox-static debootstrap
-	fio blktrace nvme-cli
+	fio blktrace nvme-cli dmsetup cryptsetup-bin mdadm lvm2
 	prometheus chromium python3-pil python3-pandas python3-numpy
 )
 [ "${1:-}" = --bench ] && pkgs+=(bpftrace bpfcc-tools)

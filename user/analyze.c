@@ -606,7 +606,8 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		op_add(an, &d->run[op], r, &t);
 	}
 	d->size[iolat_size_bucket(r->bytes)]++;
-	if (r->d_ns) {
+	/* a bio-based device's I/O is at the device from its queue on */
+	if (r->d_ns || (r->flags & IOLAT_F_BIO)) {
 		unsigned int b = iolat_qd_bucket(r->qd_issue);
 
 		d->qd[b]++;

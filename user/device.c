@@ -393,10 +393,13 @@ static void read_partitions(const char *sysfs, struct iolat_dev_req *dev)
  *	 with its disk's geometry; a disk has part_sectors 0, is its own
  *	 disk and has its partitions listed (nr_parts, parts).
  *
+ * A device without blk-mq queues (device-mapper, md, brd, zram) is
+ * bio-based (@dev->bio_based, with kind and lower set): its bios are
+ * traced, in a table of IOLAT_UPPER_SLOTS.
+ *
  * Return: 0; -EINVAL for a malformed name, -ENOENT for an unknown device,
  * -ENOTBLK for a path that is not a block device, -ENOSPC for an empty
- * partition, -EOPNOTSUPP for a device that is not blk-mq (with
- * @dev->kind and lower set).
+ * partition, -EOPNOTSUPP for a partition of a bio-based device.
  */
 int iolat_dev_resolve(const char *sysfs, const char *arg,
 		      struct iolat_dev_req *dev)
@@ -423,12 +426,21 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 	if (!pathf(path, "%s/class/block/%s/mq", sysfs, dev->disk))
 		return -ENOENT;
 	err = read_geometry(path, dev);
-	if (err == -EOPNOTSUPP && !dev->part_sectors)
+	if (err == -EOPNOTSUPP) {
+		/* no blk-mq queues: its bios, unless it is a partition */
 		bio_based(sysfs, dev);
+		if (dev->part_sectors)
+			return err;
+		dev->bio_based = true;
+		dev->nr_hwq = 1;
+		dev->depth = IOLAT_UPPER_SLOTS;
+		err = 0;
+	} else if (!err) {
+		sched_depth(sysfs, dev);
+	}
 	if (err)
 		return err;
-	sched_depth(sysfs, dev);
-	dev->nvme_ctrl = nvme_ctrl(sysfs, dev->disk);
+	dev->nvme_ctrl = dev->bio_based ? -1 : nvme_ctrl(sysfs, dev->disk);
 	/* capacity, for the offset distribution; 0 if sysfs lacks it */
 	if (dev->part_sectors) {
 		dev->sectors = dev->part_sectors;

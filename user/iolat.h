@@ -193,6 +193,8 @@ struct iolat_nl *iolat_nl_connect(struct iolat_info *info);
 
 /* device.c */
 #define IOLAT_MAX_PARTS		16	/* partitions of a disk, listed */
+/* a bio-based device's bios in flight at most (the module's table) */
+#define IOLAT_UPPER_SLOTS	8192
 struct iolat_part {
 	char name[32];
 	uint64_t start;		/* first sector on the disk */
@@ -209,7 +211,11 @@ struct iolat_dev_req {
 	uint32_t disk_minor;
 	uint64_t part_start;	/* a partition's first sector on its disk */
 	uint64_t part_sectors;	/* its size; 0: a whole disk */
-	/* a device without requests (-EOPNOTSUPP): what it is, and under it */
+	/*
+	 * A bio-based device (no requests: device-mapper, md): its bios
+	 * are traced, in a table of depth slots; what it is, and under it.
+	 */
+	bool bio_based;
 	char kind[48];
 	char lower[96];
 	/* a whole disk's partitions, by start; more_parts: not listed */

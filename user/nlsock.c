@@ -286,7 +286,8 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		     (nla_put_u32(msg, IOLAT_DEV_A_DISK_MAJOR, devs[i].disk_major) ||
 		      nla_put_u32(msg, IOLAT_DEV_A_DISK_MINOR, devs[i].disk_minor) ||
 		      nla_put_u64(msg, IOLAT_DEV_A_START, devs[i].part_start) ||
-		      nla_put_u64(msg, IOLAT_DEV_A_SECTORS, devs[i].part_sectors))))
+		      nla_put_u64(msg, IOLAT_DEV_A_SECTORS, devs[i].part_sectors))) ||
+		    (devs[i].bio_based && nla_put_flag(msg, IOLAT_DEV_A_BIO_BASED)))
 			goto nomem;
 		nla_nest_end(msg, nest);
 	}

@@ -15,7 +15,7 @@ static const struct {
 } flag_names[] = {
 	{ IOLAT_F_SYNC, "sync" }, { IOLAT_F_META, "meta" },
 	{ IOLAT_F_FUA, "fua" }, { IOLAT_F_PREFLUSH, "preflush" },
-	{ IOLAT_F_SPLIT, "split" },
+	{ IOLAT_F_SPLIT, "split" }, { IOLAT_F_BIO, "bio" },
 };
 
 /* "sync|fua", or "-" for none; the submitter bit is shown by pid. */

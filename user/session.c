@@ -367,9 +367,8 @@ static int add_device(struct iolat_session *s, const char *arg)
 		return err;
 	}
 	if (err && dev->kind[0]) {
-		iolat_err("'%s' (%s, %s) has no requests of its own; trace the devices under it: %s",
-			  arg, dev->name, dev->kind,
-			  dev->lower[0] ? dev->lower : "(none)");
+		iolat_err("'%s' (%s) is a partition of a %s device, which iolat traces whole: -d %s",
+			  arg, dev->name, dev->kind, dev->disk);
 		return err;
 	}
 	if (err) {

@@ -3,7 +3,9 @@
  * Storage stacks, in the guest (issue 19): partitions of QEMU's NVMe
  * drive traced on their own, against the kernel's per-partition counters
  * (/sys/class/block/PART/stat) and blktrace's remap (A) events of the same
- * run.
+ * run; bio-based devices (device-mapper's linear, striped and crypt
+ * targets, md raid1) traced from queue to completion, against the
+ * kernel's counters of the device and blktrace's Q and C of its bios.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -64,6 +66,7 @@ FIXTURE_SETUP(part)
 
 FIXTURE_TEARDOWN(part)
 {
+	sh("cryptsetup close iolat_crypt 2>/dev/null; true");
 	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
 	EXPECT_EQ(0, dmesg_bad_reports());
 }
@@ -357,6 +360,353 @@ TEST_F(part, disk_with_its_partition_refused)
 	EXPECT_EQ(1, count_lines(err)) TH_LOG("%s", err);
 	EXPECT_NE(NULL, strstr(err, "are on the same disk")) TH_LOG("%s", err);
 	free(err);
+}
+
+/*
+ * Bio-based devices over two null_blk disks: device-mapper's linear and
+ * striped targets and md's raid1.  Each is traced by its device node's
+ * path, with blktrace on the same device in the same run.
+ */
+/* lvm2 without udev in the guest: it makes its own nodes and links. */
+#define LVM "lvm %s --config 'devices { obtain_device_list_from_udev = 0 types = [ \"nullb\", 16 ] } activation { udev_sync = 0 udev_rules = 0 monitoring = 0 } global { use_lvmetad = 0 }'"
+
+FIXTURE(upper) {
+	char a[32], b[32];
+};
+
+FIXTURE_SETUP(upper)
+{
+	if (sh("command -v fio >/dev/null && command -v dmsetup >/dev/null && command -v blktrace >/dev/null"))
+		SKIP(return, "fio, dmsetup or blktrace is not installed");
+	ASSERT_EQ(0, module_load());
+	ASSERT_EQ(0, nullb_configfs());
+	ASSERT_EQ(0, nullb_create("iolat_ua", 100000, self->a, sizeof(self->a)));
+	ASSERT_EQ(0, nullb_create("iolat_ub", 100000, self->b, sizeof(self->b)));
+	/* md reads back its superblocks: the disks keep what is written */
+	ASSERT_EQ(0, sh("cd /sys/kernel/config/nullb && for d in iolat_ua iolat_ub; do echo 0 >$d/power && echo 1 >$d/memory_backed && echo 1 >$d/power || exit 1; done"));
+	ASSERT_EQ(0, wait_disk(self->a));
+	ASSERT_EQ(0, wait_disk(self->b));
+	ASSERT_EQ(0, sh("modprobe dm_mod 2>/dev/null; test -e /dev/mapper/control || dmsetup mknodes"));
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(upper)
+{
+	sh("dmsetup remove iolat_lin 2>/dev/null; dmsetup remove iolat_str 2>/dev/null; "
+	   "mdadm --stop /dev/md/iolat_r1 2>/dev/null; mdadm --stop /dev/md127 2>/dev/null; true");
+	sh(LVM " -y iolat_vg >/dev/null 2>&1; true", "vgremove -f");
+	sh("for d in %s %s; do mdadm --zero-superblock /dev/$d 2>/dev/null; done; true",
+	   self->a, self->b);
+	nullb_remove("iolat_ua");
+	nullb_remove("iolat_ub");
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/* The kernel's name (dm-0, md127) of the block device at @path. */
+static int kname_of(const char *path, char *name, size_t len)
+{
+	char cmd[256], *out;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "set -- $(stat -L -c '%%t %%T' %s) && basename $(readlink -f /sys/dev/block/$(printf '%%d:%%d' 0x$1 0x$2)) >" OUT,
+		 path);
+	st = sh("%s", cmd);
+	out = slurp(OUT);
+	if (st || !out)
+		return -1;
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(name, len, "%s", out);
+	free(out);
+	return 0;
+}
+
+#define MAX_BIOS 4096
+
+struct upper_rows {
+	long rows, reads, writes, not_fio, not_bio;
+	unsigned long long sector[MAX_BIOS];
+	long long q2c[MAX_BIOS];
+	char op[MAX_BIOS];
+};
+
+static void upper_row(void *arg, const struct row *r)
+{
+	struct upper_rows *u = arg;
+
+	if (u->rows < MAX_BIOS) {
+		u->sector[u->rows] = r->sector;
+		u->q2c[u->rows] = r->t[4] - r->t[0];
+		u->op[u->rows] = r->op[0];
+	}
+	u->rows++;
+	u->reads += !strcmp(r->op, "read");
+	u->writes += !strcmp(r->op, "write");
+	u->not_fio += strcmp(r->comm, "fio") != 0;
+	u->not_bio += !strstr(r->flags, "bio");
+}
+
+/*
+ * blktrace's Q and C of each bio of device @kname (BT/bt.txt), paired by
+ * sector and direction: for each of @u's rows that has a pair, the
+ * distance of its Q2C from blktrace's into @diff and its Q2C into @q2c,
+ * both sorted.  Return: how many rows had a pair, or -1.
+ */
+static long q2c_pairs(const struct upper_rows *u, long long *q2c,
+		      long long *diff)
+{
+	static unsigned long long sec[MAX_BIOS * 2];
+	static double bq[MAX_BIOS * 2], bc[MAX_BIOS * 2];
+	static char dir[MAX_BIOS * 2];
+	char line[256], d;
+	long n = 0, m = 0, i, j;
+	FILE *fp;
+
+	fp = popen("awk '($6 == \"Q\" || $6 == \"C\") && $7 ~ /^[RW]/ { k = $8 \" \" substr($7, 1, 1); "
+		   "if ($6 == \"Q\") q[k] = $4; else if (k in q) { print $8, substr($7, 1, 1), q[k], $4; delete q[k] } }' " BT "/bt.txt",
+		   "r");
+	if (!fp)
+		return -1;
+	while (m < MAX_BIOS * 2 && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%llu %c %lf %lf", &sec[m], &d, &bq[m], &bc[m]) == 4)
+			dir[m++] = d;
+	}
+	pclose(fp);
+	for (i = 0; i < u->rows && i < MAX_BIOS; i++) {
+		for (j = 0; j < m; j++) {
+			if (sec[j] != u->sector[i] ||
+			    dir[j] != (u->op[i] == 'r' ? 'R' : 'W'))
+				continue;
+			q2c[n] = u->q2c[i];
+			diff[n++] = llabs(u->q2c[i] -
+					  (long long)((bc[j] - bq[j]) * 1e9));
+			sec[j] = ~0ULL;		/* each pair once */
+			break;
+		}
+	}
+	qsort(q2c, n, sizeof(q2c[0]), cmp_ll);
+	qsort(diff, n, sizeof(diff[0]), cmp_ll);
+	return n;
+}
+
+/*
+ * blktrace's events of action @act ("Q", "X") of the direction @rw ("R",
+ * "W", or "RW" for both) in BT/bt.txt (blkparse's text).
+ */
+static long blkparse_n(const char *act, const char *rw)
+{
+	char cmd[256], line[64];
+	long n = -1;
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd),
+		 "awk '$6 == \"%s\" && $7 ~ /^[%s]/ { n++ } END { print n + 0 }' " BT "/bt.txt",
+		 act, rw);
+	fp = popen(cmd, "r");
+	if (!fp)
+		return -1;
+	if (fgets(line, sizeof(line), fp))
+		n = strtol(line, NULL, 10);
+	pclose(fp);
+	return n;
+}
+
+/*
+ * `iolat trace -d @path` of bio-based device @kname while @fio runs on
+ * it, with blktrace on the same device: every bio fio queued is a row
+ * (@want_ios, and blktrace's Q events), each attributed to fio and
+ * marked a bio; the kernel's count of the device's reads and writes
+ * (/sys/class/block/KNAME/stat) is the rows' times @pieces, the parts
+ * device-mapper cuts each bio into at a striped target's chunks and
+ * counts as I/Os of their own (blktrace shows each cut as a split, X,
+ * except on 4.19); and, where bios are not cut, each one's Q2C is that
+ * of blktrace's Q and C of the same bio (the same tracepoints: a few
+ * microseconds apart; a cut bio's C has the sector of its last piece).
+ */
+static void upper_exact(struct __test_metadata *_metadata, const char *path,
+			const char *kname, const char *fio, long want_ios,
+			long pieces)
+{
+	static long long q2c[MAX_BIOS], diff[MAX_BIOS];
+	struct upper_rows *u = calloc(1, sizeof(*u));
+	unsigned long long f0[17], f1[17];
+	long long dr, dw;
+	long n, xr, xw;
+	int st;
+
+	ASSERT_NE(NULL, u);
+	/*
+	 * What the kernel does with a new device on its own is over before
+	 * the count starts: a new md array's partitions are scanned when it
+	 * is first opened (3 reads, which blktrace's own open would make).
+	 */
+	ASSERT_EQ(0, sh("blockdev --getsz /dev/%s >/dev/null", kname));
+	ASSERT_EQ(0, sh("p=; for i in $(seq 100); do c=$(cat /sys/class/block/%s/stat); [ \"$c\" = \"$p\" ] && exit 0; p=$c; sleep 0.3; done; exit 1",
+			kname));
+	ASSERT_LT(10, dev_stat(kname, f0));
+	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	sh("rm -rf " BT "; mkdir -p " BT);
+	st = sh("cd " BT " && blktrace -d /dev/%s -o bt >bt.log 2>&1 & bt=$!; sleep 2; "
+		"%s trace -o csv -d %s -- fio --name=u --filename=%s %s --output=/dev/null >" CSV " 2>" ERR "; st=$?; "
+		"sleep 1; kill -INT $bt; wait $bt; "
+		"cd " BT " && blkparse -q -i bt -o bt.txt >/dev/null 2>&1; exit $st",
+		kname, env("IOLAT_CLI"), path, path, fio);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(10, dev_stat(kname, f1));
+	ASSERT_LT(0, csv_rows(CSV, upper_row, u)) TH_LOG("%s", slurp(ERR));
+	dr = f1[0] - f0[0];
+	dw = f1[4] - f0[4];
+	n = q2c_pairs(u, q2c, diff);
+	NOTE("%s (%s): iolat %ld reads, %ld writes, %ld not by fio, %ld not bios; the kernel %lld and %lld; %ld paired with blktrace's Q and C: Q2C median %lld ns, |iolat - blktrace| median %lld ns, p90 %lld ns",
+	     path, kname, u->reads, u->writes, u->not_fio, u->not_bio, dr, dw,
+	     n, n > 0 ? q2c[n / 2] : 0, n > 0 ? diff[n / 2] : 0,
+	     n > 0 ? diff[n * 9 / 10] : 0);
+	xr = blkparse_n("X", "R");
+	xw = blkparse_n("X", "W");
+	NOTE("%s: blktrace %ld Q, %ld and %ld X (splits) of reads and writes",
+	     kname, blkparse_n("Q", "RW"), xr, xw);
+	EXPECT_EQ(want_ios, u->rows) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(u->rows, blkparse_n("Q", "RW"));
+	EXPECT_EQ(dr, u->reads * pieces);
+	EXPECT_EQ(dw, u->writes * pieces);
+	/* each cut a split (X), where the kernel says so (not 4.19's dm) */
+	if (xr + xw) {
+		EXPECT_EQ(xr, u->reads * (pieces - 1));
+		EXPECT_EQ(xw, u->writes * (pieces - 1));
+	}
+	EXPECT_EQ(0, u->not_fio);
+	EXPECT_EQ(0, u->not_bio);
+	if (pieces == 1) {
+		EXPECT_LE(u->rows * 9 / 10, n);
+		if (n > 0)
+			EXPECT_GE(q2c[n / 2] / 20, diff[n / 2]);
+	}
+	free(u);
+}
+
+/* dm-linear over null_blk, named by its /dev/mapper path. */
+TEST_F_TIMEOUT(upper, dm_linear_exact, 300)
+{
+	char kname[32];
+
+	ASSERT_EQ(0, sh("dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
+			self->a, self->a));
+	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_lin", kname, sizeof(kname)));
+	upper_exact(_metadata, "/dev/mapper/iolat_lin", kname,
+		    "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=600 --randseed=3",
+		    600, 1);
+}
+
+/*
+ * A striped target over both disks, 4 KiB chunks, written and read in
+ * 64 KiB: device-mapper cuts each bio into 16 pieces, one per chunk, and
+ * the bio is still one I/O, complete when its last piece is.
+ */
+TEST_F_TIMEOUT(upper, dm_striped_one_io_per_bio, 300)
+{
+	char kname[32];
+
+	ASSERT_EQ(0, sh("n=$(blockdev --getsz /dev/%s); dmsetup create iolat_str --table \"0 $((n * 2)) striped 2 8 /dev/%s 0 /dev/%s 0\" && dmsetup mknodes",
+			self->a, self->a, self->b));
+	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_str", kname, sizeof(kname)));
+	upper_exact(_metadata, "/dev/mapper/iolat_str", kname,
+		    "--rw=randrw --bs=64k --direct=1 --ioengine=libaio --iodepth=4 --size=512M --number_ios=300 --randseed=4",
+		    300, 16);
+}
+
+/* md raid1 over both disks: each write goes to both, one I/O of md's. */
+TEST_F_TIMEOUT(upper, md_raid1_exact, 300)
+{
+	char kname[32];
+
+	if (sh("command -v mdadm >/dev/null"))
+		SKIP(return, "mdadm is not installed");
+	ASSERT_EQ(0, sh("mdadm --create /dev/md/iolat_r1 --run --quiet --level=1 --raid-devices=2 --assume-clean --metadata=1.2 /dev/%s /dev/%s >" OUT " 2>&1 || { cat " OUT "; exit 1; }",
+			self->a, self->b)) TH_LOG("%s", slurp(OUT));
+	ASSERT_EQ(0, kname_of("/dev/md/iolat_r1", kname, sizeof(kname)));
+	upper_exact(_metadata, "/dev/md/iolat_r1", kname,
+		    "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=5",
+		    400, 1);
+}
+
+
+/*
+ * An LVM logical volume striped over both disks, named as LVM names it
+ * (/dev/VG/LV): traced as the device-mapper device under the name.
+ */
+TEST_F_TIMEOUT(upper, lvm_volume_exact, 300)
+{
+	char kname[32];
+
+	if (sh("command -v lvm >/dev/null"))
+		SKIP(return, "lvm2 is not installed");
+	ASSERT_EQ(0, sh(LVM " /dev/%s /dev/%s >" OUT " 2>&1 && "
+			LVM " iolat_vg /dev/%s /dev/%s >>" OUT " 2>&1 && "
+			LVM " -y -n lv -L 512M -i 2 -I 64k iolat_vg >>" OUT " 2>&1 || { cat " OUT "; exit 1; }",
+			"pvcreate -y", self->a, self->b, "vgcreate", self->a,
+			self->b, "lvcreate")) TH_LOG("%s", slurp(OUT));
+	ASSERT_EQ(0, kname_of("/dev/iolat_vg/lv", kname, sizeof(kname)))
+		TH_LOG("no /dev/iolat_vg/lv");
+	upper_exact(_metadata, "/dev/iolat_vg/lv", kname,
+		    "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=7",
+		    400, 1);
+}
+
+/*
+ * `iolat stat` of a device-mapper device: its reads and writes are the
+ * kernel's count of the device's, and its %util is iolat's own, beside
+ * the kernel's.
+ */
+TEST_F_TIMEOUT(upper, dm_stat_counts, 300)
+{
+	unsigned long long f0[17], f1[17];
+	char kname[32], *out;
+	const char *total;
+	double secs;
+	int st;
+
+	ASSERT_EQ(0, sh("dmesg -c >/dev/null; dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
+			self->a, self->a));
+	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_lin", kname, sizeof(kname)));
+	ASSERT_LT(10, dev_stat(kname, f0));
+	st = sh("%s stat -o json -d iolat_lin 1 -- fio --name=s --filename=/dev/mapper/iolat_lin --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=256M --number_ios=1000 --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LT(10, dev_stat(kname, f1));
+	out = slurp(OUT);
+	total = out ? strstr(out, "\"total\":true") : NULL;
+	ASSERT_NE(NULL, total) TH_LOG("%s", out);
+	secs = json_num(total, "seconds");
+	NOTE("dm stat: %.1f reads, %.1f writes; the kernel %llu and %llu; %%util %.2f, the kernel's %.2f",
+	     json_num(total, "r_s") * secs, json_num(total, "w_s") * secs,
+	     f1[0] - f0[0], f1[4] - f0[4], json_num(total, "util"),
+	     json_num(strstr(total, "\"kernel\""), "util"));
+	EXPECT_GT(0.5, fabs(json_num(total, "r_s") * secs - (double)(f1[0] - f0[0])));
+	EXPECT_GT(0.5, fabs(json_num(total, "w_s") * secs - (double)(f1[4] - f0[4])));
+	EXPECT_LT(0, json_num(total, "util"));
+	free(out);
+}
+
+/*
+ * dm-crypt (plain, aes-xts-plain64) over the NVMe drive: its writes go
+ * down from a kernel thread (dmcrypt_write), its reads are decrypted by
+ * kcryptd; every I/O of the device is still fio's, taken when fio
+ * queued it.
+ */
+TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
+{
+	char kname[32];
+
+	if (sh("command -v cryptsetup >/dev/null && command -v dmsetup >/dev/null"))
+		SKIP(return, "cryptsetup is not installed");
+	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
+	ASSERT_EQ(0, sh("modprobe dm_crypt 2>/dev/null; head -c 64 /dev/urandom >/tmp/iolat.key && "
+			"cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --key-file /tmp/iolat.key /dev/" NS " iolat_crypt >" OUT " 2>&1 && dmsetup mknodes || { cat " OUT "; exit 1; }"))
+		TH_LOG("%s", slurp(OUT));
+	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_crypt", kname, sizeof(kname)));
+	upper_exact(_metadata, "/dev/mapper/iolat_crypt", kname,
+		    "--rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=256M --number_ios=400 --randseed=6",
+		    400, 1);
+	sh("cryptsetup close iolat_crypt");
 }
 
 TEST_HARNESS_MAIN

@@ -153,23 +153,32 @@ TEST_F(sysfs, partition_on_its_disk)
 }
 
 /*
- * A device without queues says what it is and what it sits on; a
- * device-mapper name finds its dm-N.
+ * A device without queues is bio-based: one queue, a table of slots for
+ * its bios, what it is and what it sits on; a device-mapper name finds
+ * its dm-N.
  */
-TEST_F(sysfs, bio_based_said)
+TEST_F(sysfs, bio_based_devices)
 {
 	struct iolat_dev_req d;
 	char name[32];
 
-	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vg-lv", &d));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "vg-lv", &d));
 	EXPECT_STREQ("dm-0", d.name);
+	EXPECT_TRUE(d.bio_based);
+	EXPECT_EQ(253, d.major);
+	EXPECT_EQ(1, d.nr_hwq);
+	EXPECT_EQ(IOLAT_UPPER_SLOTS, d.depth);
+	EXPECT_EQ(-1, d.nvme_ctrl);
 	EXPECT_STREQ("device-mapper vg-lv", d.kind);
 	EXPECT_STREQ("nvme0n1p1", d.lower);
-	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "/dev/md0", &d));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "/dev/md0", &d));
 	EXPECT_STREQ("md RAID", d.kind);
 	EXPECT_STREQ("", d.lower);
-	EXPECT_EQ(-EOPNOTSUPP, iolat_dev_resolve(self->root, "vdz", &d));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "vdz", &d));
 	EXPECT_STREQ("bio-based", d.kind);
+	EXPECT_TRUE(d.bio_based);
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1", &d));
+	EXPECT_FALSE(d.bio_based);
 	ASSERT_EQ(0, iolat_dev_name(self->root, "dm-0", name, sizeof(name)));
 	EXPECT_STREQ("dm-0", name);
 	EXPECT_EQ(-ENOENT, iolat_dev_name(self->root, "vg-lv2", name,

@@ -116,6 +116,11 @@ enum iolat_dev_attr {
 	IOLAT_DEV_A_DISK_MINOR,	/* u32 */
 	IOLAT_DEV_A_START,	/* u64: a partition's first sector on its disk */
 	IOLAT_DEV_A_SECTORS,	/* u64: its size in 512-byte sectors, >= 1 */
+	/* flag: a bio-based device (no requests: device-mapper, md): its bios
+	 * are traced from queue to completion, in a table of DEPTH slots (a
+	 * power of two); NR_HWQ is 1
+	 */
+	IOLAT_DEV_A_BIO_BASED,
 
 	__IOLAT_DEV_A_MAX,
 	IOLAT_DEV_A_MAX = __IOLAT_DEV_A_MAX - 1
@@ -130,7 +135,8 @@ enum iolat_dev_attr {
  *   DROP_FULL       the CPU's buffer was full
  *   DROP_UNMATCHED  the request was not seen whole: allocated before the
  *                   session began (in flight at start), or issued after
- *                   it began to stop
+ *                   it began to stop; a bio-based device's bio queued
+ *                   before the start, or when its table had no free slot
  *   DROP_RANGE      hardware queue or tag outside the geometry given at
  *                   start
  * The others count events, not requests: PARTIAL completions (the request
@@ -341,6 +347,10 @@ enum iolat_op {
 #define IOLAT_F_NVME		(1U << 10)	/* the nvme_* fields are set */
 #define IOLAT_F_NVME_ADMIN	(1U << 11)	/* an admin command (qid 0) */
 #define IOLAT_F_NVME_DSM	(1U << 12)	/* the dsm_* fields are set */
+/* an I/O of a bio-based device (device-mapper, md): a bio, queued (Q) to
+ * completed (C), with no request stages; hwq 0, tag its slot
+ */
+#define IOLAT_F_BIO		(1U << 13)
 
 /*
  * One completed request.  Times are CLOCK_MONOTONIC nanoseconds from

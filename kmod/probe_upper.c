@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bio-based device probes (upper.h): a bio queued on a traced
+ * device-mapper or md device takes a slot, its queue time and its
+ * submitter (the task that queued it, in its own context: never the
+ * kernel thread that passes it on), and a place in the device's span;
+ * its completion there closes its interval, counts it and writes its
+ * record or adds it to the histograms.  A part split off a traced bio
+ * with bio_split() (md; device-mapper until it trimmed the bio itself)
+ * completes too, before the bio, and is not an I/O of its own.
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <trace/events/block.h>
+#include "upper.h"
+#include "account.h"
+#include "aggregate.h"
+#include "submit.h"
+
+int iolat_upper_init(struct iolat_dev *d)
+{
+	d->upper = kvcalloc(d->depth, sizeof(*d->upper), GFP_KERNEL);
+	return d->upper ? 0 : -ENOMEM;
+}
+
+void iolat_upper_free(struct iolat_dev *d)
+{
+	kvfree(d->upper);
+	d->upper = NULL;
+}
+
+/*
+ * @u's bio, queued at @now, joins the device's span: with interrupts on,
+ * as a request's insert does (account.h).
+ */
+static void iolat_upper_join(struct iolat_session *s, struct iolat_dev *d,
+			     struct iolat_upper_slot *u, u64 now)
+{
+	unsigned int step;
+	u64 old;
+
+	u->acct_ns = max(now, READ_ONCE(s->start_ns));
+	step = iolat_acct_get(d);
+	old = iolat_acct_move(d, 0, this_cpu_ptr(d->acct), 1, 1,
+			      u->acct_ns - s->base_ns, u->acct_ns - s->base_ns);
+	u->qd = iolat_n_issued(old);
+	this_cpu_sub(d->acct->queue_sum, u->acct_ns);
+	this_cpu_inc(d->acct->queue_n);
+	this_cpu_sub(d->acct->dev_sum, u->acct_ns);
+	this_cpu_inc(d->acct->dev_n);
+	this_cpu_inc(d->acct->issues);
+	this_cpu_add(d->acct->qd_sum, u->qd);
+	this_cpu_inc(d->acct->qd_hist[iolat_qd_bucket(u->qd)]);
+	iolat_acct_put(d, step);
+}
+
+/* block_bio_queue (Q) on a bio-based device. */
+static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
+{
+	struct iolat_session *s = data;
+	struct iolat_upper_slot *u;
+	struct iolat_dev *d;
+
+	d = iolat_session_upper(s, iolat_bio_devt(bio));
+	if (!d || !iolat_session_armed(s))
+		return;
+	/*
+	 * No free slot near its hash (thousands in flight): its completion
+	 * will be one not seen whole, counted there.
+	 */
+	u = iolat_upper_claim(d, bio);
+	if (!u)
+		return;
+	u->q_ns = iolat_bio_queue_ns(s, bio);
+	u->sector = bio->bi_iter.bi_sector;
+	u->bytes = bio->bi_iter.bi_size;
+	u->op = iolat_record_op(bio->bi_opf);
+	u->flags = iolat_record_flags(bio->bi_opf);
+	u->piece = 0;
+	u->who.pid = 0;
+	u->who.tgid = 0;
+	u->who.comm[0] = '\0';
+	if (in_task() && !(current->flags & PF_KTHREAD))
+		u->flags |= iolat_submitter_set(&u->who, current);
+	u->filtered = !iolat_filter_wanted(&s->filter, u->op, &u->who,
+					   u->flags & IOLAT_F_SUBMITTER);
+	iolat_upper_join(s, d, u, u->q_ns);
+}
+
+/*
+ * block_split (X) on a bio-based device: a new @split of a traced bio
+ * completes on its own before the bio does; its slot says so.  (Where
+ * device-mapper trims the bio itself and says so here, that bio has its
+ * slot already.)
+ */
+static void iolat_probe_upper_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
+{
+	struct iolat_session *s = data;
+	struct iolat_upper_slot *u;
+	struct iolat_dev *d;
+
+	d = iolat_session_upper(s, iolat_bio_devt(split));
+	if (!d)
+		return;
+	this_cpu_inc(s->rings->stats.splits);
+	if (!iolat_session_armed(s) || iolat_upper_find(d, split))
+		return;
+	u = iolat_upper_claim(d, split);
+	if (u)
+		u->piece = 1;
+}
+
+/*
+ * A completion of a bio not seen queued: in flight when the session
+ * began (or queued when the table had no slot for it), it kept the
+ * device busy from the start, or from its queueing where the kernel
+ * stamped it, and counts from there (its bytes are what is left of it:
+ * a bio split on its way down was cut to its last part), its record not
+ * seen whole; unless it is after the stop or before the start, and not
+ * the session's.
+ */
+static noinline void iolat_upper_unseen(struct iolat_session *s,
+					struct iolat_dev *d,
+					const struct bio *bio)
+{
+	u64 start = READ_ONCE(s->start_ns), now, t;
+	u8 op = iolat_record_op(bio->bi_opf);
+	struct iolat_acct_cpu *c;
+	unsigned long flags;
+	unsigned int step;
+
+	if (start == U64_MAX)
+		return;
+	c = iolat_acct_begin(d, &flags, &step);
+	now = iolat_now();
+	if (now < READ_ONCE(s->stop_ns)) {
+		if (IOLAT_BIO_STAMP_MASK && iolat_bio_stamp(bio))
+			start = max(start, iolat_stamp_before(now,
+							      iolat_bio_stamp(bio),
+							      IOLAT_BIO_STAMP_MASK));
+		t = start - s->base_ns;
+		iolat_acct_move(d, 0, c, 1, 1, t, t);
+		t = now - s->base_ns;
+		iolat_acct_move(d, 0, c, -1, -1, t, t);
+		c->dev_sum += now - start;
+		c->queue_sum += now - start;
+		c->ios[op]++;
+		c->bytes[op] += bio->bi_iter.bi_size;
+		c->wait_ns[op] += now - start;
+		this_cpu_inc(s->rings->stats.drop_unmatched);
+	}
+	iolat_acct_end(d, flags, step);
+}
+
+/* block_bio_complete (C) on a bio-based device: all of the bio is done. */
+static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
+{
+	struct iolat_session *s = data;
+	struct iolat_upper_slot *u;
+	struct iolat_acct_cpu *c;
+	struct iolat_dev *d;
+	unsigned long flags;
+	unsigned int step;
+	bool wanted;
+	u64 now, t;
+
+	d = iolat_session_upper(s, iolat_bio_devt(bio));
+	if (!d)
+		return;
+	u = iolat_upper_find(d, bio);
+	if (!u) {
+		iolat_upper_unseen(s, d, bio);
+		return;
+	}
+	if (u->piece) {
+		iolat_upper_release(u);
+		return;
+	}
+	c = iolat_acct_begin(d, &flags, &step);
+	now = iolat_now();
+	/* the counters stop with the session */
+	t = min(now, READ_ONCE(s->stop_ns));
+	iolat_acct_move(d, 0, c, -1, -1, t - s->base_ns, t - s->base_ns);
+	c->dev_sum += t;
+	c->dev_n--;
+	c->queue_sum += t;
+	c->queue_n--;
+	c->ios[u->op]++;
+	c->bytes[u->op] += u->bytes;
+	c->wait_ns[u->op] += t - u->acct_ns;
+	wanted = !u->filtered &&
+		 (!s->filter.min_ns || now - u->q_ns >= s->filter.min_ns);
+	if (s->aggregate && wanted)
+		__iolat_agg_add_q2c(d, u->op, u->bytes, now - u->q_ns);
+	iolat_acct_end(d, flags, step);
+	if (s->counters_only)
+		;
+	else if (!wanted)
+		this_cpu_inc(s->rings->stats.filtered);
+	else if (s->aggregate)
+		this_cpu_inc(s->rings->stats.written);
+	else
+		iolat_record_emit_upper(s, d, u, now,
+					blk_status_to_errno(bio->bi_status));
+	iolat_upper_release(u);
+}
+
+/* Each probe against the kernel's declaration of its tracepoint. */
+static void __maybe_unused iolat_probe_upper_types(void)
+{
+	check_trace_callback_type_block_bio_queue(iolat_probe_upper_queue);
+	check_trace_callback_type_block_split(iolat_probe_upper_split);
+	check_trace_callback_type_block_bio_complete(iolat_probe_upper_complete);
+}
+
+/*
+ * Registered after the request and bio probes (attach.c), completion
+ * first and queue last, only by sessions with a bio-based device.
+ */
+struct iolat_probe iolat_upper_probes[] = {
+	{ .tp_name = "block_bio_complete", .func = iolat_probe_upper_complete,
+	  .use = IOLAT_USE_UPPER, .required = true },
+	{ .tp_name = "block_split", .func = iolat_probe_upper_split,
+	  .use = IOLAT_USE_UPPER },
+	{ .tp_name = "block_bio_queue", .func = iolat_probe_upper_queue,
+	  .use = IOLAT_USE_UPPER, .required = true },
+};
+
+const unsigned int iolat_nr_upper_probes = ARRAY_SIZE(iolat_upper_probes);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Bio-based devices: device-mapper and md take bios and pass them (or
+ * their clones) on to the devices under them, and have no requests, tags
+ * or hardware queues of their own.  Their I/O is a bio from
+ * block_bio_queue on the device to block_bio_complete there, which the
+ * kernel fires for every bio it traced at queue (BIO_TRACE_COMPLETION)
+ * once all its parts are done.  A bio has no tag to index a table by, so
+ * each such device has a table of slots found by the bio's address:
+ * open addressing from a hash of it, claimed by compare-and-swap, no
+ * lock and no allocation.  Sessions without a bio-based device register
+ * none of this (the devices with requests never look here).
+ */
+#ifndef _IOLAT_UPPER_H
+#define _IOLAT_UPPER_H
+
+#include <linux/hash.h>
+#include "iolat.h"
+
+/* How far a bio's slot may be from its hash's: a full run is a drop. */
+#define IOLAT_UPPER_PROBES	16
+
+/* A bio of a bio-based device while it is in flight. */
+struct iolat_upper_slot {
+	const struct bio *bio;	/* owner; NULL when free */
+	u64 q_ns;
+	u64 acct_ns;		/* start of its interval, not before the session */
+	u64 sector;
+	struct iolat_submitter who;
+	u32 bytes;
+	u32 flags;		/* IOLAT_F_*, of the bio's flags and submitter */
+	u16 qd;			/* the device's bios in flight before it */
+	u8 op;			/* enum iolat_op */
+	u8 filtered;
+	u8 piece;		/* a part split off a traced bio: not an I/O */
+};
+
+static inline u32 iolat_upper_hash(const struct iolat_dev *d,
+				   const struct bio *bio)
+{
+	return hash_ptr((void *)bio, ilog2(d->depth));
+}
+
+/* @bio's slot, or NULL. */
+static inline struct iolat_upper_slot *
+iolat_upper_find(const struct iolat_dev *d, const struct bio *bio)
+{
+	u32 h = iolat_upper_hash(d, bio), i;
+	struct iolat_upper_slot *u;
+
+	for (i = 0; i < IOLAT_UPPER_PROBES; i++) {
+		u = &d->upper[(h + i) & (d->depth - 1)];
+		if (READ_ONCE(u->bio) == bio)
+			return u;
+	}
+	return NULL;
+}
+
+/* A free slot, now @bio's; NULL if every one it may have is taken. */
+static inline struct iolat_upper_slot *
+iolat_upper_claim(struct iolat_dev *d, const struct bio *bio)
+{
+	u32 h = iolat_upper_hash(d, bio), i;
+	struct iolat_upper_slot *u;
+
+	for (i = 0; i < IOLAT_UPPER_PROBES; i++) {
+		u = &d->upper[(h + i) & (d->depth - 1)];
+		if (!READ_ONCE(u->bio) && !cmpxchg(&u->bio, NULL, bio))
+			return u;
+	}
+	return NULL;
+}
+
+/* The slot's bio is done with. */
+static inline void iolat_upper_release(struct iolat_upper_slot *u)
+{
+	/* every read of the slot before another bio can claim it */
+	smp_store_release(&u->bio, NULL);
+}
+
+int iolat_upper_init(struct iolat_dev *d);
+void iolat_upper_free(struct iolat_dev *d);
+void iolat_record_emit_upper(struct iolat_session *s,
+			     const struct iolat_dev *d,
+			     const struct iolat_upper_slot *u, u64 c_ns,
+			     int error);
+
+extern struct iolat_probe iolat_upper_probes[];
+extern const unsigned int iolat_nr_upper_probes;
+
+#endif /* _IOLAT_UPPER_H */
