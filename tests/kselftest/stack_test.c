@@ -583,17 +583,33 @@ static void upper_exact(struct __test_metadata *_metadata, const char *path,
 	free(u);
 }
 
-/* dm-linear over null_blk, named by its /dev/mapper path. */
-TEST_F_TIMEOUT(upper, dm_linear_exact, 300)
+/*
+ * Make a bio-based device with the shell command @make (in OUT what it
+ * printed), then upper_exact() on it, named by @path.
+ */
+static void upper_case(struct __test_metadata *_metadata, const char *make,
+		       const char *path, const char *fio, long want_ios,
+		       long pieces)
 {
 	char kname[32];
 
-	ASSERT_EQ(0, sh("dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
-			self->a, self->a));
-	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_lin", kname, sizeof(kname)));
-	upper_exact(_metadata, "/dev/mapper/iolat_lin", kname,
-		    "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=600 --randseed=3",
-		    600, 1);
+	ASSERT_EQ(0, sh("{ %s; } >" OUT " 2>&1", make)) TH_LOG("%s", slurp(OUT));
+	ASSERT_EQ(0, kname_of(path, kname, sizeof(kname)))
+		TH_LOG("no %s", path);
+	upper_exact(_metadata, path, kname, fio, want_ios, pieces);
+}
+
+/* dm-linear over null_blk, named by its /dev/mapper path. */
+TEST_F_TIMEOUT(upper, dm_linear_exact, 300)
+{
+	char make[256];
+
+	snprintf(make, sizeof(make),
+		 "dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
+		 self->a, self->a);
+	upper_case(_metadata, make, "/dev/mapper/iolat_lin",
+		   "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=600 --randseed=3",
+		   600, 1);
 }
 
 /*
@@ -603,29 +619,29 @@ TEST_F_TIMEOUT(upper, dm_linear_exact, 300)
  */
 TEST_F_TIMEOUT(upper, dm_striped_one_io_per_bio, 300)
 {
-	char kname[32];
+	char make[256];
 
-	ASSERT_EQ(0, sh("n=$(blockdev --getsz /dev/%s); dmsetup create iolat_str --table \"0 $((n * 2)) striped 2 8 /dev/%s 0 /dev/%s 0\" && dmsetup mknodes",
-			self->a, self->a, self->b));
-	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_str", kname, sizeof(kname)));
-	upper_exact(_metadata, "/dev/mapper/iolat_str", kname,
-		    "--rw=randrw --bs=64k --direct=1 --ioengine=libaio --iodepth=4 --size=512M --number_ios=300 --randseed=4",
-		    300, 16);
+	snprintf(make, sizeof(make),
+		 "n=$(blockdev --getsz /dev/%s); dmsetup create iolat_str --table \"0 $((n * 2)) striped 2 8 /dev/%s 0 /dev/%s 0\" && dmsetup mknodes",
+		 self->a, self->a, self->b);
+	upper_case(_metadata, make, "/dev/mapper/iolat_str",
+		   "--rw=randrw --bs=64k --direct=1 --ioengine=libaio --iodepth=4 --size=512M --number_ios=300 --randseed=4",
+		   300, 16);
 }
 
 /* md raid1 over both disks: each write goes to both, one I/O of md's. */
 TEST_F_TIMEOUT(upper, md_raid1_exact, 300)
 {
-	char kname[32];
+	char make[256];
 
 	if (sh("command -v mdadm >/dev/null"))
 		SKIP(return, "mdadm is not installed");
-	ASSERT_EQ(0, sh("mdadm --create /dev/md/iolat_r1 --run --quiet --level=1 --raid-devices=2 --assume-clean --metadata=1.2 /dev/%s /dev/%s >" OUT " 2>&1 || { cat " OUT "; exit 1; }",
-			self->a, self->b)) TH_LOG("%s", slurp(OUT));
-	ASSERT_EQ(0, kname_of("/dev/md/iolat_r1", kname, sizeof(kname)));
-	upper_exact(_metadata, "/dev/md/iolat_r1", kname,
-		    "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=5",
-		    400, 1);
+	snprintf(make, sizeof(make),
+		 "mdadm --create /dev/md/iolat_r1 --run --quiet --level=1 --raid-devices=2 --assume-clean --metadata=1.2 /dev/%s /dev/%s",
+		 self->a, self->b);
+	upper_case(_metadata, make, "/dev/md/iolat_r1",
+		   "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=5",
+		   400, 1);
 }
 
 
@@ -635,20 +651,18 @@ TEST_F_TIMEOUT(upper, md_raid1_exact, 300)
  */
 TEST_F_TIMEOUT(upper, lvm_volume_exact, 300)
 {
-	char kname[32];
+	char make[1024];
 
 	if (sh("command -v lvm >/dev/null"))
 		SKIP(return, "lvm2 is not installed");
-	ASSERT_EQ(0, sh(LVM " /dev/%s /dev/%s >" OUT " 2>&1 && "
-			LVM " iolat_vg /dev/%s /dev/%s >>" OUT " 2>&1 && "
-			LVM " -y -n lv -L 512M -i 2 -I 64k iolat_vg >>" OUT " 2>&1 || { cat " OUT "; exit 1; }",
-			"pvcreate -y", self->a, self->b, "vgcreate", self->a,
-			self->b, "lvcreate")) TH_LOG("%s", slurp(OUT));
-	ASSERT_EQ(0, kname_of("/dev/iolat_vg/lv", kname, sizeof(kname)))
-		TH_LOG("no /dev/iolat_vg/lv");
-	upper_exact(_metadata, "/dev/iolat_vg/lv", kname,
-		    "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=7",
-		    400, 1);
+	snprintf(make, sizeof(make),
+		 LVM " /dev/%s /dev/%s && " LVM " iolat_vg /dev/%s /dev/%s && "
+		 LVM " -y -n lv -L 512M -i 2 -I 64k iolat_vg",
+		 "pvcreate -y", self->a, self->b, "vgcreate", self->a, self->b,
+		 "lvcreate");
+	upper_case(_metadata, make, "/dev/iolat_vg/lv",
+		   "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=7",
+		   400, 1);
 }
 
 /*
@@ -694,18 +708,15 @@ TEST_F_TIMEOUT(upper, dm_stat_counts, 300)
  */
 TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
 {
-	char kname[32];
-
 	if (sh("command -v cryptsetup >/dev/null && command -v dmsetup >/dev/null"))
 		SKIP(return, "cryptsetup is not installed");
 	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
-	ASSERT_EQ(0, sh("modprobe dm_crypt 2>/dev/null; head -c 64 /dev/urandom >/tmp/iolat.key && "
-			"cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --key-file /tmp/iolat.key /dev/" NS " iolat_crypt >" OUT " 2>&1 && dmsetup mknodes || { cat " OUT "; exit 1; }"))
-		TH_LOG("%s", slurp(OUT));
-	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_crypt", kname, sizeof(kname)));
-	upper_exact(_metadata, "/dev/mapper/iolat_crypt", kname,
-		    "--rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=256M --number_ios=400 --randseed=6",
-		    400, 1);
+	upper_case(_metadata,
+		   "modprobe dm_crypt 2>/dev/null; head -c 64 /dev/urandom >/tmp/iolat.key && "
+		   "cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --key-file /tmp/iolat.key /dev/" NS " iolat_crypt && dmsetup mknodes",
+		   "/dev/mapper/iolat_crypt",
+		   "--rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=256M --number_ios=400 --randseed=6",
+		   400, 1);
 	sh("cryptsetup close iolat_crypt");
 }
 
