@@ -86,6 +86,15 @@
 	unsigned int sector_
 #endif
 
+#ifdef IOLAT_HAVE_TP_REMAP_NO_QUEUE
+#define IOLAT_TP_REMAP_PROTO(data, bio_, dev_, from_) \
+	void *data, struct bio *bio_, dev_t dev_, sector_t from_
+#else
+#define IOLAT_TP_REMAP_PROTO(data, bio_, dev_, from_) \
+	void *data, struct request_queue *q__unused, struct bio *bio_, \
+	dev_t dev_, sector_t from_
+#endif
+
 /*
  * block_bio_complete lost its error argument in v5.8 ("block: remove the
  * error argument to the block_bio_complete tracepoint"; RHEL 8 has it

@@ -102,6 +102,7 @@ struct iolat_acct_cpu;
 struct iolat_agg_cpu;
 struct iolat_nvme_ctrl;
 struct iolat_upper_slot;
+struct iolat_link;
 struct module;
 
 /* A traced device, its in-flight table, queue depths and counters. */
@@ -128,9 +129,14 @@ struct iolat_dev {
 	/*
 	 * A bio-based device (device-mapper, md): its bios in flight, in
 	 * a table of @depth slots found by the bio's address (upper.h);
-	 * one span of queue, @hwqs[0].
+	 * one span of queue, @hwqs[0].  @by_sector: the slot (+ 1) of
+	 * the last bio queued at each hash of a first sector, for the
+	 * remaps of its I/Os to the devices under it.
 	 */
 	struct iolat_upper_slot *upper;
+	u32 *by_sector;
+	/* a device under a bio-based one of the session (IOLAT_DEV_A_LOWER) */
+	bool lower;
 };
 
 /* What START asks for, validated by netlink.c. */
@@ -142,6 +148,7 @@ struct iolat_dev_spec {
 	u64 start;		/* a partition's sectors, else 0 and all */
 	u64 sectors;
 	bool bio_based;		/* a device without requests: its bios */
+	bool lower;		/* under a bio-based device of the session */
 	u32 nr_hwq;
 	u32 depth;
 	s32 nvme_ctrl;		/* nvme<N> of an NVMe namespace, else -1 */
@@ -208,6 +215,13 @@ struct iolat_session {
 	struct iolat_dev devs[IOLAT_MAX_DEVS];
 	struct iolat_ring __percpu *rings;
 	struct iolat_stash __percpu *stash;
+	/*
+	 * A stack's remapped bios on their way to a lower device
+	 * (upper.h): @nr_links slots, a power of two; NULL without a
+	 * bio-based device.
+	 */
+	struct iolat_link *links;
+	u32 nr_links;
 	bool nvme;		/* NVMe commands too (IOLAT_A_NVME) */
 	bool nvme_attached;	/* the NVMe probes are registered */
 	unsigned int nr_ctrls;
@@ -331,6 +345,18 @@ static inline struct iolat_dev *iolat_session_upper(struct iolat_session *s,
 		if (s->devs[i].devt == devt)
 			return &s->devs[i];
 	return NULL;
+}
+
+/* Is disk @devt, or a partition of it, a lower device of @s's stack? */
+static inline bool iolat_session_lower_disk(const struct iolat_session *s,
+					    dev_t devt)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_rq_devs; i++)
+		if (s->devs[i].devt == devt && s->devs[i].lower)
+			return true;
+	return false;
 }
 
 /* Is disk @devt traced, whole or in part?  For events without a sector. */

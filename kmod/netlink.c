@@ -63,6 +63,7 @@ static const struct nla_policy iolat_dev_policy[IOLAT_DEV_A_MAX + 1] = {
 	[IOLAT_DEV_A_START] = { .type = NLA_U64 },
 	[IOLAT_DEV_A_SECTORS] = { .type = NLA_U64 },
 	[IOLAT_DEV_A_BIO_BASED] = { .type = NLA_FLAG },
+	[IOLAT_DEV_A_LOWER] = { .type = NLA_FLAG },
 };
 
 static struct netlink_range_validation iolat_ops_range = {
@@ -220,9 +221,15 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	spec->nvme_ctrl = tb[IOLAT_DEV_A_NVME_CTRL] ?
 			  nla_get_u32(tb[IOLAT_DEV_A_NVME_CTRL]) : -1;
 	spec->bio_based = !!tb[IOLAT_DEV_A_BIO_BASED];
+	spec->lower = !!tb[IOLAT_DEV_A_LOWER];
 	err = iolat_nl_parse_part(nla, tb, spec, extack);
 	if (err || !spec->bio_based)
 		return err;
+	if (spec->lower) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_LOWER],
+				    "a lower device of a stack has requests: it is not bio-based");
+		return -EINVAL;
+	}
 	if (spec->nr_hwq != 1 || !is_power_of_2(spec->depth) ||
 	    spec->depth < IOLAT_UPPER_PROBES) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_BIO_BASED],
@@ -440,6 +447,10 @@ static const struct {
 	IOLAT_STAT(nvme_retried, IOLAT_STAT_A_NVME_RETRIED),
 	IOLAT_STAT(nvme_other_ns, IOLAT_STAT_A_NVME_OTHER_NS),
 	IOLAT_STAT(events_lost, IOLAT_STAT_A_EVENTS_LOST),
+	IOLAT_STAT(stack_joined, IOLAT_STAT_A_STACK_JOINED),
+	IOLAT_STAT(stack_unjoined, IOLAT_STAT_A_STACK_UNJOINED),
+	IOLAT_STAT(remaps, IOLAT_STAT_A_REMAPS),
+	IOLAT_STAT(remaps_unmatched, IOLAT_STAT_A_REMAPS_UNMATCHED),
 };
 
 static int iolat_nl_put_stats(struct sk_buff *msg,

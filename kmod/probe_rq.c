@@ -482,6 +482,12 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return;
 	}
+	if (unlikely(d->lower) && s->links) {
+		if (slot->flags & IOLAT_F_STACK)
+			this_cpu_inc(s->rings->stats.stack_joined);
+		else
+			this_cpu_inc(s->rings->stats.stack_unjoined);
+	}
 	iolat_rq_keep(s, d, rq, slot, now, err, cmd, true);
 }
 

@@ -24,13 +24,39 @@
 int iolat_upper_init(struct iolat_dev *d)
 {
 	d->upper = kvcalloc(d->depth, sizeof(*d->upper), GFP_KERNEL);
-	return d->upper ? 0 : -ENOMEM;
+	d->by_sector = kvcalloc(d->depth, sizeof(*d->by_sector), GFP_KERNEL);
+	return d->upper && d->by_sector ? 0 : -ENOMEM;
 }
 
 void iolat_upper_free(struct iolat_dev *d)
 {
 	kvfree(d->upper);
 	d->upper = NULL;
+	kvfree(d->by_sector);
+	d->by_sector = NULL;
+}
+
+/*
+ * The links of a session with a stack that times stages: as many as the
+ * bio-based devices' slots (a remapped bio waits for its queueing on the
+ * lower device, normally at once).  Counters only take no bio stage, so
+ * nothing there would take a link: none.
+ */
+int iolat_links_init(struct iolat_session *s)
+{
+	unsigned int i, n = 0;
+	bool lower = false;
+
+	for (i = 0; i < s->nr_devs; i++) {
+		lower |= s->devs[i].lower;
+		if (s->devs[i].upper)
+			n += s->devs[i].depth;
+	}
+	if (!n || !lower || s->counters_only)
+		return 0;
+	s->nr_links = roundup_pow_of_two(n);
+	s->links = kvcalloc(s->nr_links, sizeof(*s->links), GFP_KERNEL);
+	return s->links ? 0 : -ENOMEM;
 }
 
 /*
@@ -89,6 +115,121 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	u->filtered = !iolat_filter_wanted(&s->filter, u->op, &u->who,
 					   u->flags & IOLAT_F_SUBMITTER);
 	iolat_upper_join(s, d, u, u->q_ns);
+	if (s->links) {
+		/* a remap finds the fields before the index */
+		smp_wmb();
+		WRITE_ONCE(d->by_sector[hash_64(u->sector, ilog2(d->depth))],
+			   u - d->upper + 1);
+	}
+}
+
+/* Is @u a slot of @d's that holds @from? */
+static bool iolat_upper_mine(const struct iolat_dev *d,
+			     const struct iolat_upper_slot *u, u64 from)
+{
+	return u && u >= d->upper && u < d->upper + d->depth &&
+	       iolat_upper_holds(u, from);
+}
+
+/*
+ * The I/O of @d holding @from when neither its index nor this CPU's last
+ * remap had it: the task remapping a bio's pieces moved to another CPU
+ * between two of them (device-mapper's allocations may sleep), or two
+ * bios hashed to the same index.  Each CPU's last remap, then every slot:
+ * out of line, a few remaps in a thousand under load.
+ */
+static noinline struct iolat_upper_slot *
+iolat_upper_search(struct iolat_session *s, struct iolat_dev *d, u64 from)
+{
+	struct iolat_upper_slot *u;
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		u = READ_ONCE(per_cpu_ptr(s->stash, cpu)->last_upper);
+		if (iolat_upper_mine(d, u, from))
+			return u;
+	}
+	for (i = 0; i < d->depth; i++)
+		if (iolat_upper_holds(&d->upper[i], from))
+			return &d->upper[i];
+	return NULL;
+}
+
+/*
+ * The I/O of bio-based device @d that the kernel remapped a piece of at
+ * @from: the one that begins there, else the one this CPU tied the last
+ * remap to if it holds @from (the further pieces of a bio that
+ * device-mapper cuts at a striped target's chunks, remapped one after
+ * the other by the task that queued it), else any that holds it; NULL
+ * if none does.
+ */
+static struct iolat_upper_slot *iolat_upper_remapped(struct iolat_session *s,
+						     struct iolat_dev *d,
+						     u64 from)
+{
+	struct iolat_stash *st = this_cpu_ptr(s->stash);
+	struct iolat_upper_slot *u = iolat_upper_at(d, from);
+
+	if (!u) {
+		u = READ_ONCE(st->last_upper);
+		if (!iolat_upper_mine(d, u, from))
+			u = iolat_upper_search(s, d, from);
+		if (!u)
+			return NULL;
+	}
+	WRITE_ONCE(st->last_upper, u);
+	return u;
+}
+
+/*
+ * block_bio_remap (A): the kernel sends @bio (device-mapper's clone,
+ * md's bio for one mirror, dm-crypt's encrypted copy) from @dev at
+ * sector @from down to another device.  Where @dev is a traced
+ * bio-based device and @bio goes to a lower device of the session, the
+ * bio is linked to the I/O it is a piece of, whose submitter its request
+ * will carry.  The link's fields are written after it is claimed: the
+ * bio reaches its queueing on the lower device only after this
+ * tracepoint, through the kernel's own hand-over when another task
+ * submits it (md's pending list).  Partitions remap their bios too,
+ * from a device that is not bio-based.
+ */
+static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
+{
+	struct iolat_session *s = data;
+	struct iolat_upper_slot *u;
+	struct iolat_link *l;
+	struct iolat_dev *d;
+
+	if (!s->links)
+		return;
+	d = iolat_session_upper(s, dev);
+	if (!d || !iolat_session_lower_disk(s, iolat_bio_devt(bio)) ||
+	    !iolat_session_armed(s))
+		return;
+	u = iolat_upper_remapped(s, d, from);
+	l = u ? iolat_link_claim(s, bio) : NULL;
+	if (!l) {
+		this_cpu_inc(s->rings->stats.remaps_unmatched);
+		return;
+	}
+	l->who = u->who;
+	l->flags = u->flags & IOLAT_F_SUBMITTER;
+	this_cpu_inc(s->rings->stats.remaps);
+}
+
+/*
+ * The completion of a bio on a lower device of the stack: a link it
+ * still has (it was not queued while the session was armed) is freed.
+ */
+static noinline void iolat_upper_lower_done(struct iolat_session *s,
+					    const struct bio *bio)
+{
+	struct iolat_link *l = iolat_link_find(s, bio);
+
+	if (l)
+		/* as iolat_link_take() frees it */
+		smp_store_release(&l->bio, NULL);
 }
 
 /*
@@ -169,8 +310,11 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 	u64 now, t;
 
 	d = iolat_session_upper(s, iolat_bio_devt(bio));
-	if (!d)
+	if (!d) {
+		if (s->links && iolat_session_lower_disk(s, iolat_bio_devt(bio)))
+			iolat_upper_lower_done(s, bio);
 		return;
+	}
 	u = iolat_upper_find(d, bio);
 	if (!u) {
 		iolat_upper_unseen(s, d, bio);
@@ -215,16 +359,20 @@ static void __maybe_unused iolat_probe_upper_types(void)
 	check_trace_callback_type_block_bio_queue(iolat_probe_upper_queue);
 	check_trace_callback_type_block_split(iolat_probe_upper_split);
 	check_trace_callback_type_block_bio_complete(iolat_probe_upper_complete);
+	check_trace_callback_type_block_bio_remap(iolat_probe_upper_remap);
 }
 
 /*
  * Registered after the request and bio probes (attach.c), completion
- * first and queue last, only by sessions with a bio-based device.
+ * first, then the split and the remap of a bio already queued, and queue
+ * last, only by sessions with a bio-based device.
  */
 struct iolat_probe iolat_upper_probes[] = {
 	{ .tp_name = "block_bio_complete", .func = iolat_probe_upper_complete,
 	  .use = IOLAT_USE_UPPER, .required = true },
 	{ .tp_name = "block_split", .func = iolat_probe_upper_split,
+	  .use = IOLAT_USE_UPPER },
+	{ .tp_name = "block_bio_remap", .func = iolat_probe_upper_remap,
 	  .use = IOLAT_USE_UPPER },
 	{ .tp_name = "block_bio_queue", .func = iolat_probe_upper_queue,
 	  .use = IOLAT_USE_UPPER, .required = true },

@@ -55,6 +55,10 @@ struct iolat_cpu_stats {
 	u64 nvme_retried;
 	u64 nvme_other_ns;
 	u64 events_lost;
+	u64 stack_joined;
+	u64 stack_unjoined;
+	u64 remaps;
+	u64 remaps_unmatched;
 };
 
 /*

@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/err.h>
 #include <linux/cpumask.h>
@@ -21,6 +22,7 @@
 #include "account.h"
 #include "aggregate.h"
 #include "submit.h"
+#include "upper.h"
 #include "probe_nvme.h"
 
 static unsigned int max_sessions = IOLAT_DEFAULT_SESSIONS;
@@ -70,6 +72,7 @@ static void iolat_session_free(struct iolat_session *s)
 	for (i = 0; s->ctrls && i < s->nr_ctrls; i++)
 		iolat_nvme_ctrl_free(&s->ctrls[i]);
 	kfree(s->ctrls);
+	kvfree(s->links);
 	if (s->rings) {
 		for_each_possible_cpu(cpu)
 			iolat_ring_free(per_cpu_ptr(s->rings, cpu));
@@ -180,7 +183,11 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 			err = iolat_agg_init(&s->devs[i]);
 		if (err)
 			goto fail;
+		s->devs[i].lower = specs[i].lower;
 	}
+	err = iolat_links_init(s);
+	if (err)
+		goto fail;
 	if (s->nvme) {
 		err = iolat_session_nvme(s, specs, extack);
 		if (err)

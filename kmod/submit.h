@@ -53,6 +53,8 @@ struct iolat_stash {
 	/* a clock reading and its jiffies, for the bios' own stamps */
 	u64 ref_ns;
 	unsigned long ref_j;
+	/* the bio-based device's I/O this CPU last tied a remap to (upper.h) */
+	struct iolat_upper_slot *last_upper;
 	struct iolat_stash_entry e[IOLAT_STASH_ENTRIES];
 };
 

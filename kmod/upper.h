@@ -35,6 +35,17 @@ struct iolat_upper_slot {
 	u8 piece;		/* a part split off a traced bio: not an I/O */
 };
 
+/*
+ * A bio the kernel remapped from an I/O of a traced bio-based device to
+ * one of the session's lower devices, until it is queued there: the
+ * I/O's submitter, for the request the bio becomes.
+ */
+struct iolat_link {
+	const struct bio *bio;	/* owner; NULL when free */
+	struct iolat_submitter who;
+	u32 flags;		/* the I/O's IOLAT_F_SUBMITTER */
+};
+
 static inline u32 iolat_upper_hash(const struct iolat_dev *d,
 				   const struct bio *bio)
 {
@@ -78,7 +89,82 @@ static inline void iolat_upper_release(struct iolat_upper_slot *u)
 	smp_store_release(&u->bio, NULL);
 }
 
+/* The slot of @d's I/O in flight that begins at @sector, or NULL. */
+static inline struct iolat_upper_slot *
+iolat_upper_at(const struct iolat_dev *d, u64 sector)
+{
+	u32 i = READ_ONCE(d->by_sector[hash_64(sector, ilog2(d->depth))]);
+	struct iolat_upper_slot *u;
+
+	if (!i)
+		return NULL;
+	u = &d->upper[i - 1];
+	/* the fields were written before the index (iolat_upper_index()) */
+	smp_rmb();
+	return READ_ONCE(u->bio) && u->sector == sector && !u->piece ? u : NULL;
+}
+
+/* Is @sector within the I/O in flight in @u? */
+static inline bool iolat_upper_holds(const struct iolat_upper_slot *u,
+				     u64 sector)
+{
+	return READ_ONCE(u->bio) && !u->piece && sector >= u->sector &&
+	       sector - u->sector < u->bytes >> SECTOR_SHIFT;
+}
+
+/* @s's link of @bio, or NULL. */
+static inline struct iolat_link *iolat_link_find(struct iolat_session *s,
+						 const struct bio *bio)
+{
+	u32 h = hash_ptr((void *)bio, ilog2(s->nr_links)), i;
+	struct iolat_link *l;
+
+	for (i = 0; i < IOLAT_UPPER_PROBES; i++) {
+		l = &s->links[(h + i) & (s->nr_links - 1)];
+		if (READ_ONCE(l->bio) == bio)
+			return l;
+	}
+	return NULL;
+}
+
+/* A free link, now @bio's; NULL if every one it may have is taken. */
+static inline struct iolat_link *iolat_link_claim(struct iolat_session *s,
+						  const struct bio *bio)
+{
+	u32 h = hash_ptr((void *)bio, ilog2(s->nr_links)), i;
+	struct iolat_link *l;
+
+	for (i = 0; i < IOLAT_UPPER_PROBES; i++) {
+		l = &s->links[(h + i) & (s->nr_links - 1)];
+		if (!READ_ONCE(l->bio) && !cmpxchg(&l->bio, NULL, bio))
+			return l;
+	}
+	return NULL;
+}
+
+/*
+ * Take @bio's link, if it has one, into the stash entry of its Q on a
+ * lower device: the request it becomes is its I/O's (IOLAT_F_STACK).
+ * The link is free again once read.
+ */
+static inline void iolat_link_take(struct iolat_session *s,
+				   const struct bio *bio, struct iolat_submitter *who,
+				   u32 *flags)
+{
+	struct iolat_link *l = iolat_link_find(s, bio);
+
+	if (!l)
+		return;
+	/* the fields were written before the key (iolat_probe_upper_remap()) */
+	smp_rmb();
+	*who = l->who;
+	*flags = (*flags & ~IOLAT_F_SUBMITTER) | l->flags | IOLAT_F_STACK;
+	/* every read of the link before another bio can claim it */
+	smp_store_release(&l->bio, NULL);
+}
+
 int iolat_upper_init(struct iolat_dev *d);
+int iolat_links_init(struct iolat_session *s);
 void iolat_upper_free(struct iolat_dev *d);
 void iolat_record_emit_upper(struct iolat_session *s,
 			     const struct iolat_dev *d,

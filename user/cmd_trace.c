@@ -208,6 +208,7 @@ static void summary(const struct trace_state *t, const struct iolat_run *run)
 		U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
 		U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
 		run->seconds);
+	iolat_stack_line(stderr, "iolat: ", st);
 	if (t->nvme)
 		fprintf(stderr, "iolat: NVMe: %llu commands completed, %llu shown; %llu not seen set up, %llu retried, %llu of namespaces not traced; %llu requests without a command seen\n",
 			U(st->nvme_completed),

@@ -81,7 +81,21 @@ struct iolat_stats {
 	uint64_t nvme_retried;
 	uint64_t nvme_other_ns;
 	uint64_t events_lost;
+	/* a stack: its remaps, and its lower devices' requests */
+	uint64_t stack_joined;
+	uint64_t stack_unjoined;
+	uint64_t remaps;
+	uint64_t remaps_unmatched;
 };
+/* Did the session trace a stack (its counters say so)? */
+static inline bool iolat_stats_stack(const struct iolat_stats *st)
+{
+	return st->remaps || st->remaps_unmatched || st->stack_joined ||
+	       st->stack_unjoined;
+}
+
+void iolat_stack_line(FILE *f, const char *prefix, const struct iolat_stats *st);
+
 /* Which requests a session keeps (IOLAT_A_FILTER_*); 0 keeps all. */
 struct iolat_filter {
 	uint32_t ops;
@@ -218,6 +232,8 @@ struct iolat_dev_req {
 	bool bio_based;
 	char kind[48];
 	char lower[96];
+	/* under a bio-based device of the session: its requests joined */
+	bool stack_lower;
 	/* a whole disk's partitions, by start; more_parts: not listed */
 	unsigned int nr_parts;
 	unsigned int more_parts;

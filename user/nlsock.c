@@ -287,7 +287,8 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		      nla_put_u32(msg, IOLAT_DEV_A_DISK_MINOR, devs[i].disk_minor) ||
 		      nla_put_u64(msg, IOLAT_DEV_A_START, devs[i].part_start) ||
 		      nla_put_u64(msg, IOLAT_DEV_A_SECTORS, devs[i].part_sectors))) ||
-		    (devs[i].bio_based && nla_put_flag(msg, IOLAT_DEV_A_BIO_BASED)))
+		    (devs[i].bio_based && nla_put_flag(msg, IOLAT_DEV_A_BIO_BASED)) ||
+		    (devs[i].stack_lower && nla_put_flag(msg, IOLAT_DEV_A_LOWER)))
 			goto nomem;
 		nla_nest_end(msg, nest);
 	}
@@ -338,6 +339,10 @@ static int stop_reply(struct iolat_req *req, struct nlattr **tb)
 	GET(nvme_retried, IOLAT_STAT_A_NVME_RETRIED);
 	GET(nvme_other_ns, IOLAT_STAT_A_NVME_OTHER_NS);
 	GET(events_lost, IOLAT_STAT_A_EVENTS_LOST);
+	GET(stack_joined, IOLAT_STAT_A_STACK_JOINED);
+	GET(stack_unjoined, IOLAT_STAT_A_STACK_UNJOINED);
+	GET(remaps, IOLAT_STAT_A_REMAPS);
+	GET(remaps_unmatched, IOLAT_STAT_A_REMAPS_UNMATCHED);
 #undef GET
 	return 0;
 }

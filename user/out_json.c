@@ -215,6 +215,10 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
 	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
 	       U(st->unplugs));
+	if (iolat_stats_stack(st))
+		printf(", \"stack\": {\"remaps\": %llu, \"remaps_unmatched\": %llu, \"joined\": %llu, \"unjoined\": %llu}",
+		       U(st->remaps), U(st->remaps_unmatched),
+		       U(st->stack_joined), U(st->stack_unjoined));
 	printf(", \"missing_tracepoints\": [");
 	for (i = 0; i < run->nr_missing; i++) {
 		printf("%s", i ? ", " : "");

@@ -415,6 +415,7 @@ static void text_summary(struct iolat_an *an, const struct iolat_run *run,
 	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
 	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
 	       U(st->unplugs));
+	iolat_stack_line(stdout, "", st);
 	if (an->late)
 		printf("%llu records came after their interval was printed: in the totals only\n",
 		       U(an->late));

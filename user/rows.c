@@ -16,6 +16,7 @@ static const struct {
 	{ IOLAT_F_SYNC, "sync" }, { IOLAT_F_META, "meta" },
 	{ IOLAT_F_FUA, "fua" }, { IOLAT_F_PREFLUSH, "preflush" },
 	{ IOLAT_F_SPLIT, "split" }, { IOLAT_F_BIO, "bio" },
+	{ IOLAT_F_STACK, "stack" },
 };
 
 /* "sync|fua", or "-" for none; the submitter bit is shown by pid. */

@@ -390,6 +390,30 @@ static int add_device(struct iolat_session *s, const char *arg)
 }
 
 /*
+ * A stack: the devices with requests that a bio-based device of the
+ * session sits on (its slaves) have their requests joined to its I/Os.
+ */
+static void mark_lower(struct iolat_session *s)
+{
+	unsigned int d, u;
+	const char *p;
+	size_t n;
+
+	for (d = 0; d < s->nr_devs; d++) {
+		n = strlen(s->devs[d].name);
+		for (u = 0; !s->devs[d].bio_based && u < s->nr_devs; u++) {
+			if (!s->devs[u].bio_based)
+				continue;
+			for (p = s->devs[u].lower; (p = strstr(p, s->devs[d].name));
+			     p += n)
+				if ((p == s->devs[u].lower || p[-1] == ' ') &&
+				    (!p[n] || p[n] == ' '))
+					s->devs[d].stack_lower = true;
+		}
+	}
+}
+
+/*
  * An NVMe session: without -d, every NVMe namespace; with it, at least one
  * of them.  A controller's namespaces share its tag set, which the module
  * sizes from the largest depth among them.
@@ -477,6 +501,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 	for (i = 0; i < o->nr_devargs; i++)
 		if (add_device(s, o->devargs[i]))
 			return EXIT_FAIL;
+	mark_lower(s);
 	return s->nvme ? nvme_devices(s) : EXIT_OK;
 }
 
@@ -984,6 +1009,21 @@ int iolat_session_run(struct iolat_session *s)
 	if (s->summary && write_summary(s))
 		return EXIT_FAIL;
 	return s->run.incomplete ? EXIT_FAIL : EXIT_OK;
+}
+
+/**
+ * iolat_stack_line() - a stack's join counters, on a line of their own
+ * @f: where
+ * @prefix: before the line
+ * @st: the session's counters; nothing is printed without a stack
+ */
+void iolat_stack_line(FILE *f, const char *prefix, const struct iolat_stats *st)
+{
+	if (!iolat_stats_stack(st))
+		return;
+	fprintf(f, "%sstack: %llu remaps tied to their I/O, %llu not; %llu requests of the lower devices joined to an I/O, %llu not (the stack's own, or not reported remapped)\n",
+		prefix, U(st->remaps), U(st->remaps_unmatched),
+		U(st->stack_joined), U(st->stack_unjoined));
 }
 
 uint64_t iolat_run_dropped(const struct iolat_run *run)

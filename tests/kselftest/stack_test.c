@@ -423,16 +423,28 @@ static int kname_of(const char *path, char *name, size_t len)
 #define MAX_BIOS 4096
 
 struct upper_rows {
+	const char *kname;	/* the upper device: the others are lower */
 	long rows, reads, writes, not_fio, not_bio;
 	unsigned long long sector[MAX_BIOS];
 	long long q2c[MAX_BIOS];
 	char op[MAX_BIOS];
+	/* the lower devices' requests: joined (flag "stack"), their bios */
+	long lower, joined, joined_bios, joined_not_fio;
 };
 
 static void upper_row(void *arg, const struct row *r)
 {
 	struct upper_rows *u = arg;
 
+	if (strcmp(r->dev, u->kname)) {
+		u->lower++;
+		if (strstr(r->flags, "stack")) {
+			u->joined++;
+			u->joined_bios += r->nr_bios;
+			u->joined_not_fio += strcmp(r->comm, "fio") != 0;
+		}
+		return;
+	}
 	if (u->rows < MAX_BIOS) {
 		u->sector[u->rows] = r->sector;
 		u->q2c[u->rows] = r->t[4] - r->t[0];
@@ -451,19 +463,21 @@ static void upper_row(void *arg, const struct row *r)
  * distance of its Q2C from blktrace's into @diff and its Q2C into @q2c,
  * both sorted.  Return: how many rows had a pair, or -1.
  */
-static long q2c_pairs(const struct upper_rows *u, long long *q2c,
-		      long long *diff)
+static long q2c_pairs(const struct upper_rows *u, const char *devt,
+		      long long *q2c, long long *diff)
 {
 	static unsigned long long sec[MAX_BIOS * 2];
 	static double bq[MAX_BIOS * 2], bc[MAX_BIOS * 2];
 	static char dir[MAX_BIOS * 2];
-	char line[256], d;
+	char cmd[512], line[256], d;
 	long n = 0, m = 0, i, j;
 	FILE *fp;
 
-	fp = popen("awk '($6 == \"Q\" || $6 == \"C\") && $7 ~ /^[RW]/ { k = $8 \" \" substr($7, 1, 1); "
-		   "if ($6 == \"Q\") q[k] = $4; else if (k in q) { print $8, substr($7, 1, 1), q[k], $4; delete q[k] } }' " BT "/bt.txt",
-		   "r");
+	snprintf(cmd, sizeof(cmd),
+		 "awk '$1 == \"%s\" && ($6 == \"Q\" || $6 == \"C\") && $7 ~ /^[RW]/ { k = $8 \" \" substr($7, 1, 1); "
+		 "if ($6 == \"Q\") q[k] = $4; else if (k in q) { print $8, substr($7, 1, 1), q[k], $4; delete q[k] } }' " BT "/bt.txt",
+		 devt);
+	fp = popen(cmd, "r");
 	if (!fp)
 		return -1;
 	while (m < MAX_BIOS * 2 && fgets(line, sizeof(line), fp)) {
@@ -490,17 +504,24 @@ static long q2c_pairs(const struct upper_rows *u, long long *q2c,
 
 /*
  * blktrace's events of action @act ("Q", "X") of the direction @rw ("R",
- * "W", or "RW" for both) in BT/bt.txt (blkparse's text).
+ * "W", or "RW" for both) on device @devt ("253,0") in BT/bt.txt
+ * (blkparse's text); with @act "A", the remaps from @devt to the other
+ * devices traced.
  */
-static long blkparse_n(const char *act, const char *rw)
+static long blkparse_n(const char *act, const char *rw, const char *devt)
 {
 	char cmd[256], line[64];
 	long n = -1;
 	FILE *fp;
 
-	snprintf(cmd, sizeof(cmd),
-		 "awk '$6 == \"%s\" && $7 ~ /^[%s]/ { n++ } END { print n + 0 }' " BT "/bt.txt",
-		 act, rw);
+	if (!strcmp(act, "A"))
+		snprintf(cmd, sizeof(cmd),
+			 "awk '$6 == \"A\" && $7 ~ /^[%s]/ && $(NF-1) == \"(%s)\" { n++ } END { print n + 0 }' " BT "/bt.txt",
+			 rw, devt);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 "awk '$1 == \"%s\" && $6 == \"%s\" && $7 ~ /^[%s]/ { n++ } END { print n + 0 }' " BT "/bt.txt",
+			 devt, act, rw);
 	fp = popen(cmd, "r");
 	if (!fp)
 		return -1;
@@ -510,30 +531,100 @@ static long blkparse_n(const char *act, const char *rw)
 	return n;
 }
 
+/* "MAJOR,MINOR" of block device @kname, as blkparse prints it. */
+static int devt_of(const char *kname, char *devt, size_t len)
+{
+	char path[128], *text;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", kname);
+	text = slurp(path);
+	if (!text || !strchr(text, ':')) {
+		free(text);
+		return -1;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	*strchr(text, ':') = ',';
+	snprintf(devt, len, "%s", text);
+	free(text);
+	return 0;
+}
+
+/* How the I/Os of a bio-based device reach the devices under it. */
+struct stack_case {
+	const char *path;	/* the device, as the user names it */
+	const char *lowers;	/* the kernel names of those under it */
+	const char *fio;
+	long want_ios;		/* fio's bios */
+	/*
+	 * The kernel's count of the device's reads and writes is the bios'
+	 * times @pieces: the parts device-mapper cuts each bio into at a
+	 * striped target's chunks, each an I/O of its own.
+	 */
+	long pieces;
+	/*
+	 * The remaps (A) of each read and write down the stack: a piece
+	 * each, both mirrors of a write; -1: as many as blktrace says
+	 * (dm-crypt reports its remaps since v5.16 only).
+	 */
+	long remaps_read, remaps_write;
+	bool own_io;		/* md writes superblocks of its own */
+};
+
+/* The stack line of `iolat trace`'s summary in ERR. */
+static int stack_line(long long v[4])
+{
+	char *text = slurp(ERR), *p;
+	int n;
+
+	p = text ? strstr(text, "iolat: stack: ") : NULL;
+	n = p ? sscanf(p, "iolat: stack: %lld remaps tied to their I/O, %lld not; %lld requests of the lower devices joined to an I/O, %lld not",
+		       &v[0], &v[1], &v[2], &v[3]) : 0;
+	free(text);
+	return n == 4 ? 0 : -1;
+}
+
 /*
- * `iolat trace -d @path` of bio-based device @kname while @fio runs on
- * it, with blktrace on the same device: every bio fio queued is a row
- * (@want_ios, and blktrace's Q events), each attributed to fio and
- * marked a bio; the kernel's count of the device's reads and writes
- * (/sys/class/block/KNAME/stat) is the rows' times @pieces, the parts
- * device-mapper cuts each bio into at a striped target's chunks and
- * counts as I/Os of their own (blktrace shows each cut as a split, X,
- * except on 4.19); and, where bios are not cut, each one's Q2C is that
- * of blktrace's Q and C of the same bio (the same tracepoints: a few
+ * `iolat trace -d @c->path` of bio-based device @kname and of the devices
+ * under it while @c->fio runs on it, with blktrace on all of them: every
+ * bio fio queued is a row of the device (@c->want_ios, and blktrace's Q
+ * events), each attributed to fio and marked a bio; the kernel's count of
+ * the device's reads and writes (/sys/class/block/KNAME/stat) is the
+ * rows' times @c->pieces (blktrace shows each cut as a split, X, except
+ * on 4.19); where bios are not cut, each one's Q2C is that of
+ * blktrace's Q and C of the same bio (the same tracepoints: a few
  * microseconds apart; a cut bio's C has the sector of its last piece).
+ * Joined through the stack: every bio blktrace saw remapped (A) from the
+ * device to one below is in a request of a lower device marked "stack"
+ * and attributed to fio (the bios of those requests are as many as the
+ * remaps), the summary's counters say the same, and a device-mapper
+ * stack has no request of its own below.
  */
-static void upper_exact(struct __test_metadata *_metadata, const char *path,
-			const char *kname, const char *fio, long want_ios,
-			long pieces)
+static void upper_exact(struct __test_metadata *_metadata,
+			const struct stack_case *c, const char *kname)
 {
 	static long long q2c[MAX_BIOS], diff[MAX_BIOS];
 	struct upper_rows *u = calloc(1, sizeof(*u));
+	char devt[32], dflags[128] = "", bflags[160] = "", iflags[128] = "";
+	char *p, *lowers;
 	unsigned long long f0[17], f1[17];
-	long long dr, dw;
+	long long dr, dw, sl[4], a;
 	long n, xr, xw;
 	int st;
 
 	ASSERT_NE(NULL, u);
+	u->kname = kname;
+	ASSERT_EQ(0, devt_of(kname, devt, sizeof(devt)));
+	lowers = strdup(c->lowers);
+	ASSERT_NE(NULL, lowers);
+	for (p = strtok(lowers, " "); p; p = strtok(NULL, " ")) {
+		snprintf(dflags + strlen(dflags), sizeof(dflags) - strlen(dflags),
+			 " -d %s", p);
+		snprintf(bflags + strlen(bflags), sizeof(bflags) - strlen(bflags),
+			 " -d /dev/%s", p);
+		snprintf(iflags + strlen(iflags), sizeof(iflags) - strlen(iflags),
+			 " -i %s", p);
+	}
+	free(lowers);
 	/*
 	 * What the kernel does with a new device on its own is over before
 	 * the count starts: a new md array's partitions are scanned when it
@@ -545,71 +636,92 @@ static void upper_exact(struct __test_metadata *_metadata, const char *path,
 	ASSERT_LT(10, dev_stat(kname, f0));
 	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
 	sh("rm -rf " BT "; mkdir -p " BT);
-	st = sh("cd " BT " && blktrace -d /dev/%s -o bt >bt.log 2>&1 & bt=$!; sleep 2; "
-		"%s trace -o csv -d %s -- fio --name=u --filename=%s %s --output=/dev/null >" CSV " 2>" ERR "; st=$?; "
+	/* one blktrace for all (its files named after each device) */
+	st = sh("cd " BT " && blktrace -d /dev/%s%s >bt.log 2>&1 & bt=$!; sleep 2; "
+		"%s trace -o csv -d %s%s -- fio --name=u --filename=%s %s --output=/dev/null >" CSV " 2>" ERR "; st=$?; "
 		"sleep 1; kill -INT $bt; wait $bt; "
-		"cd " BT " && blkparse -q -i bt -o bt.txt >/dev/null 2>&1; exit $st",
-		kname, env("IOLAT_CLI"), path, path, fio);
+		"cd " BT " && blkparse -q -i %s%s -o bt.txt >/dev/null 2>&1; exit $st",
+		kname, bflags, env("IOLAT_CLI"), c->path, dflags, c->path,
+		c->fio, kname, iflags);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	ASSERT_LT(10, dev_stat(kname, f1));
 	ASSERT_LT(0, csv_rows(CSV, upper_row, u)) TH_LOG("%s", slurp(ERR));
 	dr = f1[0] - f0[0];
 	dw = f1[4] - f0[4];
-	n = q2c_pairs(u, q2c, diff);
+	n = q2c_pairs(u, devt, q2c, diff);
 	NOTE("%s (%s): iolat %ld reads, %ld writes, %ld not by fio, %ld not bios; the kernel %lld and %lld; %ld paired with blktrace's Q and C: Q2C median %lld ns, |iolat - blktrace| median %lld ns, p90 %lld ns",
-	     path, kname, u->reads, u->writes, u->not_fio, u->not_bio, dr, dw,
-	     n, n > 0 ? q2c[n / 2] : 0, n > 0 ? diff[n / 2] : 0,
+	     c->path, kname, u->reads, u->writes, u->not_fio, u->not_bio, dr,
+	     dw, n, n > 0 ? q2c[n / 2] : 0, n > 0 ? diff[n / 2] : 0,
 	     n > 0 ? diff[n * 9 / 10] : 0);
-	xr = blkparse_n("X", "R");
-	xw = blkparse_n("X", "W");
-	NOTE("%s: blktrace %ld Q, %ld and %ld X (splits) of reads and writes",
-	     kname, blkparse_n("Q", "RW"), xr, xw);
-	EXPECT_EQ(want_ios, u->rows) TH_LOG("%s", slurp(ERR));
-	EXPECT_EQ(u->rows, blkparse_n("Q", "RW"));
-	EXPECT_EQ(dr, u->reads * pieces);
-	EXPECT_EQ(dw, u->writes * pieces);
+	xr = blkparse_n("X", "R", devt);
+	xw = blkparse_n("X", "W", devt);
+	a = blkparse_n("A", "RW", devt);
+	NOTE("%s: blktrace %ld Q, %ld and %ld X (splits) of reads and writes, %lld A (remaps) to %s",
+	     kname, blkparse_n("Q", "RW", devt), xr, xw, a, c->lowers);
+	EXPECT_EQ(c->want_ios, u->rows) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(u->rows, blkparse_n("Q", "RW", devt));
+	EXPECT_EQ(dr, u->reads * c->pieces);
+	EXPECT_EQ(dw, u->writes * c->pieces);
 	/* each cut a split (X), where the kernel says so (not 4.19's dm) */
 	if (xr + xw) {
-		EXPECT_EQ(xr, u->reads * (pieces - 1));
-		EXPECT_EQ(xw, u->writes * (pieces - 1));
+		EXPECT_EQ(xr, u->reads * (c->pieces - 1));
+		EXPECT_EQ(xw, u->writes * (c->pieces - 1));
 	}
 	EXPECT_EQ(0, u->not_fio);
 	EXPECT_EQ(0, u->not_bio);
-	if (pieces == 1) {
+	if (c->pieces == 1) {
 		EXPECT_LE(u->rows * 9 / 10, n);
 		if (n > 0)
 			EXPECT_GE(q2c[n / 2] / 20, diff[n / 2]);
 	}
+	/* joined through the stack */
+	ASSERT_EQ(0, stack_line(sl)) TH_LOG("no stack line: %s", slurp(ERR));
+	NOTE("%s: below it %ld requests, %ld joined (%ld bios, %ld not fio's); iolat's remaps %lld, %lld not matched, joined %lld, not %lld",
+	     kname, u->lower, u->joined, u->joined_bios, u->joined_not_fio,
+	     sl[0], sl[1], sl[2], sl[3]);
+	if (c->remaps_read >= 0)
+		EXPECT_EQ(u->reads * c->remaps_read + u->writes * c->remaps_write,
+			  a);
+	EXPECT_EQ(a, sl[0]);
+	EXPECT_EQ(0, sl[1]);
+	EXPECT_EQ(a, u->joined_bios);
+	EXPECT_EQ(0, u->joined_not_fio);
+	EXPECT_EQ(u->joined, sl[2]);
+	EXPECT_EQ(u->lower - u->joined, sl[3]);
+	if (!c->own_io && a)
+		EXPECT_EQ(0, sl[3]);
 	free(u);
 }
 
 /*
  * Make a bio-based device with the shell command @make (in OUT what it
- * printed), then upper_exact() on it, named by @path.
+ * printed), then upper_exact() on it.
  */
 static void upper_case(struct __test_metadata *_metadata, const char *make,
-		       const char *path, const char *fio, long want_ios,
-		       long pieces)
+		       const struct stack_case *c)
 {
 	char kname[32];
 
 	ASSERT_EQ(0, sh("{ %s; } >" OUT " 2>&1", make)) TH_LOG("%s", slurp(OUT));
-	ASSERT_EQ(0, kname_of(path, kname, sizeof(kname)))
-		TH_LOG("no %s", path);
-	upper_exact(_metadata, path, kname, fio, want_ios, pieces);
+	ASSERT_EQ(0, kname_of(c->path, kname, sizeof(kname)))
+		TH_LOG("no %s", c->path);
+	upper_exact(_metadata, c, kname);
 }
 
 /* dm-linear over null_blk, named by its /dev/mapper path. */
 TEST_F_TIMEOUT(upper, dm_linear_exact, 300)
 {
+	const struct stack_case c = {
+		.path = "/dev/mapper/iolat_lin", .lowers = self->a,
+		.fio = "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=600 --randseed=3",
+		.want_ios = 600, .pieces = 1, .remaps_read = 1, .remaps_write = 1,
+	};
 	char make[256];
 
 	snprintf(make, sizeof(make),
 		 "dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
 		 self->a, self->a);
-	upper_case(_metadata, make, "/dev/mapper/iolat_lin",
-		   "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=600 --randseed=3",
-		   600, 1);
+	upper_case(_metadata, make, &c);
 }
 
 /*
@@ -619,29 +731,39 @@ TEST_F_TIMEOUT(upper, dm_linear_exact, 300)
  */
 TEST_F_TIMEOUT(upper, dm_striped_one_io_per_bio, 300)
 {
-	char make[256];
+	char make[256], lowers[64];
+	const struct stack_case c = {
+		.path = "/dev/mapper/iolat_str", .lowers = lowers,
+		.fio = "--rw=randrw --bs=64k --direct=1 --ioengine=libaio --iodepth=4 --size=512M --number_ios=300 --randseed=4",
+		.want_ios = 300, .pieces = 16, .remaps_read = 16,
+		.remaps_write = 16,
+	};
 
 	snprintf(make, sizeof(make),
 		 "n=$(blockdev --getsz /dev/%s); dmsetup create iolat_str --table \"0 $((n * 2)) striped 2 8 /dev/%s 0 /dev/%s 0\" && dmsetup mknodes",
 		 self->a, self->a, self->b);
-	upper_case(_metadata, make, "/dev/mapper/iolat_str",
-		   "--rw=randrw --bs=64k --direct=1 --ioengine=libaio --iodepth=4 --size=512M --number_ios=300 --randseed=4",
-		   300, 16);
+	snprintf(lowers, sizeof(lowers), "%s %s", self->a, self->b);
+	upper_case(_metadata, make, &c);
 }
 
 /* md raid1 over both disks: each write goes to both, one I/O of md's. */
 TEST_F_TIMEOUT(upper, md_raid1_exact, 300)
 {
-	char make[256];
+	char make[256], lowers[64];
+	const struct stack_case c = {
+		.path = "/dev/md/iolat_r1", .lowers = lowers,
+		.fio = "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=5",
+		.want_ios = 400, .pieces = 1, .remaps_read = 1, .remaps_write = 2,
+		.own_io = true,
+	};
 
 	if (sh("command -v mdadm >/dev/null"))
 		SKIP(return, "mdadm is not installed");
 	snprintf(make, sizeof(make),
 		 "mdadm --create /dev/md/iolat_r1 --run --quiet --level=1 --raid-devices=2 --assume-clean --metadata=1.2 /dev/%s /dev/%s",
 		 self->a, self->b);
-	upper_case(_metadata, make, "/dev/md/iolat_r1",
-		   "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=5",
-		   400, 1);
+	snprintf(lowers, sizeof(lowers), "%s %s", self->a, self->b);
+	upper_case(_metadata, make, &c);
 }
 
 
@@ -651,7 +773,12 @@ TEST_F_TIMEOUT(upper, md_raid1_exact, 300)
  */
 TEST_F_TIMEOUT(upper, lvm_volume_exact, 300)
 {
-	char make[1024];
+	char make[1024], lowers[64];
+	const struct stack_case c = {
+		.path = "/dev/iolat_vg/lv", .lowers = lowers,
+		.fio = "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=7",
+		.want_ios = 400, .pieces = 1, .remaps_read = 1, .remaps_write = 1,
+	};
 
 	if (sh("command -v lvm >/dev/null"))
 		SKIP(return, "lvm2 is not installed");
@@ -660,9 +787,8 @@ TEST_F_TIMEOUT(upper, lvm_volume_exact, 300)
 		 LVM " -y -n lv -L 512M -i 2 -I 64k iolat_vg",
 		 "pvcreate -y", self->a, self->b, "vgcreate", self->a, self->b,
 		 "lvcreate");
-	upper_case(_metadata, make, "/dev/iolat_vg/lv",
-		   "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=400 --randseed=7",
-		   400, 1);
+	snprintf(lowers, sizeof(lowers), "%s %s", self->a, self->b);
+	upper_case(_metadata, make, &c);
 }
 
 /*
@@ -704,19 +830,25 @@ TEST_F_TIMEOUT(upper, dm_stat_counts, 300)
  * dm-crypt (plain, aes-xts-plain64) over the NVMe drive: its writes go
  * down from a kernel thread (dmcrypt_write), its reads are decrypted by
  * kcryptd; every I/O of the device is still fio's, taken when fio
- * queued it.
+ * queued it, and so is every request of the drive that the kernel
+ * reports remapped from one (since v5.16: dm_submit_bio_remap()).
  */
 TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
 {
+	const struct stack_case c = {
+		.path = "/dev/mapper/iolat_crypt", .lowers = NS,
+		.fio = "--rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=256M --number_ios=400 --randseed=6",
+		.want_ios = 400, .pieces = 1, .remaps_read = -1,
+		.remaps_write = -1,
+	};
+
 	if (sh("command -v cryptsetup >/dev/null && command -v dmsetup >/dev/null"))
 		SKIP(return, "cryptsetup is not installed");
 	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
 	upper_case(_metadata,
 		   "modprobe dm_crypt 2>/dev/null; head -c 64 /dev/urandom >/tmp/iolat.key && "
 		   "cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --key-file /tmp/iolat.key /dev/" NS " iolat_crypt && dmsetup mknodes",
-		   "/dev/mapper/iolat_crypt",
-		   "--rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=256M --number_ios=400 --randseed=6",
-		   400, 1);
+		   &c);
 	sh("cryptsetup close iolat_crypt");
 }
 

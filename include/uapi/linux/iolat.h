@@ -121,6 +121,12 @@ enum iolat_dev_attr {
 	 * power of two); NR_HWQ is 1
 	 */
 	IOLAT_DEV_A_BIO_BASED,
+	/* flag: a device with requests under a bio-based device of the
+	 * session (one of its slaves, or theirs): its requests that the
+	 * kernel remapped (block_bio_remap) from an I/O of that device are
+	 * joined to it (IOLAT_F_STACK), the others counted apart
+	 */
+	IOLAT_DEV_A_LOWER,
 
 	__IOLAT_DEV_A_MAX,
 	IOLAT_DEV_A_MAX = __IOLAT_DEV_A_MAX - 1
@@ -152,6 +158,16 @@ enum iolat_dev_attr {
  * the last try and the retry count) or NVME_OTHER_NS (a namespace of
  * the controller that the session does not trace).  EVENTS_LOST counts
  * session events (IOLAT_A_EVENT) that did not fit until the next READ.
+ * A stack (a bio-based device and its lower devices, IOLAT_DEV_A_LOWER)
+ * in a session that times stages (not COUNTERS_ONLY): REMAPS counts the
+ * kernel's remaps (block_bio_remap) of the bio-based devices' I/Os to
+ * the lower devices, each tied to its I/O, REMAPS_UNMATCHED those whose
+ * I/O was not found (queued before the session, or its table full) or
+ * could not be tied (the link table full); every lower device's request
+ * seen whole is STACK_JOINED (made from a remapped bio: IOLAT_F_STACK)
+ * or STACK_UNJOINED (the stack's own: md's superblocks and resync,
+ * device-mapper's metadata; or a bio the kernel did not report remapped,
+ * as dm-crypt's before v5.16).
  */
 enum iolat_stat_attr {
 	IOLAT_STAT_A_UNSPEC,
@@ -174,6 +190,10 @@ enum iolat_stat_attr {
 	IOLAT_STAT_A_NVME_RETRIED,
 	IOLAT_STAT_A_NVME_OTHER_NS,
 	IOLAT_STAT_A_EVENTS_LOST,
+	IOLAT_STAT_A_STACK_JOINED,
+	IOLAT_STAT_A_STACK_UNJOINED,
+	IOLAT_STAT_A_REMAPS,
+	IOLAT_STAT_A_REMAPS_UNMATCHED,
 
 	__IOLAT_STAT_A_MAX,
 	IOLAT_STAT_A_MAX = __IOLAT_STAT_A_MAX - 1
@@ -351,6 +371,11 @@ enum iolat_op {
  * completed (C), with no request stages; hwq 0, tag its slot
  */
 #define IOLAT_F_BIO		(1U << 13)
+/* a request of a lower device made from a bio the kernel remapped from an
+ * I/O of a traced bio-based device (IOLAT_DEV_A_LOWER): pid, tgid and
+ * comm are that I/O's submitter, not the thread that passed it down
+ */
+#define IOLAT_F_STACK		(1U << 14)
 
 /*
  * One completed request.  Times are CLOCK_MONOTONIC nanoseconds from
