@@ -261,6 +261,10 @@ static bool iolat_probe_wanted(const struct iolat_session *s,
 		return iolat_session_records(s);
 	case IOLAT_USE_UPPER:
 		return s->nr_devs > s->nr_rq_devs;
+	case IOLAT_USE_PLAIN:
+		return !s->links;
+	case IOLAT_USE_STACK:
+		return s->links;
 	default:
 		return true;
 	}

@@ -245,13 +245,17 @@ static inline u64 iolat_now(void)
 /*
  * Which sessions register a probe: every one, those that time a
  * request's stages (records or histograms: not counters only), those
- * that write records, or those with a bio-based device.
+ * that write records, those with a bio-based device, those without a
+ * stack (a bio-based device and a lower one, in a session that times
+ * stages), or those with one.
  */
 enum iolat_probe_use {
 	IOLAT_USE_ALL,
 	IOLAT_USE_STAGES,
 	IOLAT_USE_RECORDS,
 	IOLAT_USE_UPPER,	/* sessions with a bio-based device */
+	IOLAT_USE_PLAIN,	/* sessions without a stack (no links) */
+	IOLAT_USE_STACK,	/* sessions with one: links (upper.h) */
 };
 
 /*

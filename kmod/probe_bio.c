@@ -11,7 +11,6 @@
 #include <linux/preempt.h>
 #include <trace/events/block.h>
 #include "submit.h"
-#include "upper.h"
 
 /*
  * A new entry for @bio, its submitter the current task if it runs one
@@ -55,23 +54,21 @@ noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
 }
 
 /*
- * block_bio_queue (Q): a bio enters the block layer.  On a lower device
- * of a stack, a bio remapped from a traced bio-based device's I/O takes
- * that I/O's submitter (upper.h).
+ * block_bio_queue (Q): a bio enters the block layer.  (On a lower device
+ * of a stack, probe_upper.c's probe of the same tracepoint, registered
+ * after this one, runs next.)
  */
 static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 {
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
-	struct iolat_dev *d;
 
-	d = iolat_session_dev(s, iolat_bio_devt(bio), bio->bi_iter.bi_sector);
-	if (!d || !iolat_session_armed(s))
+	if (!iolat_session_dev(s, iolat_bio_devt(bio),
+			       bio->bi_iter.bi_sector) ||
+	    !iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
 	e->q_ns = iolat_bio_queue_ns(s, bio);
-	if (unlikely(d->lower) && s->links)
-		iolat_link_take(s, bio, &e->who, &e->flags);
 	iolat_stash_publish(e, bio);
 }
 

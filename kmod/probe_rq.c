@@ -464,7 +464,7 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
 static __always_inline void
 iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	      const struct request *rq, int err,
-	      const struct iolat_nvme_slot *cmd)
+	      const struct iolat_nvme_slot *cmd, bool stack)
 {
 	struct iolat_slot *slot = iolat_inflight_slot(d, rq);
 	u64 now;
@@ -482,7 +482,8 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return;
 	}
-	if (unlikely(d->lower) && s->links) {
+	/* a lower device's request: joined, or the stack's own */
+	if (stack && d->lower) {
 		if (slot->flags & IOLAT_F_STACK)
 			this_cpu_inc(s->rings->stats.stack_joined);
 		else
@@ -498,11 +499,12 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
  */
 static noinline void iolat_rq_done_nvme(struct iolat_session *s,
 					struct iolat_dev *d,
-					const struct request *rq, int err)
+					const struct request *rq, int err,
+					bool stack)
 {
 	struct iolat_nvme_slot *cmd = iolat_nvme_done(d, rq);
 
-	iolat_rq_done(s, d, rq, err, cmd);
+	iolat_rq_done(s, d, rq, err, cmd, stack);
 	if (cmd)
 		iolat_nvme_release(cmd);
 }
@@ -510,10 +512,13 @@ static noinline void iolat_rq_done_nvme(struct iolat_session *s,
 /*
  * block_rq_complete (C), also reached from the batched completion path.
  * A call covering less than the request's remaining bytes is a partial
- * completion: the request stays in flight.
+ * completion: the request stays in flight.  @stack: a session with a
+ * stack, which counts its lower devices' requests joined or not; the
+ * others register the probe without it, which costs them nothing.
  */
-static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
-							       nr_bytes))
+static __always_inline void
+iolat_rq_complete(void *data, struct request *rq, int err,
+		  unsigned int nr_bytes, bool stack)
 {
 	struct iolat_session *s = data;
 	struct iolat_dev *d;
@@ -527,9 +532,24 @@ static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 		return;
 	}
 	if (d->nvme)
-		iolat_rq_done_nvme(s, d, rq, iolat_rq_errno(err));
+		iolat_rq_done_nvme(s, d, rq, err, stack);
 	else
-		iolat_rq_done(s, d, rq, iolat_rq_errno(err), NULL);
+		iolat_rq_done(s, d, rq, err, NULL, stack);
+}
+
+static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
+							       nr_bytes))
+{
+	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, false);
+}
+
+/* The same in a session with a stack (IOLAT_USE_STACK). */
+static void
+iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
+							 nr_bytes))
+{
+	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, true);
+
 }
 
 #if IOLAT_TP_HAS_RQ_ERROR
@@ -554,6 +574,7 @@ static void __maybe_unused iolat_probe_rq_types(void)
 	check_trace_callback_type_block_rq_merge(iolat_probe_rq_merge);
 #endif
 	check_trace_callback_type_block_rq_complete(iolat_probe_rq_complete);
+	check_trace_callback_type_block_rq_complete(iolat_probe_rq_complete_stack);
 #if IOLAT_TP_HAS_RQ_ERROR
 	check_trace_callback_type_block_rq_error(iolat_probe_rq_error);
 #endif
@@ -566,7 +587,9 @@ static void __maybe_unused iolat_probe_rq_types(void)
  */
 struct iolat_probe iolat_rq_probes[] = {
 	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete,
-	  .required = true },
+	  .use = IOLAT_USE_PLAIN, .required = true },
+	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete_stack,
+	  .use = IOLAT_USE_STACK, .required = true },
 #if IOLAT_TP_HAS_RQ_ERROR
 	{ .tp_name = "block_rq_error", .func = iolat_probe_rq_error },
 #endif

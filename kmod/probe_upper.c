@@ -84,7 +84,27 @@ static void iolat_upper_join(struct iolat_session *s, struct iolat_dev *d,
 	iolat_acct_put(d, step);
 }
 
-/* block_bio_queue (Q) on a bio-based device. */
+/*
+ * block_bio_queue (Q) on a lower device of a stack, after probe_bio.c's
+ * probe of the same tracepoint stashed the bio on this CPU: a bio
+ * remapped from a traced bio-based device's I/O takes that I/O's
+ * submitter, and the request it becomes is the I/O's (IOLAT_F_STACK).
+ */
+static noinline void iolat_upper_lower_queue(struct iolat_session *s,
+					     const struct bio *bio)
+{
+	struct iolat_stash_entry *e;
+	struct iolat_dev *d;
+
+	d = iolat_session_dev(s, iolat_bio_devt(bio), bio->bi_iter.bi_sector);
+	if (!d || !d->lower || !iolat_session_armed(s))
+		return;
+	e = iolat_stash_find(this_cpu_ptr(s->stash), bio);
+	if (e)
+		iolat_link_take(s, bio, &e->who, &e->flags);
+}
+
+/* block_bio_queue (Q) on a bio-based device, or on one under it. */
 static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 {
 	struct iolat_session *s = data;
@@ -92,7 +112,12 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	struct iolat_dev *d;
 
 	d = iolat_session_upper(s, iolat_bio_devt(bio));
-	if (!d || !iolat_session_armed(s))
+	if (!d) {
+		if (s->links)
+			iolat_upper_lower_queue(s, bio);
+		return;
+	}
+	if (!iolat_session_armed(s))
 		return;
 	/*
 	 * No free slot near its hash (thousands in flight): its completion
