@@ -210,7 +210,11 @@ struct iolat_session {
 	u64 stop_ns;		/* stop began; U64_MAX until then */
 	struct iolat_filter filter;
 	unsigned int nr_devs;
-	/* the devices with requests first, then the bio-based (upper.h) */
+	/*
+	 * The whole disks first (@nr_disks), then the partitions (up to
+	 * @nr_rq_devs), then the bio-based devices (upper.h).
+	 */
+	unsigned int nr_disks;
 	unsigned int nr_rq_devs;
 	struct iolat_dev devs[IOLAT_MAX_DEVS];
 	struct iolat_ring __percpu *rings;
@@ -323,19 +327,36 @@ static inline void iolat_cost_control(void)
 #endif
 }
 
+/* The traced partition of disk @devt that holds sector @pos, or NULL. */
+static inline struct iolat_dev *iolat_session_part(struct iolat_session *s,
+						   dev_t devt, u64 pos)
+{
+	unsigned int i;
+
+	for (i = s->nr_disks; i < s->nr_rq_devs; i++)
+		if (s->devs[i].devt == devt &&
+		    pos - s->devs[i].first <= s->devs[i].last)
+			return &s->devs[i];
+	return NULL;
+}
+
 /*
  * The traced device of an I/O on disk @devt at sector @pos (a partition
  * is its disk's range of sectors), or NULL: a few compares, no lookup.
+ * Whole disks come first and are found by @devt alone, so that a
+ * session without a partition compares no sector (and the compiler
+ * reads none).
  */
 static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 						  dev_t devt, u64 pos)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_rq_devs; i++)
-		if (s->devs[i].devt == devt &&
-		    pos - s->devs[i].first <= s->devs[i].last)
+	for (i = 0; i < s->nr_disks; i++)
+		if (s->devs[i].devt == devt)
 			return &s->devs[i];
+	if (unlikely(s->nr_disks != s->nr_rq_devs))
+		return iolat_session_part(s, devt, pos);
 	return NULL;
 }
 

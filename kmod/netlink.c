@@ -244,26 +244,29 @@ static int iolat_nl_parse_dev(const struct nlattr *nla,
 	return 0;
 }
 
+static unsigned int iolat_spec_rank(const struct iolat_dev_spec *spec)
+{
+	return spec->bio_based ? 2 : spec->sectors ? 1 : 0;
+}
+
 /*
- * The devices with requests first, then the bio-based ones, each in the
- * order given (the session looks them up apart, upper.h).
- * Return: how many have requests.
+ * The whole disks first, then the partitions, then the bio-based
+ * devices, each in the order given: the session looks them up apart
+ * (iolat_session_dev(), upper.h).
  */
-static unsigned int iolat_nl_order_devs(struct iolat_dev_spec *specs,
-					unsigned int nr)
+static void iolat_nl_order_devs(struct iolat_dev_spec *specs, unsigned int nr)
 {
 	struct iolat_dev_spec tmp;
-	unsigned int i, j, n = 0;
+	unsigned int i, j;
 
-	for (i = 0; i < nr; i++) {
-		if (specs[i].bio_based)
-			continue;
+	/* a stable insertion sort by rank: at most IOLAT_MAX_DEVS */
+	for (i = 1; i < nr; i++) {
 		tmp = specs[i];
-		for (j = i; j > n; j--)
+		for (j = i; j > 0 && iolat_spec_rank(&specs[j - 1]) >
+				     iolat_spec_rank(&tmp); j--)
 			specs[j] = specs[j - 1];
-		specs[n++] = tmp;
+		specs[j] = tmp;
 	}
-	return n;
 }
 
 /*

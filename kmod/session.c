@@ -170,10 +170,13 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		if (err)
 			goto fail;
 	}
-	/* the devices with requests come first (netlink.c) */
-	for (i = 0; i < nr_specs; i++)
+	/* whole disks, partitions, bio-based devices, in order (netlink.c) */
+	for (i = 0; i < nr_specs; i++) {
+		if (!specs[i].bio_based && !specs[i].sectors)
+			s->nr_disks = i + 1;
 		if (!specs[i].bio_based)
 			s->nr_rq_devs = i + 1;
+	}
 	for (i = 0; i < nr_specs; i++) {
 		err = iolat_inflight_init(&s->devs[i], &specs[i]);
 		s->nr_devs = i + 1;

@@ -143,7 +143,7 @@ guest_lane() {
 # (The cost stage, tests/bench/cost.sh --check: the instructions each
 # tracing mode adds per I/O, counted in a 6.1 guest under QEMU's icount,
 # against tests/bench/budgets, and a module built to loop in its
-# completion probe that must go over them.  About two minutes, in lane 2.)
+# completion probe that must go over them.  About four minutes, in lane 2.)
 #
 # README's sample output against today's (tests/docs/samples.py): the
 # guest half of `make demo` on 6.1, as `make demo` runs it, its output
