@@ -63,6 +63,12 @@ struct iolat_slot {
 	u8 state;			/* enum iolat_slot_state */
 	u8 filtered;			/* not wanted: no record at completion */
 	u8 outside;			/* allocated before the session began */
+	/*
+	 * A lower device's request in a session with a stack: the number
+	 * of the I/O it was made from, or 0 (upper.h); never written, so
+	 * 0, in other sessions.
+	 */
+	u64 link;
 };
 
 /*

@@ -617,10 +617,11 @@ static int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return PTR_ERR(s);
 	if (!cb->args[0])
 		iolat_nl_read_events(skb, cb, s);
-	/* a session without NVMe sends the block part of its records */
+	/* a session without NVMe or a stack sends the block part of its records */
 	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
 		     IOLAT_RECORD_BLOCK_SIZE);
-	size = s->nvme ? sizeof(struct iolat_record) : IOLAT_RECORD_BLOCK_SIZE;
+	size = s->nvme || s->links ? sizeof(struct iolat_record) :
+				     IOLAT_RECORD_BLOCK_SIZE;
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
 		if (!cpu_possible(cpu))
 			continue;

@@ -18,6 +18,7 @@
 #include "aggregate.h"
 #include "submit.h"
 #include "probe_nvme.h"
+#include "upper.h"
 #include "../lib/record.h"
 
 /* Take the bio stages, submitter and flags of @e into @slot. */
@@ -451,6 +452,7 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
 	struct iolat_slot done;
 	u64 now;
 
+	done.link = 0;
 	if (iolat_rq_unseen(s, d, &done, rq, &now))
 		iolat_rq_keep(s, d, rq, &done, now, err, cmd, false);
 }
@@ -510,6 +512,35 @@ static noinline void iolat_rq_done_nvme(struct iolat_session *s,
 }
 
 /*
+ * A lower device's request in a session with a stack: the number of the
+ * I/O its first bio was remapped from, for its record; the links of its
+ * bios are freed (blk-mq traces the request's completion, not its bios').
+ */
+static noinline void iolat_rq_link(struct iolat_session *s,
+				   struct iolat_dev *d,
+				   const struct request *rq)
+{
+	struct iolat_slot *slot = iolat_inflight_slot(d, rq);
+	struct iolat_link *l;
+	struct bio *bio;
+	u64 link = 0;
+
+	for (bio = rq->bio; bio; bio = bio->bi_next) {
+		l = iolat_link_find(s, bio);
+		if (!l)
+			continue;
+		/* its fields were written before the key (iolat_probe_upper_remap()) */
+		smp_rmb();
+		if (bio == rq->bio)
+			link = READ_ONCE(l->link);
+		/* every read of the link before another bio can claim it */
+		smp_store_release(&l->bio, NULL);
+	}
+	if (slot && slot->rq == rq)
+		slot->link = link;
+}
+
+/*
  * block_rq_complete (C), also reached from the batched completion path.
  * A call covering less than the request's remaining bytes is a partial
  * completion: the request stays in flight.  @stack: a session with a
@@ -531,6 +562,8 @@ iolat_rq_complete(void *data, struct request *rq, int err,
 		this_cpu_inc(s->rings->stats.partial);
 		return;
 	}
+	if (stack && d->lower)
+		iolat_rq_link(s, d, rq);
 	if (d->nvme)
 		iolat_rq_done_nvme(s, d, rq, err, stack);
 	else

@@ -140,7 +140,11 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	u->filtered = !iolat_filter_wanted(&s->filter, u->op, &u->who,
 					   u->flags & IOLAT_F_SUBMITTER);
 	iolat_upper_join(s, d, u, u->q_ns);
+	u->link = 0;
 	if (s->links) {
+		/* unique in the session: this CPU's count, and the CPU */
+		u->link = (this_cpu_inc_return(s->stash->links) << 16) |
+			  (raw_smp_processor_id() & 0xffff);
 		/* a remap finds the fields before the index */
 		smp_wmb();
 		WRITE_ONCE(d->by_sector[hash_64(u->sector, ilog2(d->depth))],
@@ -240,12 +244,14 @@ static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
 	}
 	l->who = u->who;
 	l->flags = u->flags & IOLAT_F_SUBMITTER;
+	l->link = u->link;
 	this_cpu_inc(s->rings->stats.remaps);
 }
 
 /*
- * The completion of a bio on a lower device of the stack: a link it
- * still has (it was not queued while the session was armed) is freed.
+ * The completion of a bio on a lower device of the stack whose request's
+ * completion did not free its link (the kernel traces a request's bios'
+ * completions only where blk-mq did not trace the request's).
  */
 static noinline void iolat_upper_lower_done(struct iolat_session *s,
 					    const struct bio *bio)
@@ -253,7 +259,7 @@ static noinline void iolat_upper_lower_done(struct iolat_session *s,
 	struct iolat_link *l = iolat_link_find(s, bio);
 
 	if (l)
-		/* as iolat_link_take() frees it */
+		/* every read of the link before another bio can claim it */
 		smp_store_release(&l->bio, NULL);
 }
 

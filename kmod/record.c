@@ -144,9 +144,10 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	if (nvme) {
 		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
 		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
-	} else if (s->nvme) {
+	} else if (s->nvme || s->links) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 	}
+	rec->link = slot->link;
 	iolat_record_publish(s, rs, pos);
 }
 
@@ -196,8 +197,9 @@ void iolat_record_emit_upper(struct iolat_session *s,
 	rec->op = u->op;
 	rec->pad = 0;
 	rec->error = error;
-	if (s->nvme)
+	if (s->nvme || s->links)
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
+	rec->link = u->link;
 	iolat_record_publish(s, rs, pos);
 }
 

@@ -55,6 +55,7 @@ struct iolat_stash {
 	unsigned long ref_j;
 	/* the bio-based device's I/O this CPU last tied a remap to (upper.h) */
 	struct iolat_upper_slot *last_upper;
+	u64 links;			/* I/Os this CPU numbered (upper.h) */
 	struct iolat_stash_entry e[IOLAT_STASH_ENTRIES];
 };
 

@@ -33,6 +33,7 @@ struct iolat_upper_slot {
 	u8 op;			/* enum iolat_op */
 	u8 filtered;
 	u8 piece;		/* a part split off a traced bio: not an I/O */
+	u64 link;		/* its number, in a session with a stack */
 };
 
 /*
@@ -44,6 +45,7 @@ struct iolat_link {
 	const struct bio *bio;	/* owner; NULL when free */
 	struct iolat_submitter who;
 	u32 flags;		/* the I/O's IOLAT_F_SUBMITTER */
+	u64 link;		/* the I/O's number */
 };
 
 static inline u32 iolat_upper_hash(const struct iolat_dev *d,
@@ -127,13 +129,20 @@ static inline struct iolat_link *iolat_link_find(struct iolat_session *s,
 	return NULL;
 }
 
-/* A free link, now @bio's; NULL if every one it may have is taken. */
+/*
+ * @bio's link: the one it still has (a bio freed and allocated again
+ * before its link was, which a remap outside the session's window can
+ * leave), else a free one, now its; NULL if every one it may have is
+ * taken.
+ */
 static inline struct iolat_link *iolat_link_claim(struct iolat_session *s,
 						  const struct bio *bio)
 {
 	u32 h = hash_ptr((void *)bio, ilog2(s->nr_links)), i;
-	struct iolat_link *l;
+	struct iolat_link *l = iolat_link_find(s, bio);
 
+	if (l)
+		return l;
 	for (i = 0; i < IOLAT_UPPER_PROBES; i++) {
 		l = &s->links[(h + i) & (s->nr_links - 1)];
 		if (!READ_ONCE(l->bio) && !cmpxchg(&l->bio, NULL, bio))
@@ -145,7 +154,7 @@ static inline struct iolat_link *iolat_link_claim(struct iolat_session *s,
 /*
  * Take @bio's link, if it has one, into the stash entry of its Q on a
  * lower device: the request it becomes is its I/O's (IOLAT_F_STACK).
- * The link is free again once read.
+ * The link stays until the request completes, for its record.
  */
 static inline void iolat_link_take(struct iolat_session *s,
 				   const struct bio *bio, struct iolat_submitter *who,
@@ -159,8 +168,6 @@ static inline void iolat_link_take(struct iolat_session *s,
 	smp_rmb();
 	*who = l->who;
 	*flags = (*flags & ~IOLAT_F_SUBMITTER) | l->flags | IOLAT_F_STACK;
-	/* every read of the link before another bio can claim it */
-	smp_store_release(&l->bio, NULL);
 }
 
 int iolat_upper_init(struct iolat_dev *d);

@@ -222,7 +222,8 @@ static unsigned int lba_bucket(const struct iolat_an_dev *d, uint64_t sector)
 	return b;
 }
 
-static void hist_add(struct iolat_an *an, struct iolat_hist **h, uint64_t v)
+/* Add @v to *@h, made on first use. */
+void iolat_an_hist_add(struct iolat_an *an, struct iolat_hist **h, uint64_t v)
 {
 	if (!*h) {
 		*h = malloc(sizeof(**h));
@@ -298,7 +299,7 @@ static void op_add(struct iolat_an *an, struct iolat_an_op *op,
 	op->bios += r->nr_bios ? r->nr_bios : 1;
 	for (s = 0; s < IOLAT_AN_STAGES; s++)
 		if (t->known & (1U << s))
-			hist_add(an, &op->hist[s], t->ns[s]);
+			iolat_an_hist_add(an, &op->hist[s], t->ns[s]);
 }
 
 /* Same name: the same bytes (the usual case, two loads), or same string. */
@@ -579,12 +580,14 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		an->nvme = true;
 	if (an->out->record)
 		an->out->record(an, dev, r);
+	iolat_stack_record(an, dev, r);
 	if (r->flags & IOLAT_F_NVME) {
 		g = qid_find(an, dev, r->qid);
 		if (g) {
 			g->ios++;
 			g->bytes += iolat_nvme_bytes(r);
-			hist_add(an, &g->lat, r->nvme_done_ns - r->nvme_setup_ns);
+			iolat_an_hist_add(an, &g->lat,
+					  r->nvme_done_ns - r->nvme_setup_ns);
 		}
 	}
 	/* a controller's admin command: its queue's (qid 0), no op's */
@@ -620,7 +623,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 
 		p->ios++;
 		p->bytes += r->bytes;
-		hist_add(an, &p->lat, iolat_record_latency(r));
+		iolat_an_hist_add(an, &p->lat, iolat_record_latency(r));
 	}
 	g = group_find(an, dev, r);
 	if (!g) {
@@ -628,7 +631,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	} else {
 		g->ios++;
 		g->bytes += r->bytes;
-		hist_add(an, &g->lat, iolat_record_latency(r));
+		iolat_an_hist_add(an, &g->lat, iolat_record_latency(r));
 	}
 }
 
@@ -671,6 +674,7 @@ void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 void iolat_an_mark(struct iolat_an *an, uint64_t now_ns)
 {
 	flush_intervals(an, now_ns, false);
+	iolat_stack_settle(an, false);
 }
 
 /**
@@ -689,6 +693,7 @@ void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
 	flush_intervals(an, end_ns, true);
 	/* records that ended after the last interval: in the run only */
 	ival_into_run(an);
+	iolat_stack_settle(an, true);
 	if (an->out->summary)
 		an->out->summary(an, run, c);
 }
@@ -727,6 +732,7 @@ void iolat_an_free(struct iolat_an *an)
 	free(an->qids);
 	an->procs = NULL;
 	an->qids = NULL;
+	iolat_stack_free(an);
 }
 
 const struct iolat_output *iolat_output_find(const char *name)

@@ -25,6 +25,7 @@
 #ifndef IOLAT_ANALYZE_H
 #define IOLAT_ANALYZE_H
 
+#include <stddef.h>
 #include "iolat.h"
 
 /* The stages kept: the block stages, then the NVMe command's own time. */
@@ -88,6 +89,18 @@ struct iolat_an_part {
 	struct iolat_hist *lat;
 };
 
+/*
+ * A bio-based device's I/Os of one op, split by the requests below them
+ * (stack.c): below, from the first request queued under the device to the
+ * last one completed; above, the rest of the I/O's Q2C.
+ */
+struct iolat_an_split {
+	uint64_t ios;
+	uint64_t pieces;	/* the requests below them */
+	struct iolat_hist *below;
+	struct iolat_hist *above;
+};
+
 struct iolat_an_dev {
 	char name[32];
 	uint64_t sectors;	/* capacity in 512-byte sectors, 0: unknown */
@@ -104,6 +117,10 @@ struct iolat_an_dev {
 	unsigned int nr_parts;	/* a whole disk's partitions, listed */
 	unsigned int last_part;
 	struct iolat_an_part parts[IOLAT_MAX_PARTS + 1];
+	/* a stack's bio-based device: its I/Os split, and those not */
+	struct iolat_an_split split[IOLAT_AN_OPS];
+	uint64_t split_alone;	/* no request below was made from it */
+	uint64_t split_outside;	/* its requests below outside its Q2C */
 };
 
 /* What the run was: from the session, or from a file's header. */
@@ -141,6 +158,8 @@ struct iolat_an {
 	struct iolat_an_group *qids;
 	unsigned int nr_qids;
 	uint64_t records;
+	struct iolat_join *join;	/* a stack's I/Os being joined */
+	uint64_t split_orphans;	/* requests below whose I/O was not seen */
 	uint64_t late;		/* arrived after their interval was shown */
 	uint64_t ival_index;	/* the interval being built */
 	uint64_t end_ns;	/* the session stopped (0: running) */
@@ -244,6 +263,17 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 		      const struct iolat_dev_counters *c);
 
 /* rows.c: a record as one CSV line or JSON object */
+void iolat_an_hist_add(struct iolat_an *an, struct iolat_hist **h,
+		       uint64_t v);
+
+/* stack.c */
+struct iolat_join;
+void iolat_stack_record(struct iolat_an *an, unsigned int dev,
+			const struct iolat_record *r);
+void iolat_stack_settle(struct iolat_an *an, bool last);
+void iolat_stack_free(struct iolat_an *an);
+bool iolat_stack_has(const struct iolat_an_dev *d);
+
 void iolat_row_header(void);
 void iolat_row(const struct iolat_record *r, const char *dev, bool json,
 	       uint64_t real_offset);
@@ -260,7 +290,11 @@ void iolat_put_names(const char *const *names, unsigned int n);
 
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
-#define IOLAT_FILE_VERSION	3	/* 2: block checksums; 3: partitions */
+#define IOLAT_FILE_VERSION	4	/* 2: block checksums; 3: partitions;
+					 * 4: records of ABI 5 (link)
+					 */
+/* the records of versions 2 and 3: ABI 4's, without the link */
+#define IOLAT_FILE_V3_RECORD	176
 #define IOLAT_FILE_ENDIAN	0x01020304U
 
 enum iolat_file_block {
@@ -338,8 +372,12 @@ struct iolat_file_end {
 	__u32 nr_missing;
 	__u32 pad;
 	char missing[IOLAT_MAX_MISSING][48];
+	/* version 4: the stack's counters, struct iolat_stats's last four */
+	__u64 stack[4];
 	/* then per device: struct iolat_file_counters */
 };
+/* the end block of versions 2 and 3: without the stack's counters */
+#define IOLAT_FILE_V3_END	offsetof(struct iolat_file_end, stack)
 
 struct iolat_file_counters {
 	__u64 start_ns;

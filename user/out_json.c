@@ -172,6 +172,33 @@ static void json_parts(const struct iolat_an *an,
 	printf("]");
 }
 
+/* A stack's bio-based device: "stack": {its I/Os split, by op}. */
+static void json_stack(const struct iolat_an *an,
+		       const struct iolat_an_dev *dv)
+{
+	const struct iolat_an_split *sp;
+	unsigned int op;
+	bool first = true;
+
+	if (!iolat_stack_has(dv))
+		return;
+	printf(", \"stack\": {\"alone\": %llu, \"outside\": %llu, \"ops\": [",
+	       U(dv->split_alone), U(dv->split_outside));
+	for (op = 0; op < IOLAT_AN_OPS; op++) {
+		sp = &dv->split[op];
+		if (!sp->ios || !sp->above || !sp->below)
+			continue;
+		printf("%s{\"op\": \"%s\", \"ios\": %llu, \"requests\": %llu",
+		       first ? "" : ", ", iolat_an_op_name(op), U(sp->ios),
+		       U(sp->pieces));
+		json_hist(an, "above", sp->above, false);
+		json_hist(an, "below", sp->below, false);
+		printf("}");
+		first = false;
+	}
+	printf("]}");
+}
+
 static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 			 const struct iolat_dev_counters *c)
 {
@@ -191,6 +218,7 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		json_counts("qd_hist", dv->qd, IOLAT_QD_BUCKETS);
 		json_counts("offset_hist", dv->lba, IOLAT_LBA_BUCKETS);
 		json_parts(an, dv);
+		json_stack(an, dv);
 		if (c && c[d].valid)
 			printf(", \"busy_ns\": %llu, \"qbusy_ns\": %llu, \"inflight_ns\": %llu, \"qinflight_ns\": %llu, \"elapsed_ns\": %llu",
 			       U(c[d].busy_ns), U(c[d].qbusy_ns),
@@ -215,10 +243,11 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
 	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
 	       U(st->unplugs));
-	if (iolat_stats_stack(st))
-		printf(", \"stack\": {\"remaps\": %llu, \"remaps_unmatched\": %llu, \"joined\": %llu, \"unjoined\": %llu}",
+	if (iolat_stats_stack(st) || an->split_orphans)
+		printf(", \"stack\": {\"remaps\": %llu, \"remaps_unmatched\": %llu, \"joined\": %llu, \"unjoined\": %llu, \"orphans\": %llu}",
 		       U(st->remaps), U(st->remaps_unmatched),
-		       U(st->stack_joined), U(st->stack_unjoined));
+		       U(st->stack_joined), U(st->stack_unjoined),
+		       U(an->split_orphans));
 	printf(", \"missing_tracepoints\": [");
 	for (i = 0; i < run->nr_missing; i++) {
 		printf("%s", i ? ", " : "");

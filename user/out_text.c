@@ -319,6 +319,50 @@ static void device_summary(const struct iolat_an *an,
 }
 
 /*
+ * A stack's bio-based devices: their I/Os split into the time below them
+ * (the first request made from the I/O queued under the device, to the
+ * last one completed there) and above (the rest of Q2C), per op.
+ */
+static void stacks(const struct iolat_an *an)
+{
+	const struct iolat_an_split *sp;
+	const struct iolat_an_dev *d;
+	unsigned int i, op;
+	char a[32], b[32], c[32], e[32];
+
+	for (i = 0; i < an->nr_devs; i++) {
+		d = &an->devs[i];
+		if (!iolat_stack_has(d))
+			continue;
+		printf("\n%-8s %9s %9s %9s %9s %9s %9s  (%s: above it, below it)\n",
+		       "op", "I/Os", "requests", "above p50", "above p99",
+		       "below p50", "below p99", d->name);
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
+			sp = &d->split[op];
+			if (!sp->ios || !sp->above || !sp->below)
+				continue;
+			iolat_fmt_ns(a, sizeof(a),
+				     iolat_hist_percentile(sp->above, 500000));
+			iolat_fmt_ns(b, sizeof(b),
+				     iolat_hist_percentile(sp->above, 990000));
+			iolat_fmt_ns(c, sizeof(c),
+				     iolat_hist_percentile(sp->below, 500000));
+			iolat_fmt_ns(e, sizeof(e),
+				     iolat_hist_percentile(sp->below, 990000));
+			printf("%-8s %9llu %9llu %9s %9s %9s %9s\n",
+			       iolat_an_op_name(op), U(sp->ios), U(sp->pieces),
+			       a, b, c, e);
+		}
+		if (d->split_alone || d->split_outside)
+			printf("%s: %llu I/Os with no request seen below, %llu whose requests below fell outside them\n",
+			       d->name, U(d->split_alone), U(d->split_outside));
+	}
+	if (an->split_orphans)
+		printf("%llu requests below a stack whose I/O was not recorded\n",
+		       U(an->split_orphans));
+}
+
+/*
  * A whole disk's requests by partition; "-" holds the disk's own
  * (flushes) and those outside every partition listed.
  */
@@ -375,6 +419,7 @@ static void groups(const struct iolat_an *an)
 	}
 	free(sorted);
 	partitions(an);
+	stacks(an);
 	if (an->nr_qids)
 		printf("\n%-10s %4s %9s %12s %9s %9s %9s  (NVMe command time)\n",
 		       "device", "qid", "commands", "bytes", "mean", "p50",

@@ -8,6 +8,7 @@
  * to its last whole, intact block, with a warning saying what was lost.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,10 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 	e.decode_errors = run->decode_errors;
 	e.foreign = run->foreign;
 	stats_to(e.stats, &run->stats);
+	e.stack[0] = run->stats.stack_joined;
+	e.stack[1] = run->stats.stack_unjoined;
+	e.stack[2] = run->stats.remaps;
+	e.stack[3] = run->stats.remaps_unmatched;
 	e.incomplete = run->incomplete;
 	e.kernel_valid = run->kernel_valid;
 	e.nvme_detaches = run->nvme_detaches;
@@ -351,16 +356,19 @@ static int header_check(const char *path, const struct iolat_file_header *h)
 			  path);
 		return -EINVAL;
 	}
-	/* version 2 is 3 without partitions */
-	if (h->version != IOLAT_FILE_VERSION && h->version != 2) {
-		iolat_err("%s is a version %u record file; this iolat reads versions 2 and %u",
+	/* version 2 is 3 without partitions, 3 is 4 with ABI 4's records */
+	if (h->version < 2 || h->version > IOLAT_FILE_VERSION) {
+		iolat_err("%s is a version %u record file; this iolat reads versions 2 to %u",
 			  path, h->version, IOLAT_FILE_VERSION);
 		return -EINVAL;
 	}
-	if (h->record_size != sizeof(struct iolat_record) ||
+	if (h->record_size != (h->version < 4 ? IOLAT_FILE_V3_RECORD :
+			       sizeof(struct iolat_record)) ||
 	    h->nr_devs > IOLAT_MAX_DEVS) {
 		iolat_err("%s is corrupt: records of %u bytes (%zu expected), %u devices",
-			  path, h->record_size, sizeof(struct iolat_record),
+			  path, h->record_size,
+			  h->version < 4 ? (size_t)IOLAT_FILE_V3_RECORD :
+					   sizeof(struct iolat_record),
 			  h->nr_devs);
 		return -EINVAL;
 	}
@@ -397,16 +405,17 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 {
 	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
 	const struct iolat_file_counters *fc;
-	struct iolat_file_end e;
+	size_t esz = h->version < 4 ? IOLAT_FILE_V3_END : sizeof(struct iolat_file_end);
+	struct iolat_file_end e = { 0 };
 	struct iolat_run run;
 	unsigned int d;
 
-	if (len != sizeof(e) + h->nr_devs * sizeof(*fc)) {
+	if (len != esz + h->nr_devs * sizeof(*fc)) {
 		iolat_err("%s is corrupt: an end block of %u bytes", path, len);
 		return -EINVAL;
 	}
-	memcpy(&e, buf, sizeof(e));
-	fc = (const void *)((const char *)buf + sizeof(e));
+	memcpy(&e, buf, esz);
+	fc = (const void *)((const char *)buf + esz);
 	memset(&run, 0, sizeof(run));
 	memset(c, 0, sizeof(c));
 	run.seconds = e.seconds_ns / 1e9;
@@ -414,6 +423,10 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 	run.decode_errors = e.decode_errors;
 	run.foreign = e.foreign;
 	stats_from(&run.stats, e.stats);
+	run.stats.stack_joined = e.stack[0];
+	run.stats.stack_unjoined = e.stack[1];
+	run.stats.remaps = e.stack[2];
+	run.stats.remaps_unmatched = e.stack[3];
 	run.incomplete = e.incomplete;
 	run.kernel_valid = e.kernel_valid;
 	run.nvme_detaches = e.nvme_detaches;
@@ -479,17 +492,20 @@ static int block(const char *path, const struct iolat_file_header *h,
 		 uint32_t type, const void *buf, uint32_t len,
 		 const struct iolat_file_reader *rd)
 {
-	const struct iolat_record *r = buf;
+	struct iolat_record r = { 0 };
 	struct iolat_file_event e;
+	uint32_t i, size = h->record_size;
 	uint64_t ns;
-	uint32_t i;
 
 	switch (type) {
 	case IOLAT_FB_RECORDS:
-		if (!len || len % sizeof(*r))
+		/* an older file's records are shorter: the rest stays 0 */
+		if (!len || len % size)
 			break;
-		for (i = 0; rd->record && i < len / sizeof(*r); i++)
-			rd->record(rd->arg, &r[i]);
+		for (i = 0; rd->record && i < len / size; i++) {
+			memcpy(&r, (const char *)buf + (size_t)i * size, size);
+			rd->record(rd->arg, &r);
+		}
 		return 0;
 	case IOLAT_FB_MARK:
 		if (len != sizeof(ns))

@@ -148,8 +148,13 @@ static void raw_fields(const struct iolat_record *r, const char *name,
 	}
 	/* the completion on the wall clock, to join other logs by */
 	if (r->c_ns)
-		printf(json ? ", \"c_real_ns\": %llu}\n" : ",%llu\n",
+		printf(json ? ", \"c_real_ns\": %llu" : ",%llu",
 		       U(r->c_ns + real_offset));
+	else if (!json)
+		printf(",");
+	/* a stack's I/O that the record is or is a piece of */
+	if (r->link)
+		printf(json ? ", \"link\": %llu}\n" : ",%llu\n", U(r->link));
 	else
 		printf(json ? "}\n" : ",\n");
 }
@@ -162,7 +167,7 @@ void iolat_row_header(void)
 	iolat_put_names(raw_names, NR_RAW);
 	for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
 		printf(",%s_ns", iolat_stage_name(stage));
-	printf(",c_real_ns\n");
+	printf(",c_real_ns,link\n");
 }
 
 /**

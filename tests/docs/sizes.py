@@ -5,7 +5,7 @@
     sizes.py MODULE.ko DOC...
 
 Every "`struct NAME` (N bytes" / "`struct NAME`, N bytes" in the docs
-(whatever the line breaks; "(ABI 4, 176 bytes" too) and every row
+(whatever the line breaks; "(ABI 5, 184 bytes" too) and every row
 "| OFFSET | `field` |" of docs/abi.md's record table is compared with
 what gdb reads from the module's debug information.  Exits 1 on any
 difference, or if the docs give none (the pattern broke).

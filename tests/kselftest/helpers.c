@@ -283,7 +283,7 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 	char line[1024], *p, *f[32];
 	struct row r;
 	FILE *fp = fopen(path, "r");
-	int n = 0, k;
+	int n = 0, k, nf;
 
 	if (!fp)
 		return -1;
@@ -300,6 +300,7 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 			fclose(fp);
 			return -1;
 		}
+		nf = k;
 		memset(&r, 0, sizeof(r));
 		for (k = 0; k < 5; k++)
 			r.t[k] = strtoull(f[k], NULL, 10);
@@ -313,6 +314,8 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 		r.pid = strtoul(f[19], NULL, 10);
 		r.tgid = strtoul(f[20], NULL, 10);
 		snprintf(r.comm, sizeof(r.comm), "%s", f[21]);
+		if (nf > 28)
+			r.link = strtoull(f[28], NULL, 10);
 		fn(arg, &r);
 		n++;
 	}

@@ -59,6 +59,7 @@ struct row {
 	unsigned long long sector;
 	unsigned int bytes, hwq, nr_bios, pid, tgid;
 	char comm[IOLAT_COMM_LEN];
+	unsigned long long link;	/* a stack's I/O; 0: none */
 };
 int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 	     void *arg);

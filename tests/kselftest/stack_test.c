@@ -430,6 +430,11 @@ struct upper_rows {
 	char op[MAX_BIOS];
 	/* the lower devices' requests: joined (flag "stack"), their bios */
 	long lower, joined, joined_bios, joined_not_fio;
+	/* the rows' links: the device's I/Os, and the requests below */
+	unsigned long long link[MAX_BIOS], low_link[MAX_BIOS];
+	unsigned long long q[MAX_BIOS], c[MAX_BIOS];
+	unsigned long long low_first[MAX_BIOS], low_c[MAX_BIOS];
+	long low_rows;
 };
 
 static void upper_row(void *arg, const struct row *r)
@@ -442,10 +447,20 @@ static void upper_row(void *arg, const struct row *r)
 			u->joined++;
 			u->joined_bios += r->nr_bios;
 			u->joined_not_fio += strcmp(r->comm, "fio") != 0;
+			if (u->low_rows < MAX_BIOS) {
+				u->low_link[u->low_rows] = r->link;
+				u->low_first[u->low_rows] = r->t[0] ? r->t[0] :
+							    r->t[1] ? r->t[1] :
+							    r->t[2] ? r->t[2] : r->t[3];
+				u->low_c[u->low_rows++] = r->t[4];
+			}
 		}
 		return;
 	}
 	if (u->rows < MAX_BIOS) {
+		u->link[u->rows] = r->link;
+		u->q[u->rows] = r->t[0];
+		u->c[u->rows] = r->t[4];
 		u->sector[u->rows] = r->sector;
 		u->q2c[u->rows] = r->t[4] - r->t[0];
 		u->op[u->rows] = r->op[0];
@@ -570,6 +585,36 @@ struct stack_case {
 	bool own_io;		/* md writes superblocks of its own */
 };
 
+/*
+ * Each request below marked "stack" names by its link an I/O of the
+ * device (a row of @u's) and lies within it, from its first stage to its
+ * completion; each I/O's requests below: in @per_io, how many I/Os had
+ * 0, 1, 2 and more.  Return: the requests that name no I/O of the device
+ * or lie outside theirs.
+ */
+static long links_check(const struct upper_rows *u, long per_io[4])
+{
+	static long n[MAX_BIOS];
+	long i, j, bad = 0;
+
+	memset(n, 0, sizeof(n));
+	for (i = 0; i < u->low_rows; i++) {
+		for (j = 0; j < u->rows && j < MAX_BIOS; j++)
+			if (u->link[j] && u->link[j] == u->low_link[i])
+				break;
+		if (j == u->rows || j == MAX_BIOS ||
+		    u->low_first[i] < u->q[j] || u->low_c[i] > u->c[j]) {
+			bad++;
+			continue;
+		}
+		n[j]++;
+	}
+	memset(per_io, 0, 4 * sizeof(per_io[0]));
+	for (j = 0; j < u->rows && j < MAX_BIOS; j++)
+		per_io[n[j] < 3 ? n[j] : 3]++;
+	return bad;
+}
+
 /* The stack line of `iolat trace`'s summary in ERR. */
 static int stack_line(long long v[4])
 {
@@ -608,7 +653,7 @@ static void upper_exact(struct __test_metadata *_metadata,
 	char *p, *lowers;
 	unsigned long long f0[17], f1[17];
 	long long dr, dw, sl[4], a;
-	long n, xr, xw;
+	long n, xr, xw, bad, per_io[4];
 	int st;
 
 	ASSERT_NE(NULL, u);
@@ -690,6 +735,27 @@ static void upper_exact(struct __test_metadata *_metadata,
 	EXPECT_EQ(u->lower - u->joined, sl[3]);
 	if (!c->own_io && a)
 		EXPECT_EQ(0, sl[3]);
+	/*
+	 * Each request below names its I/O (link) and lies within it; where
+	 * bios are not cut, an I/O has one request below per remap: one,
+	 * two for an md raid1 write (a striped target's pieces of one I/O
+	 * that lie side by side on a disk are merged).
+	 */
+	bad = links_check(u, per_io);
+	NOTE("%s: its I/Os by requests below: %ld with none, %ld with one, %ld with two, %ld with more; %ld requests naming no I/O or outside it",
+	     kname, per_io[0], per_io[1], per_io[2], per_io[3], bad);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(u->joined, u->low_rows);
+	if (c->pieces == 1 && a) {
+		long two = c->remaps_write == 2 ? u->writes : 0;
+
+		EXPECT_EQ(0, per_io[0]);
+		EXPECT_EQ(u->rows - two, per_io[1]);
+		EXPECT_EQ(two, per_io[2]);
+		EXPECT_EQ(0, per_io[3]);
+	} else if (a) {
+		EXPECT_GT(u->rows / 10, per_io[0]);
+	}
 	free(u);
 }
 

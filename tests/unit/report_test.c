@@ -87,6 +87,17 @@ static int cmp_u64(const void *a, const void *b)
  */
 static unsigned int write_every;	/* every Nth request a write (0: none) */
 
+/* A header of this CLI's file version, from @t0, without devices. */
+static void header_init(struct iolat_file_header *h, uint64_t t0)
+{
+	memcpy(h->magic, IOLAT_FILE_MAGIC, 8);
+	h->version = IOLAT_FILE_VERSION;
+	h->endian = IOLAT_FILE_ENDIAN;
+	h->abi_version = IOLAT_ABI_VERSION;
+	h->record_size = sizeof(struct iolat_record);
+	h->t0_ns = t0;
+}
+
 static int write_file(const char *path, const char *dev, unsigned int n,
 		      double median_ns, uint64_t *lat)
 {
@@ -98,12 +109,7 @@ static int write_file(const char *path, const char *dev, unsigned int n,
 	uint64_t t0 = 1000000000000ULL, t, next_mark;
 	unsigned int i;
 
-	memcpy(h->magic, IOLAT_FILE_MAGIC, 8);
-	h->version = IOLAT_FILE_VERSION;
-	h->endian = IOLAT_FILE_ENDIAN;
-	h->abi_version = IOLAT_ABI_VERSION;
-	h->record_size = sizeof(struct iolat_record);
-	h->t0_ns = t0;
+	header_init(h, t0);
 	h->t0_real_ns = 1800000000ULL * 1000000000ULL;
 	strcpy(h->cli_version, "test");
 	strcpy(h->module_version, "test");
@@ -610,6 +616,214 @@ TEST_F(report, plot_renders)
 			DIR));
 	if (getenv("IOLAT_PLOT_PNG"))
 		sh("cp %s/a.png %s", DIR, getenv("IOLAT_PLOT_PNG"));
+}
+
+/* One block of a record file: head, CRC32C of type, length and payload. */
+static void put_block(FILE *f, uint32_t type, const void *buf, uint32_t len)
+{
+	struct iolat_file_block_head bh = { .type = type, .len = len };
+
+	bh.crc = iolat_crc32c(iolat_crc32c(0, &bh, 8), buf, len);
+	fwrite(&bh, sizeof(bh), 1, f);
+	fwrite(buf, len, 1, f);
+}
+
+/*
+ * A version 3 file (ABI 4's records of 176 bytes, the end block without
+ * the stack's counters), written here byte by byte as the CLI of ABI 4
+ * wrote it, is still read: every request, at its latency.
+ */
+#define N_V3 1000
+TEST(reads_version_3_files)
+{
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	unsigned char end[sizeof(struct iolat_file_end) +
+			  sizeof(struct iolat_file_counters)] = { 0 };
+	static unsigned char recs[N_V3 * IOLAT_FILE_V3_RECORD];
+	uint64_t t0 = 1000000000000ULL, mark;
+	struct iolat_record r;
+	struct iolat_file_end e = { 0 };
+	unsigned int i;
+	char *out;
+	FILE *f;
+
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	header_init(h, t0);
+	h->version = 3;
+	h->abi_version = 4;
+	h->record_size = IOLAT_FILE_V3_RECORD;
+	h->nr_devs = 1;
+	strcpy(h->devs[0].name, "nullb0");
+	h->devs[0].major = 250;
+	h->devs[0].nr_hwq = 1;
+	h->devs[0].depth = 64;
+	h->devs[0].nvme_ctrl = -1;
+	f = fopen(DIR "/v3.rec", "w");
+	ASSERT_NE(NULL, f);
+	fwrite(h, sizeof(*h), 1, f);
+	free(h);
+	for (i = 0; i < N_V3; i++) {
+		memset(&r, 0, sizeof(r));
+		r.major = 250;
+		r.op = IOLAT_OP_READ;
+		r.bytes = 4096;
+		r.nr_bios = 1;
+		r.q_ns = t0 + i * 1000000ULL;
+		/* Q2C of 100 us to 199.9 us: the median 150 us */
+		r.c_ns = r.q_ns + 100000 + i * 100;
+		r.link = 7;	/* not in a version 3 record: must read as 0 */
+		memcpy(recs + i * IOLAT_FILE_V3_RECORD, &r, IOLAT_FILE_V3_RECORD);
+	}
+	put_block(f, IOLAT_FB_RECORDS, recs, sizeof(recs));
+	mark = t0 + N_V3 * 1000000ULL;
+	put_block(f, IOLAT_FB_MARK, &mark, sizeof(mark));
+	e.end_ns = mark;
+	e.seconds_ns = N_V3 * 1000000ULL;
+	e.delivered = N_V3;
+	e.stats[0] = N_V3;
+	memcpy(end, &e, IOLAT_FILE_V3_END);
+	put_block(f, IOLAT_FB_END, end,
+		  IOLAT_FILE_V3_END + sizeof(struct iolat_file_counters));
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, sh("%s report -o json %s/v3.rec >%s/v3.json", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/v3.json");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(N_V3, json_after(strstr(out, "\"Q2C\": "), "\"count\": "));
+	EXPECT_GE(1000, fabs(json_after(strstr(out, "\"Q2C\": "), "\"p50_ns\": ") -
+			     150000));
+	EXPECT_EQ(NULL, strstr(out, "\"stack\""));
+	free(out);
+	ASSERT_EQ(0, sh("%s report -o csv %s/v3.rec | awk -F, 'NR > 1 && $29 != \"\" { exit 1 }'",
+			cli(), DIR));
+}
+
+/*
+ * A stack's split (user/stack.c), from a file of known times: dm-0's I/Os
+ * (IOLAT_F_BIO) and the requests of nullb0 made from them (IOLAT_F_STACK,
+ * the same link), one or two each, the I/O's record in the drain of its
+ * requests or the next.  Above and below come out at the exact medians
+ * (to a bin), every request is counted once, an I/O without a request
+ * below and a request without its I/O are counted apart, and one whose
+ * requests lie outside it is not split.
+ */
+#define N_STACK 2001
+
+/* A 4 KiB write of device @major, flags @flags, of the stack's I/O @link. */
+static void stack_rec(struct iolat_record *r, uint32_t major, uint32_t flags,
+		      uint64_t link)
+{
+	memset(r, 0, sizeof(*r));
+	r->major = major;
+	r->op = IOLAT_OP_WRITE;
+	r->flags = flags | IOLAT_F_SUBMITTER;
+	r->bytes = 4096;
+	r->nr_bios = 1;
+	r->link = link;
+	strcpy(r->comm, "fio");
+}
+
+TEST(stack_split_exact)
+{
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	static uint64_t above[N_STACK], below[N_STACK];
+	struct iolat_dev_counters c[2] = { 0 };
+	struct iolat_record up, low;
+	struct iolat_run run = { 0 };
+	uint64_t t0 = 1000000000000ULL, t, pieces = 0;
+	struct iolat_file *f;
+	const char *dev, *st;
+	unsigned int i, k;
+	char *out;
+
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	header_init(h, t0);
+	h->nr_devs = 2;
+	strcpy(h->devs[0].name, "dm-0");
+	h->devs[0].major = 253;
+	strcpy(h->devs[1].name, "nullb0");
+	h->devs[1].major = 250;
+	for (i = 0; i < 2; i++) {
+		h->devs[i].nr_hwq = 1;
+		h->devs[i].depth = 64;
+		h->devs[i].nvme_ctrl = -1;
+	}
+	f = iolat_file_create(DIR "/stack.rec", h);
+	free(h);
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < N_STACK; i++) {
+		uint64_t a1 = 1000 + uniform() * 50000, b = 20000 + uniform() * 400000;
+		uint64_t a2 = 500 + uniform() * 30000, lq, lc;
+
+		t = t0 + i * 1000000ULL;
+		stack_rec(&up, 253, IOLAT_F_BIO, i + 1);
+		up.q_ns = t;
+		lq = t + a1;
+		lc = lq + b;
+		up.c_ns = lc + a2;
+		above[i] = a1 + a2;
+		below[i] = b;
+		/* one request below, or two (a mirror's), the second inside */
+		for (k = 0; k < 1 + i % 2; k++) {
+			stack_rec(&low, 250, IOLAT_F_STACK, up.link);
+			low.q_ns = k ? lq + b / 4 : lq;
+			low.d_ns = low.q_ns + 100;
+			low.c_ns = k ? lc - b / 4 : lc;
+			iolat_file_records(f, &low);
+			pieces++;
+		}
+		/* every third I/O's record comes a drain after its requests' */
+		if (i % 3)
+			iolat_file_records(f, &up);
+		iolat_file_mark(f, t + 500000);
+		if (!(i % 3))
+			iolat_file_records(f, &up);
+	}
+	/* an I/O with nothing below, and a request without its I/O */
+	up.link = N_STACK + 1;
+	up.q_ns = t + 600000;
+	up.c_ns = t + 700000;
+	iolat_file_records(f, &up);
+	low.link = N_STACK + 2;
+	iolat_file_records(f, &low);
+	/* an I/O whose request below completed after it: not split */
+	up.link = N_STACK + 3;
+	low.link = N_STACK + 3;
+	low.q_ns = up.q_ns + 10;
+	low.c_ns = up.c_ns + 10;
+	iolat_file_records(f, &low);
+	iolat_file_records(f, &up);
+	run.seconds = N_STACK / 1000.0;
+	run.delivered = N_STACK * 2 + pieces + 4;
+	run.stats.written = run.delivered;
+	iolat_file_mark(f, t + 900000);
+	iolat_file_end(f, t + 900000, &run, 2, c);
+	ASSERT_EQ(0, iolat_file_close(f));
+
+	ASSERT_EQ(0, sh("%s report -o json %s/stack.rec >%s/stack.json", cli(),
+			DIR, DIR));
+	out = slurp(DIR "/stack.json");
+	ASSERT_NE(NULL, out);
+	dev = strstr(out, "\"name\": \"dm-0\"");
+	ASSERT_NE(NULL, dev);
+	st = strstr(dev, "\"stack\": {");
+	ASSERT_NE(NULL, st) TH_LOG("%s", out);
+	EXPECT_EQ(1, json_after(st, "\"alone\": "));
+	EXPECT_EQ(1, json_after(st, "\"outside\": "));
+	EXPECT_EQ(N_STACK, json_after(st, "\"ios\": "));
+	EXPECT_EQ(pieces, json_after(st, "\"requests\": "));
+	qsort(above, N_STACK, sizeof(above[0]), cmp_u64);
+	qsort(below, N_STACK, sizeof(below[0]), cmp_u64);
+	EXPECT_GE(0.008, fabs(json_after(strstr(st, "\"above\": "), "\"p50_ns\": ") -
+			      above[N_STACK / 2]) / above[N_STACK / 2]);
+	EXPECT_GE(0.008, fabs(json_after(strstr(st, "\"below\": "), "\"p50_ns\": ") -
+			      below[N_STACK / 2]) / below[N_STACK / 2]);
+	EXPECT_EQ(1, json_after(strstr(out, "\"orphans\": "), "\"orphans\": "));
+	/* nullb0's requests are not split themselves */
+	EXPECT_EQ(NULL, strstr(strstr(out, "\"name\": \"nullb0\""), "\"stack\": {\"alone\""));
+	free(out);
 }
 
 TEST_HARNESS_MAIN

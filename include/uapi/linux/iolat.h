@@ -18,7 +18,7 @@
 
 #define IOLAT_GENL_NAME		"iolat"
 #define IOLAT_GENL_VERSION	1
-#define IOLAT_ABI_VERSION	4
+#define IOLAT_ABI_VERSION	5
 
 /* Limits the module enforces; the CLI uses them to build valid requests. */
 #define IOLAT_MAX_DEVS		16	/* devices per session */
@@ -407,9 +407,16 @@ enum iolat_op {
  * An admin command (IOLAT_F_NVME_ADMIN) has no block stages: major and
  * minor are 0, d_ns and c_ns are its setup and completion.
  *
- * A session without IOLAT_A_NVME sends only the first
+ * A stack (IOLAT_DEV_A_LOWER): link numbers the I/O of the bio-based
+ * device that a record is (IOLAT_F_BIO) or that a request of a lower
+ * device was made from (IOLAT_F_STACK), the same in both records, unique
+ * in the session; 0: no such I/O (or not known: a request whose first
+ * bio was not the remapped one, a lower bio split by blk-mq).
+ *
+ * A session with neither IOLAT_A_NVME nor a stack sends only the first
  * IOLAT_RECORD_BLOCK_SIZE bytes of each record (IOLAT_A_RECORD_SIZE in
- * every READ message says which).  176 bytes, no holes.
+ * every READ message says which); the others all of it, the NVMe part
+ * zero without IOLAT_A_NVME.  184 bytes, no holes.
  */
 struct iolat_record {
 	__u64 q_ns;
@@ -456,6 +463,8 @@ struct iolat_record {
 	__u8 lba_shift;
 	__u8 retries;
 	__u8 nvme_pad;
+	/* a stack */
+	__u64 link;
 };
 
 /* The block part of struct iolat_record: a session without NVMe sends that. */
