@@ -567,6 +567,70 @@ static void iolat_upper_table_test(struct kunit *test)
 }
 
 /*
+ * A stack's links (upper.h): a remapped bio's link is found by its
+ * address and takes its I/O's submitter into the stash entry of its
+ * queueing, marked IOLAT_F_STACK, without freeing it (the request's
+ * record reads it at completion); a claim for a bio that still has a
+ * link (a bio freed and allocated again before its link was) takes that
+ * link over instead of leaving it to shadow the new one.  An I/O is
+ * found by its first sector through the index, and a sector is held by
+ * the I/O whose range it lies in, not by a piece split off it.
+ */
+static void iolat_link_table_test(struct kunit *test)
+{
+	struct iolat_session *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	const struct bio *a = (const struct bio *)0x2000UL;
+	struct iolat_submitter who = { .pid = 7 };
+	struct iolat_upper_slot *u;
+	struct iolat_link *l, *m;
+	struct iolat_dev *d;
+	u32 flags = IOLAT_F_SUBMITTER;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->nr_links = 64;
+	s->links = kunit_kcalloc(test, s->nr_links, sizeof(*s->links),
+				 GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->links);
+	l = iolat_link_claim(s, a);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->who.pid = 42;
+	l->flags = IOLAT_F_SUBMITTER;
+	l->link = 0x10001;
+	KUNIT_EXPECT_PTR_EQ(test, iolat_link_find(s, a), l);
+	iolat_link_take(s, a, &who, &flags);
+	KUNIT_EXPECT_EQ(test, who.pid, 42U);
+	KUNIT_EXPECT_EQ(test, flags, IOLAT_F_SUBMITTER | IOLAT_F_STACK);
+	KUNIT_EXPECT_PTR_EQ(test, iolat_link_find(s, a), l);
+	/* the same bio again, its link not freed: the same link */
+	m = iolat_link_claim(s, a);
+	KUNIT_EXPECT_PTR_EQ(test, m, l);
+	KUNIT_EXPECT_NULL(test, iolat_link_find(s, (const struct bio *)0x2040UL));
+
+	d = &s->devs[0];
+	d->depth = 16;
+	d->upper = kunit_kcalloc(test, d->depth, sizeof(*d->upper), GFP_KERNEL);
+	d->by_sector = kunit_kcalloc(test, d->depth, sizeof(*d->by_sector),
+				     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d->upper);
+	KUNIT_ASSERT_NOT_NULL(test, d->by_sector);
+	u = iolat_upper_claim(d, a);
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->sector = 1024;
+	u->bytes = 64 << 10;
+	d->by_sector[hash_64(u->sector, ilog2(d->depth))] = u - d->upper + 1;
+	KUNIT_EXPECT_PTR_EQ(test, iolat_upper_at(d, 1024), u);
+	KUNIT_EXPECT_NULL(test, iolat_upper_at(d, 1032));
+	KUNIT_EXPECT_TRUE(test, iolat_upper_holds(u, 1024 + 127));
+	KUNIT_EXPECT_FALSE(test, iolat_upper_holds(u, 1024 + 128));
+	KUNIT_EXPECT_FALSE(test, iolat_upper_holds(u, 1023));
+	u->piece = 1;
+	KUNIT_EXPECT_NULL(test, iolat_upper_at(d, 1024));
+	KUNIT_EXPECT_FALSE(test, iolat_upper_holds(u, 1024));
+	iolat_upper_release(u);
+	KUNIT_EXPECT_NULL(test, iolat_upper_at(d, 1024));
+}
+
+/*
  * A request first seen on a CPU other than its submitter's takes its
  * entry from that CPU's stash, once; entries of this CPU and entries
  * claimed for another bio are left alone.
@@ -886,6 +950,7 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE(iolat_stash_remote_test),
 	KUNIT_CASE(iolat_stamp_test),
 	KUNIT_CASE(iolat_upper_table_test),
+	KUNIT_CASE(iolat_link_table_test),
 	KUNIT_CASE(iolat_busy_union_test),
 	KUNIT_CASE(iolat_busy_backdate_test),
 	KUNIT_CASE(iolat_busy_transient_test),
