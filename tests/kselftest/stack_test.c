@@ -434,6 +434,11 @@ struct upper_rows {
 	unsigned long long link[MAX_BIOS], low_link[MAX_BIOS];
 	unsigned long long q[MAX_BIOS], c[MAX_BIOS];
 	unsigned long long low_first[MAX_BIOS], low_c[MAX_BIOS];
+	/* each request's device (its name), sector, op and D2C */
+	char low_dev[MAX_BIOS][32];
+	unsigned long long low_sector[MAX_BIOS];
+	long long low_d2c[MAX_BIOS];
+	char low_op[MAX_BIOS];
 	long low_rows;
 };
 
@@ -452,6 +457,12 @@ static void upper_row(void *arg, const struct row *r)
 				u->low_first[u->low_rows] = r->t[0] ? r->t[0] :
 							    r->t[1] ? r->t[1] :
 							    r->t[2] ? r->t[2] : r->t[3];
+				snprintf(u->low_dev[u->low_rows],
+					 sizeof(u->low_dev[0]), "%s", r->dev);
+				u->low_sector[u->low_rows] = r->sector;
+				u->low_d2c[u->low_rows] = r->t[3] ?
+					(long long)(r->t[4] - r->t[3]) : -1;
+				u->low_op[u->low_rows] = r->op[0];
 				u->low_c[u->low_rows++] = r->t[4];
 			}
 		}
@@ -615,6 +626,53 @@ static long links_check(const struct upper_rows *u, long per_io[4])
 	return bad;
 }
 
+/*
+ * blktrace's D and C of the requests of the devices below (BT/bt.txt),
+ * paired with @u's requests marked "stack" by device, sector and
+ * direction: for each pair, the request's D2C into @d2c and its distance
+ * from blktrace's into @diff, both sorted.  Return: how many, or -1.
+ */
+static long lower_d2c_pairs(const struct upper_rows *u, long long *d2c,
+			    long long *diff)
+{
+	static unsigned long long sec[MAX_BIOS * 2];
+	static double bd[MAX_BIOS * 2], bc[MAX_BIOS * 2];
+	static char dev[MAX_BIOS * 2][16], dir[MAX_BIOS * 2];
+	char want[16], line[256], d;
+	long n = 0, m = 0, i, j;
+	FILE *fp;
+
+	/* devices by blkparse's "MAJOR,MINOR", issue and then completion */
+	fp = popen("awk '($6 == \"D\" || $6 == \"C\") && $7 ~ /^[RW]/ { k = $1 \" \" $8 \" \" substr($7, 1, 1); "
+		   "if ($6 == \"D\") dt[k] = $4; else if (k in dt) { print $1, $8, substr($7, 1, 1), dt[k], $4; delete dt[k] } }' " BT "/bt.txt",
+		   "r");
+	if (!fp)
+		return -1;
+	while (m < MAX_BIOS * 2 && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%15s %llu %c %lf %lf", dev[m], &sec[m], &d,
+			   &bd[m], &bc[m]) == 5)
+			dir[m++] = d;
+	}
+	pclose(fp);
+	for (i = 0; i < u->low_rows; i++) {
+		if (u->low_d2c[i] < 0 || devt_of(u->low_dev[i], want, sizeof(want)))
+			continue;
+		for (j = 0; j < m; j++) {
+			if (sec[j] != u->low_sector[i] || strcmp(dev[j], want) ||
+			    dir[j] != (u->low_op[i] == 'r' ? 'R' : 'W'))
+				continue;
+			d2c[n] = u->low_d2c[i];
+			diff[n++] = llabs(u->low_d2c[i] -
+					  (long long)((bc[j] - bd[j]) * 1e9));
+			sec[j] = ~0ULL;		/* each pair once */
+			break;
+		}
+	}
+	qsort(d2c, n, sizeof(d2c[0]), cmp_ll);
+	qsort(diff, n, sizeof(diff[0]), cmp_ll);
+	return n;
+}
+
 /* The stack line of `iolat trace`'s summary in ERR. */
 static int stack_line(long long v[4])
 {
@@ -755,6 +813,20 @@ static void upper_exact(struct __test_metadata *_metadata,
 		EXPECT_EQ(0, per_io[3]);
 	} else if (a) {
 		EXPECT_GT(u->rows / 10, per_io[0]);
+	}
+	/*
+	 * The requests below, each against blktrace's D and C of the same
+	 * device, sector and direction (the same tracepoints: a few
+	 * microseconds apart under TCG), where they are not merged.
+	 */
+	if (c->pieces == 1 && a) {
+		n = lower_d2c_pairs(u, q2c, diff);
+		NOTE("%s: below it, %ld requests paired with blktrace's D and C: D2C median %lld ns, |iolat - blktrace| median %lld ns, p90 %lld ns",
+		     kname, n, n > 0 ? q2c[n / 2] : 0, n > 0 ? diff[n / 2] : 0,
+		     n > 0 ? diff[n * 9 / 10] : 0);
+		EXPECT_LE(u->joined * 9 / 10, n);
+		if (n > 0)
+			EXPECT_GE(q2c[n / 2] / 20, diff[n / 2]);
 	}
 	free(u);
 }
