@@ -421,6 +421,8 @@ static int kname_of(const char *path, char *name, size_t len)
 }
 
 #define MAX_BIOS 4096
+/* the requests below: a striped target's 16 pieces of 300 I/Os, unmerged */
+#define MAX_LOW 8192
 
 struct upper_rows {
 	const char *kname;	/* the upper device: the others are lower */
@@ -431,14 +433,14 @@ struct upper_rows {
 	/* the lower devices' requests: joined (flag "stack"), their bios */
 	long lower, joined, joined_bios, joined_not_fio;
 	/* the rows' links: the device's I/Os, and the requests below */
-	unsigned long long link[MAX_BIOS], low_link[MAX_BIOS];
+	unsigned long long link[MAX_BIOS], low_link[MAX_LOW];
 	unsigned long long q[MAX_BIOS], c[MAX_BIOS];
-	unsigned long long low_first[MAX_BIOS], low_c[MAX_BIOS];
+	unsigned long long low_first[MAX_LOW], low_c[MAX_LOW];
 	/* each request's device (its name), sector, op and D2C */
-	char low_dev[MAX_BIOS][32];
-	unsigned long long low_sector[MAX_BIOS];
-	long long low_d2c[MAX_BIOS];
-	char low_op[MAX_BIOS];
+	char low_dev[MAX_LOW][32];
+	unsigned long long low_sector[MAX_LOW];
+	long long low_d2c[MAX_LOW];
+	char low_op[MAX_LOW];
 	long low_rows;
 };
 
@@ -452,7 +454,7 @@ static void upper_row(void *arg, const struct row *r)
 			u->joined++;
 			u->joined_bios += r->nr_bios;
 			u->joined_not_fio += strcmp(r->comm, "fio") != 0;
-			if (u->low_rows < MAX_BIOS) {
+			if (u->low_rows < MAX_LOW) {
 				u->low_link[u->low_rows] = r->link;
 				u->low_first[u->low_rows] = r->t[0] ? r->t[0] :
 							    r->t[1] ? r->t[1] :
@@ -932,14 +934,14 @@ TEST_F_TIMEOUT(upper, lvm_volume_exact, 300)
 /*
  * `iolat stat` of a device-mapper device: its reads and writes are the
  * kernel's count of the device's, and its %util is iolat's own, beside
- * the kernel's.
+ * the kernel's; and its busy time is exact.
  */
 TEST_F_TIMEOUT(upper, dm_stat_counts, 300)
 {
 	unsigned long long f0[17], f1[17];
-	char kname[32], *out;
-	const char *total;
-	double secs;
+	char kname[32], pat[96], *out;
+	const char *total, *q2c;
+	double secs, sum;
 	int st;
 
 	ASSERT_EQ(0, sh("dmesg -c >/dev/null; dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
@@ -961,6 +963,28 @@ TEST_F_TIMEOUT(upper, dm_stat_counts, 300)
 	EXPECT_GT(0.5, fabs(json_num(total, "r_s") * secs - (double)(f1[0] - f0[0])));
 	EXPECT_GT(0.5, fabs(json_num(total, "w_s") * secs - (double)(f1[4] - f0[4])));
 	EXPECT_LT(0, json_num(total, "util"));
+	free(out);
+
+	/*
+	 * Exact: at queue depth 1 the device's I/Os never overlap, so its
+	 * busy time is the sum of their Q2C, to the nanosecond (a mean of
+	 * one decimal times the count: 1 ppm).
+	 */
+	st = sh("%s record -o json -d iolat_lin -- fio --name=q --filename=/dev/mapper/iolat_lin --rw=randread --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=500 --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	ASSERT_NE(NULL, out);
+	snprintf(pat, sizeof(pat), "\"devices\": [{\"name\": \"%s\"", kname);
+	total = strstr(out, pat);
+	ASSERT_NE(NULL, total) TH_LOG("%s", out);
+	q2c = strstr(total, "\"Q2C\": ");
+	ASSERT_NE(NULL, q2c);
+	sum = json_num(q2c, "count") * json_num(q2c, "mean_ns");
+	NOTE("dm at QD 1: busy %.0f ns, the sum of %.0f Q2C %.0f ns",
+	     json_num(total, "busy_ns"), json_num(q2c, "count"), sum);
+	EXPECT_EQ(500, json_num(q2c, "count"));
+	EXPECT_GE(1e-6 * sum + 1000, fabs(json_num(total, "busy_ns") - sum));
 	free(out);
 }
 
