@@ -454,6 +454,36 @@ int iolat_dev_resolve(const char *sysfs, const char *arg,
 }
 
 /**
+ * iolat_dev_mark_lower() - the devices under the bio-based ones
+ * @devs: a session's devices, resolved
+ * @nr: how many
+ *
+ * A stack: each device with requests that a bio-based device among
+ * @devs sits on (one of the names of its slaves/, whole words of @lower)
+ * has its requests joined to that device's I/Os (stack_lower).
+ */
+void iolat_dev_mark_lower(struct iolat_dev_req *devs, unsigned int nr)
+{
+	unsigned int d, u;
+	const char *p;
+	size_t n;
+
+	for (d = 0; d < nr; d++) {
+		n = strlen(devs[d].name);
+		devs[d].stack_lower = false;
+		for (u = 0; !devs[d].bio_based && u < nr; u++) {
+			if (!devs[u].bio_based)
+				continue;
+			for (p = devs[u].lower; (p = strstr(p, devs[d].name));
+			     p += n)
+				if ((p == devs[u].lower || p[-1] == ' ') &&
+				    (!p[n] || p[n] == ' '))
+					devs[d].stack_lower = true;
+		}
+	}
+}
+
+/**
  * iolat_dev_index() - which of the devices a record is of
  * @devs: the session's devices
  * @nr: how many

@@ -258,6 +258,7 @@ enum iolat_dev_state iolat_dev_state(const char *sysfs,
 				     struct iolat_dev_req *now);
 int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
 		    const struct iolat_record *r);
+void iolat_dev_mark_lower(struct iolat_dev_req *devs, unsigned int nr);
 
 /* decode.c */
 struct iolat_decoder {

@@ -390,30 +390,6 @@ static int add_device(struct iolat_session *s, const char *arg)
 }
 
 /*
- * A stack: the devices with requests that a bio-based device of the
- * session sits on (its slaves) have their requests joined to its I/Os.
- */
-static void mark_lower(struct iolat_session *s)
-{
-	unsigned int d, u;
-	const char *p;
-	size_t n;
-
-	for (d = 0; d < s->nr_devs; d++) {
-		n = strlen(s->devs[d].name);
-		for (u = 0; !s->devs[d].bio_based && u < s->nr_devs; u++) {
-			if (!s->devs[u].bio_based)
-				continue;
-			for (p = s->devs[u].lower; (p = strstr(p, s->devs[d].name));
-			     p += n)
-				if ((p == s->devs[u].lower || p[-1] == ' ') &&
-				    (!p[n] || p[n] == ' '))
-					s->devs[d].stack_lower = true;
-		}
-	}
-}
-
-/*
  * An NVMe session: without -d, every NVMe namespace; with it, at least one
  * of them.  A controller's namespaces share its tag set, which the module
  * sizes from the largest depth among them.
@@ -501,7 +477,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 	for (i = 0; i < o->nr_devargs; i++)
 		if (add_device(s, o->devargs[i]))
 			return EXIT_FAIL;
-	mark_lower(s);
+	iolat_dev_mark_lower(s->devs, s->nr_devs);
 	return s->nvme ? nvme_devices(s) : EXIT_OK;
 }
 

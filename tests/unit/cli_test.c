@@ -186,6 +186,34 @@ TEST_F(sysfs, bio_based_devices)
 }
 
 /*
+ * A stack: of the devices named with a bio-based one, those it sits on
+ * (its slaves, by whole name: nvme0n1p1's disk nvme0n1 is not) are
+ * lower, the others and the bio-based devices not.
+ */
+TEST_F(sysfs, stack_lower_devices)
+{
+	struct iolat_dev_req d[3];
+
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1", &d[0]));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "vg-lv", &d[1]));
+	ASSERT_EQ(0, iolat_dev_resolve(self->root, "nvme0n1p1", &d[2]));
+	iolat_dev_mark_lower(d, 3);
+	EXPECT_FALSE(d[0].stack_lower);
+	EXPECT_FALSE(d[1].stack_lower);
+	EXPECT_TRUE(d[2].stack_lower);
+	/* without the bio-based device, no stack */
+	iolat_dev_mark_lower(d + 2, 1);
+	EXPECT_FALSE(d[2].stack_lower);
+	/* a slave's name that only begins another's is not it */
+	snprintf(d[1].lower, sizeof(d[1].lower), "nvme0n1p10 xnvme0n1p1");
+	iolat_dev_mark_lower(d, 3);
+	EXPECT_FALSE(d[2].stack_lower);
+	snprintf(d[1].lower, sizeof(d[1].lower), "nvme0n1p10 nvme0n1p1");
+	iolat_dev_mark_lower(d, 3);
+	EXPECT_TRUE(d[2].stack_lower);
+}
+
+/*
  * A path to a device node, through symlinks, is the device of its
  * numbers (dev/block/MAJOR:MINOR); making the nodes takes root.
  */
