@@ -335,12 +335,15 @@ tap_ok() {
 
 # The kselftest programs a kernel's guest runs: the whole suite on every
 # kernel (issue 8), and the smoke version of `make bench` on 6.1.  life
-# goes last: it removes the NVMe controller and rescans it.
-ALL_SUITES="iolat acct nvme analysis bench fuzz life"
+# goes last: it removes the NVMe controller and rescans it.  (The stack
+# suite ran after it once: on 5.4 the rescanned controller's legacy
+# interrupt, shared with virtio, was disabled as unhandled, "irq 10:
+# nobody cared", and every NVMe test after it timed out.)
+ALL_SUITES="iolat acct nvme analysis bench fuzz stack life"
 guest_tests() {
 	case $1 in
-	6.1) echo iolat acct nvme analysis bench fuzz life stack ;;
-	*) echo iolat acct nvme analysis fuzz life stack ;;
+	6.1) echo iolat acct nvme analysis bench fuzz stack life ;;
+	*) echo iolat acct nvme analysis fuzz stack life ;;
 	esac
 }
 
