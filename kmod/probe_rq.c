@@ -582,7 +582,6 @@ iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							 nr_bytes))
 {
 	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, true);
-
 }
 
 #if IOLAT_TP_HAS_RQ_ERROR

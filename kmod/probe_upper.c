@@ -38,8 +38,10 @@ void iolat_upper_free(struct iolat_dev *d)
 
 /*
  * The links of a session with a stack that times stages: as many as the
- * bio-based devices' slots (a remapped bio waits for its queueing on the
- * lower device, normally at once).  Counters only take no bio stage, so
+ * bio-based devices' slots.  A link lives from its bio's remap to the
+ * completion of the request the bio became, so an I/O cut into many
+ * pieces holds as many; a remap that finds no free link near its hash is
+ * counted (REMAPS_UNMATCHED).  Counters only take no bio stage, so
  * nothing there would take a link: none.
  */
 int iolat_links_init(struct iolat_session *s)
@@ -249,9 +251,11 @@ static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
 }
 
 /*
- * The completion of a bio on a lower device of the stack whose request's
- * completion did not free its link (the kernel traces a request's bios'
- * completions only where blk-mq did not trace the request's).
+ * The completion of a bio on a lower device of the stack that never
+ * became a request (ended with an error before one was allocated): its
+ * link is freed here.  A request's bios are not traced at their
+ * completion (blk-mq clears BIO_TRACE_COMPLETION, as it traced the
+ * request's); iolat_rq_link() frees their links.
  */
 static noinline void iolat_upper_lower_done(struct iolat_session *s,
 					    const struct bio *bio)

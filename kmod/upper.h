@@ -38,8 +38,9 @@ struct iolat_upper_slot {
 
 /*
  * A bio the kernel remapped from an I/O of a traced bio-based device to
- * one of the session's lower devices, until it is queued there: the
- * I/O's submitter, for the request the bio becomes.
+ * one of the session's lower devices, from the remap until the request
+ * it becomes completes: the I/O's submitter, taken at the bio's queueing,
+ * and the I/O's number, taken by the request's record.
  */
 struct iolat_link {
 	const struct bio *bio;	/* owner; NULL when free */
@@ -101,7 +102,7 @@ iolat_upper_at(const struct iolat_dev *d, u64 sector)
 	if (!i)
 		return NULL;
 	u = &d->upper[i - 1];
-	/* the fields were written before the index (iolat_upper_index()) */
+	/* the fields were written before the index (iolat_probe_upper_queue()) */
 	smp_rmb();
 	return READ_ONCE(u->bio) && u->sector == sector && !u->piece ? u : NULL;
 }

@@ -262,7 +262,6 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c);
 
-/* rows.c: a record as one CSV line or JSON object */
 void iolat_an_hist_add(struct iolat_an *an, struct iolat_hist **h,
 		       uint64_t v);
 
@@ -274,6 +273,7 @@ void iolat_stack_settle(struct iolat_an *an, bool last);
 void iolat_stack_free(struct iolat_an *an);
 bool iolat_stack_has(const struct iolat_an_dev *d);
 
+/* rows.c: a record as one CSV line or JSON object */
 void iolat_row_header(void);
 void iolat_row(const struct iolat_record *r, const char *dev, bool json,
 	       uint64_t real_offset);

@@ -344,6 +344,13 @@ int iolat_file_close(struct iolat_file *f)
 	return err;
 }
 
+/* The size of a file's records: ABI 4's before version 4. */
+static size_t file_record_size(const struct iolat_file_header *h)
+{
+	return h->version < 4 ? IOLAT_FILE_V3_RECORD :
+				sizeof(struct iolat_record);
+}
+
 /* The header is one this CLI reads: one clear message if not. */
 static int header_check(const char *path, const struct iolat_file_header *h)
 {
@@ -362,14 +369,10 @@ static int header_check(const char *path, const struct iolat_file_header *h)
 			  path, h->version, IOLAT_FILE_VERSION);
 		return -EINVAL;
 	}
-	if (h->record_size != (h->version < 4 ? IOLAT_FILE_V3_RECORD :
-			       sizeof(struct iolat_record)) ||
+	if (h->record_size != file_record_size(h) ||
 	    h->nr_devs > IOLAT_MAX_DEVS) {
 		iolat_err("%s is corrupt: records of %u bytes (%zu expected), %u devices",
-			  path, h->record_size,
-			  h->version < 4 ? (size_t)IOLAT_FILE_V3_RECORD :
-					   sizeof(struct iolat_record),
-			  h->nr_devs);
+			  path, h->record_size, file_record_size(h), h->nr_devs);
 		return -EINVAL;
 	}
 	return 0;

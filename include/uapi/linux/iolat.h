@@ -122,7 +122,7 @@ enum iolat_dev_attr {
 	 */
 	IOLAT_DEV_A_BIO_BASED,
 	/* flag: a device with requests under a bio-based device of the
-	 * session (one of its slaves, or theirs): its requests that the
+	 * session (one of its slaves): its requests that the
 	 * kernel remapped (block_bio_remap) from an I/O of that device are
 	 * joined to it (IOLAT_F_STACK), the others counted apart
 	 */
