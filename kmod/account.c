@@ -112,6 +112,8 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 			snap->ios[i] += c->ios[i];
 			snap->bytes[i] += c->bytes[i];
 			snap->wait_ns[i] += c->wait_ns[i];
+			snap->below_ios[i] += c->below_ios[i];
+			snap->below_ns[i] += c->below_ns[i];
 		}
 		snap->issues += c->issues;
 		snap->qd_sum += c->qd_sum;

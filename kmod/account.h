@@ -46,6 +46,11 @@ struct iolat_acct_cpu {
 	u64 qd_sum;			/* sum of the queue depth at issue */
 	u64 qd_hist[IOLAT_QD_BUCKETS];
 	local64_t busy[IOLAT_NR_SPANS];	/* this CPU's part of the busy words */
+	/* a stack's bio-based device: its I/Os with requests below, their
+	 * time below (iolat_upper_split())
+	 */
+	u64 below_ios[IOLAT_OP_NR];
+	u64 below_ns[IOLAT_OP_NR];
 };
 
 /* A consistent sum of every CPU's counters and the spans' busy times. */
@@ -63,6 +68,8 @@ struct iolat_acct_snap {
 	u64 issues;
 	u64 qd_sum;
 	u64 qd_hist[IOLAT_QD_BUCKETS];
+	u64 below_ios[IOLAT_OP_NR];
+	u64 below_ns[IOLAT_OP_NR];
 };
 
 /*

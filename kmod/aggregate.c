@@ -90,6 +90,19 @@ void __iolat_agg_add_q2c(struct iolat_dev *d, u8 op, u32 bytes, u64 q2c)
 	iolat_hist_add(&a->h[op][0], q2c);
 }
 
+/*
+ * A stack's I/O of bio-based device @d: its time @above the requests
+ * below it (upper.h), in the histogram a device with requests keeps D2C
+ * in; with interrupts off.
+ */
+void __iolat_agg_add_above(struct iolat_dev *d, u8 op, u64 above)
+{
+	struct iolat_agg_cpu *a = d->agg[smp_processor_id()];
+
+	lockdep_assert_irqs_disabled();
+	iolat_hist_add(&a->h[op][1], above);
+}
+
 /* __iolat_agg_add() from a context with interrupts on. */
 void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		   const struct iolat_slot *slot, u64 c_ns)

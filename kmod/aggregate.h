@@ -30,11 +30,19 @@ static inline unsigned int iolat_agg_stage(unsigned int i)
 	return i ? IOLAT_AGG_STAGE_D2C : IOLAT_AGG_STAGE_Q2C;
 }
 
+/* The same for device @d: a bio-based device keeps ABOVE for D2C. */
+static inline unsigned int iolat_agg_dev_stage(const struct iolat_dev *d,
+					       unsigned int i)
+{
+	return i && d->upper ? IOLAT_AGG_STAGE_ABOVE : iolat_agg_stage(i);
+}
+
 int iolat_agg_init(struct iolat_dev *d);
 void iolat_agg_free(struct iolat_dev *d);
 void __iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		     const struct iolat_slot *slot, u64 c_ns);
 void __iolat_agg_add_q2c(struct iolat_dev *d, u8 op, u32 bytes, u64 q2c);
+void __iolat_agg_add_above(struct iolat_dev *d, u8 op, u64 above);
 void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		   const struct iolat_slot *slot, u64 c_ns);
 void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes);

@@ -702,6 +702,12 @@ static int iolat_nl_put_snap(struct sk_buff *skb, const struct iolat_session *s,
 	    nla_put(skb, IOLAT_CNT_A_WAIT_NS, sizeof(a->wait_ns), a->wait_ns) ||
 	    nla_put(skb, IOLAT_CNT_A_QD_HIST, sizeof(a->qd_hist), a->qd_hist))
 		return -EMSGSIZE;
+	if (d->upper && s->links &&
+	    (nla_put(skb, IOLAT_CNT_A_BELOW_IOS, sizeof(a->below_ios),
+		     a->below_ios) ||
+	     nla_put(skb, IOLAT_CNT_A_BELOW_NS, sizeof(a->below_ns),
+		     a->below_ns)))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -845,7 +851,7 @@ static int iolat_nl_hist_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, IOLAT_HIST_A_MINOR, MINOR(d->id)) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_OP, idx / IOLAT_AGG_NR_STAGES) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_STAGE,
-			iolat_agg_stage(idx % IOLAT_AGG_NR_STAGES)) ||
+			iolat_agg_dev_stage(d, idx % IOLAT_AGG_NR_STAGES)) ||
 	    (!*next && iolat_nl_hist_totals(skb, h)) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_FIRST_BIN, first))
 		goto full;

@@ -463,7 +463,7 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
  * the slot is indexed by the request's tag, which is not given to
  * another request before this one is freed, after its completion.
  */
-static __always_inline void
+static __always_inline u64
 iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	      const struct request *rq, int err,
 	      const struct iolat_nvme_slot *cmd, bool stack)
@@ -473,16 +473,16 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 
 	if (!slot) {
 		this_cpu_inc(s->rings->stats.drop_range);
-		return;
+		return 0;
 	}
 	if (slot->rq != rq) {
 		iolat_rq_done_unseen(s, d, rq, err, cmd);
-		return;
+		return 0;
 	}
 	now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
 	if (slot->outside) {
 		this_cpu_inc(s->rings->stats.drop_unmatched);
-		return;
+		return now;
 	}
 	/* a lower device's request: joined, or the stack's own */
 	if (stack && d->lower) {
@@ -492,6 +492,7 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 			this_cpu_inc(s->rings->stats.stack_unjoined);
 	}
 	iolat_rq_keep(s, d, rq, slot, now, err, cmd, true);
+	return now;
 }
 
 /*
@@ -499,26 +500,32 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
  * its slot and freed after, whatever becomes of the record.  Out of
  * line: a copy of iolat_rq_done() for traced controllers only.
  */
-static noinline void iolat_rq_done_nvme(struct iolat_session *s,
-					struct iolat_dev *d,
-					const struct request *rq, int err,
-					bool stack)
+static noinline u64 iolat_rq_done_nvme(struct iolat_session *s,
+				       struct iolat_dev *d,
+				       const struct request *rq, int err,
+				       bool stack)
 {
 	struct iolat_nvme_slot *cmd = iolat_nvme_done(d, rq);
+	u64 now = iolat_rq_done(s, d, rq, err, cmd, stack);
 
-	iolat_rq_done(s, d, rq, err, cmd, stack);
 	if (cmd)
 		iolat_nvme_release(cmd);
+	return now;
 }
 
 /*
  * A lower device's request in a session with a stack: the number of the
- * I/O its first bio was remapped from, for its record; the links of its
- * bios are freed (blk-mq traces the request's completion, not its bios').
+ * I/O its first bio was remapped from, for its record, and the I/O's
+ * slot into @up, for its split; the links of its bios are freed (blk-mq
+ * traces the request's completion, not its bios').  A request the
+ * session follows that is joined is marked so (IOLAT_F_STACK: counters
+ * only take no stash, where the bio's queueing marks it).
+ * Return: the I/O's number, or 0 if the request is not joined.
  */
-static noinline void iolat_rq_link(struct iolat_session *s,
-				   struct iolat_dev *d,
-				   const struct request *rq)
+static noinline u64 iolat_rq_link(struct iolat_session *s,
+				  struct iolat_dev *d,
+				  const struct request *rq,
+				  struct iolat_upper_slot **up)
 {
 	struct iolat_slot *slot = iolat_inflight_slot(d, rq);
 	struct iolat_link *l;
@@ -531,13 +538,36 @@ static noinline void iolat_rq_link(struct iolat_session *s,
 			continue;
 		/* its fields were written before the key (iolat_probe_upper_remap()) */
 		smp_rmb();
-		if (bio == rq->bio)
+		if (bio == rq->bio) {
 			link = READ_ONCE(l->link);
+			*up = READ_ONCE(l->up);
+		}
 		/* every read of the link before another bio can claim it */
 		smp_store_release(&l->bio, NULL);
 	}
-	if (slot && slot->rq == rq)
-		slot->link = link;
+	if (!slot || slot->rq != rq || slot->state == IOLAT_SLOT_FREE)
+		return 0;
+	slot->link = link;
+	if (link)
+		slot->flags |= IOLAT_F_STACK;
+	return link;
+}
+
+/*
+ * A joined request of a stack, complete at @now (0: not followed whole):
+ * the I/O @link in @up spans it (iolat_upper_fold()), from its first
+ * stage in its queue, as the lower device's busy time counts it.
+ */
+static noinline void iolat_rq_fold(struct iolat_dev *d,
+				   const struct request *rq,
+				   struct iolat_upper_slot *up, u64 link,
+				   u64 now)
+{
+	const struct iolat_slot *slot = iolat_inflight_slot(d, rq);
+
+	/* freed by its completion, not yet reused: its tag is not free */
+	if (slot && now && !slot->outside)
+		iolat_upper_fold(up, link, slot->acct_ns, now);
 }
 
 /*
@@ -551,8 +581,10 @@ static __always_inline void
 iolat_rq_complete(void *data, struct request *rq, int err,
 		  unsigned int nr_bytes, bool stack)
 {
+	struct iolat_upper_slot *up = NULL;
 	struct iolat_session *s = data;
 	struct iolat_dev *d;
+	u64 link = 0, now;
 
 	d = iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq));
 	if (!d)
@@ -563,11 +595,13 @@ iolat_rq_complete(void *data, struct request *rq, int err,
 		return;
 	}
 	if (stack && d->lower)
-		iolat_rq_link(s, d, rq);
+		link = iolat_rq_link(s, d, rq, &up);
 	if (d->nvme)
-		iolat_rq_done_nvme(s, d, rq, err, stack);
+		now = iolat_rq_done_nvme(s, d, rq, err, stack);
 	else
-		iolat_rq_done(s, d, rq, err, NULL, stack);
+		now = iolat_rq_done(s, d, rq, err, NULL, stack);
+	if (stack && link && up)
+		iolat_rq_fold(d, rq, up, link, now);
 }
 
 static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,

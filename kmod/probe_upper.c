@@ -37,12 +37,12 @@ void iolat_upper_free(struct iolat_dev *d)
 }
 
 /*
- * The links of a session with a stack that times stages: as many as the
- * bio-based devices' slots.  A link lives from its bio's remap to the
- * completion of the request the bio became, so an I/O cut into many
- * pieces holds as many; a remap that finds no free link near its hash is
- * counted (REMAPS_UNMATCHED).  Counters only take no bio stage, so
- * nothing there would take a link: none.
+ * The links of a session with a stack: as many as the bio-based devices'
+ * slots.  A link lives from its bio's remap to the completion of the
+ * request the bio became, so an I/O cut into many pieces holds as many;
+ * a remap that finds no free link near its hash is counted
+ * (REMAPS_UNMATCHED).  Counters only take them too: the request's
+ * completion finds its I/O by its bios' links, for the I/O's split.
  */
 int iolat_links_init(struct iolat_session *s)
 {
@@ -54,7 +54,7 @@ int iolat_links_init(struct iolat_session *s)
 		if (s->devs[i].upper)
 			n += s->devs[i].depth;
 	}
-	if (!n || !lower || s->counters_only)
+	if (!n || !lower)
 		return 0;
 	s->nr_links = roundup_pow_of_two(n);
 	s->links = kvcalloc(s->nr_links, sizeof(*s->links), GFP_KERNEL);
@@ -115,7 +115,8 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 
 	d = iolat_session_upper(s, iolat_bio_devt(bio));
 	if (!d) {
-		if (s->links)
+		/* counters only stash no bio, and take no submitter */
+		if (s->links && !s->counters_only)
 			iolat_upper_lower_queue(s, bio);
 		return;
 	}
@@ -143,6 +144,8 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 					   u->flags & IOLAT_F_SUBMITTER);
 	iolat_upper_join(s, d, u, u->q_ns);
 	u->link = 0;
+	u->low_first = 0;
+	u->low_last = 0;
 	if (s->links) {
 		/* unique in the session: this CPU's count, and the CPU */
 		u->link = (this_cpu_inc_return(s->stash->links) << 16) |
@@ -247,6 +250,7 @@ static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
 	l->who = u->who;
 	l->flags = u->flags & IOLAT_F_SUBMITTER;
 	l->link = u->link;
+	l->up = u;
 	this_cpu_inc(s->rings->stats.remaps);
 }
 
@@ -332,6 +336,29 @@ static noinline void iolat_upper_unseen(struct iolat_session *s,
 	iolat_acct_end(d, flags, step);
 }
 
+/*
+ * @u's I/O, complete at @now, was joined to requests below it
+ * (iolat_upper_fold()): its time below them, from the first one's first
+ * stage to the last one's completion, and the rest of its Q2C above, into
+ * this CPU's counters @c and, if @wanted in an aggregating session, the
+ * time above into the device's second histogram.  Out of line: a stack's
+ * I/Os only.
+ */
+static noinline void iolat_upper_split(struct iolat_session *s,
+				       struct iolat_dev *d,
+				       const struct iolat_upper_slot *u,
+				       struct iolat_acct_cpu *c, u64 now,
+				       bool wanted)
+{
+	u64 q2c = now - u->q_ns;
+	u64 below = min(u->low_last - u->low_first, q2c);
+
+	c->below_ios[u->op]++;
+	c->below_ns[u->op] += below;
+	if (s->aggregate && wanted)
+		__iolat_agg_add_above(d, u->op, q2c - below);
+}
+
 /* block_bio_complete (C) on a bio-based device: all of the bio is done. */
 static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 {
@@ -375,6 +402,8 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 		 (!s->filter.min_ns || now - u->q_ns >= s->filter.min_ns);
 	if (s->aggregate && wanted)
 		__iolat_agg_add_q2c(d, u->op, u->bytes, now - u->q_ns);
+	if (READ_ONCE(u->low_last))
+		iolat_upper_split(s, d, u, c, now, wanted);
 	iolat_acct_end(d, flags, step);
 	if (s->counters_only)
 		;

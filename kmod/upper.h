@@ -34,6 +34,12 @@ struct iolat_upper_slot {
 	u8 filtered;
 	u8 piece;		/* a part split off a traced bio: not an I/O */
 	u64 link;		/* its number, in a session with a stack */
+	/*
+	 * Its requests below (iolat_upper_fold()): the first one's first
+	 * stage and the last one's completion; 0 before the first.
+	 */
+	u64 low_first;
+	u64 low_last;
 };
 
 /*
@@ -47,6 +53,7 @@ struct iolat_link {
 	struct iolat_submitter who;
 	u32 flags;		/* the I/O's IOLAT_F_SUBMITTER */
 	u64 link;		/* the I/O's number */
+	struct iolat_upper_slot *up;	/* its slot, while @link is its */
 };
 
 static inline u32 iolat_upper_hash(const struct iolat_dev *d,
@@ -169,6 +176,34 @@ static inline void iolat_link_take(struct iolat_session *s,
 	smp_rmb();
 	*who = l->who;
 	*flags = (*flags & ~IOLAT_F_SUBMITTER) | l->flags | IOLAT_F_STACK;
+}
+
+/*
+ * A request below @u's I/O number @link, in its queue from @first to its
+ * completion at @last: the I/O's time below spans it.  Requests below one
+ * I/O (md raid1's mirrors) complete on any CPU, so the bounds move by
+ * compare-and-swap; all of them complete before the I/O does, which ends
+ * after them through the kernel's own atomic count of its parts.  A slot
+ * taken by another I/O since (the link outlived its I/O: never for a
+ * request made from it) has another number and is left alone.
+ */
+static inline void iolat_upper_fold(struct iolat_upper_slot *u, u64 link,
+				    u64 first, u64 last)
+{
+	u64 old;
+
+	if (READ_ONCE(u->link) != link || !READ_ONCE(u->bio))
+		return;
+	do {
+		old = READ_ONCE(u->low_first);
+		if (old && old <= first)
+			break;
+	} while (cmpxchg64(&u->low_first, old, first) != old);
+	do {
+		old = READ_ONCE(u->low_last);
+		if (old >= last)
+			break;
+	} while (cmpxchg64(&u->low_last, old, last) != old);
 }
 
 int iolat_upper_init(struct iolat_dev *d);

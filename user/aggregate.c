@@ -111,7 +111,11 @@ int iolat_agg_each(struct iolat_agg_reader *r,
 			for (i = 0; i < IOLAT_AGG_STAGES; i++) {
 				iolat_hist_diff(r->delta[i], &r->cur[d].h[op][i],
 						&r->prev[d].h[op][i]);
-				delta.hist[iolat_agg_stage(i)] = r->delta[i];
+				/* a bio-based device keeps its time above there */
+				if (i && s->devs[d].bio_based)
+					delta.above = r->delta[i];
+				else
+					delta.hist[iolat_agg_stage(i)] = r->delta[i];
 			}
 			fn(arg, d, op, &delta, op ? NULL : qd);
 		}
@@ -133,8 +137,10 @@ static void agg_to_an(void *arg, unsigned int dev, unsigned int op,
 		      const struct iolat_an_op *delta, const uint64_t *qd)
 {
 	/* the queue depths go with the first op */
-	if (qd || delta->ios || delta->hist[IOLAT_STAGE_D2C]->count ||
-	    delta->hist[IOLAT_STAGE_Q2C]->count)
+	if (qd || delta->ios || delta->hist[IOLAT_STAGE_Q2C]->count ||
+	    (delta->hist[IOLAT_STAGE_D2C] &&
+	     delta->hist[IOLAT_STAGE_D2C]->count) ||
+	    (delta->above && delta->above->count))
 		iolat_an_add_op(arg, dev, op, delta, qd);
 }
 

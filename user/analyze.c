@@ -662,6 +662,8 @@ void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 		d->qd[i] += qd[i];
 		d->ival_qd[i] += qd[i];
 	}
+	if (delta->above)
+		iolat_stack_above(an, dev, op, delta);
 }
 
 /**

@@ -61,6 +61,12 @@ struct iolat_an_op {
 	uint64_t bytes;
 	uint64_t bios;		/* bios - ios were merged into requests */
 	struct iolat_hist *hist[IOLAT_AN_STAGES];
+	/*
+	 * A stack's bio-based device, in an aggregating session: its I/Os'
+	 * time above the requests below them (IOLAT_AGG_STAGE_ABOVE);
+	 * iolat_an_add_op() only
+	 */
+	const struct iolat_hist *above;
 };
 
 /* Latency of one process's requests on one device, or of one NVMe qid. */
@@ -97,6 +103,7 @@ struct iolat_an_part {
 struct iolat_an_split {
 	uint64_t ios;
 	uint64_t pieces;	/* the requests below them */
+	bool aggregated;	/* the module's: above only, no pieces */
 	struct iolat_hist *below;
 	struct iolat_hist *above;
 };
@@ -180,6 +187,9 @@ struct iolat_output {
 	void (*interval)(struct iolat_an *an, uint64_t from_ns, uint64_t to_ns);
 	void (*summary)(struct iolat_an *an, const struct iolat_run *run,
 			const struct iolat_dev_counters *c);
+	/* a stack's I/O of device @dev, complete at @c_ns, split (stack.c) */
+	void (*split)(struct iolat_an *an, unsigned int dev, uint64_t c_ns,
+		      uint64_t above_ns, uint64_t below_ns);
 };
 
 extern const struct iolat_output iolat_out_text, iolat_out_json,
@@ -272,6 +282,8 @@ void iolat_stack_record(struct iolat_an *an, unsigned int dev,
 void iolat_stack_settle(struct iolat_an *an, bool last);
 void iolat_stack_free(struct iolat_an *an);
 bool iolat_stack_has(const struct iolat_an_dev *d);
+void iolat_stack_above(struct iolat_an *an, unsigned int dev, unsigned int op,
+		       const struct iolat_an_op *delta);
 
 /* rows.c: a record as one CSV line or JSON object */
 void iolat_row_header(void);

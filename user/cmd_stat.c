@@ -65,6 +65,28 @@ static void json_qd_hist(const struct iolat_dev_counters *a,
 	printf("]");
 }
 
+/*
+ * A stack's bio-based device: its await split above and below, and the
+ * I/Os with requests below and their time there, all ops.
+ */
+static void json_split(const struct iolat_stat_row *r,
+		       const struct iolat_dev_counters *a,
+		       const struct iolat_dev_counters *b)
+{
+	uint64_t ios = 0, ns = 0;
+	unsigned int op;
+
+	for (op = 0; op < IOLAT_OP_NR; op++) {
+		ios += b->below_ios[op] - a->below_ios[op];
+		ns += b->below_ns[op] - a->below_ns[op];
+	}
+	printf(",\"stack\":{\"r_above_ms\":%.6f,\"r_below_ms\":%.6f,"
+	       "\"w_above_ms\":%.6f,\"w_below_ms\":%.6f,\"r_joined\":%.6f,"
+	       "\"w_joined\":%.6f,\"below_ios\":%llu,\"below_ns\":%llu}",
+	       r->r_above_ms, r->r_below_ms, r->w_above_ms, r->w_below_ms,
+	       r->r_joined, r->w_joined, U(ios), U(ns));
+}
+
 static void print_row(struct stat_state *st, unsigned int d, double t,
 		      const struct iolat_dev_counters *a,
 		      const struct iolat_dev_counters *b,
@@ -88,6 +110,12 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 		       r.wareq_kb, r.d_s, r.dkb_s, r.d_await_ms, r.f_s,
 		       r.f_await_ms, r.aqu_sz, r.qd_issue, r.util, r.qutil,
 		       r.k_util, r.k_aqu_sz, r.k_util - r.qutil);
+		if (r.has_split)
+			printf("%9s %-10s stack: r_await %.3f = %.3f above + %.3f below, w_await %.3f = %.3f above + %.3f below (ms; I/Os with requests below: %.0f%% of reads, %.0f%% of writes)\n",
+			       time, name, r.r_await_ms, r.r_above_ms,
+			       r.r_below_ms, r.w_await_ms, r.w_above_ms,
+			       r.w_below_ms, 100 * r.r_joined,
+			       100 * r.w_joined);
 		return;
 	}
 	printf("{%s\"time\":%.3f,\"device\":\"%s\",\"seconds\":%.6f,"
@@ -116,6 +144,8 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 	       kb->f[IOLAT_DS_IO_TICKS] - ka->f[IOLAT_DS_IO_TICKS],
 	       kb->f[IOLAT_DS_TIME_IN_QUEUE] - ka->f[IOLAT_DS_TIME_IN_QUEUE]);
 	json_qd_hist(a, b);
+	if (r.has_split)
+		json_split(&r, a, b);
 	printf("}\n");
 }
 

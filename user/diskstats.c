@@ -148,4 +148,18 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 				  k2[IOLAT_DS_R_IOS] - k1[IOLAT_DS_R_IOS]);
 	row->k_w_await_ms = ratio(k2[IOLAT_DS_W_TICKS] - k1[IOLAT_DS_W_TICKS],
 				  k2[IOLAT_DS_W_IOS] - k1[IOLAT_DS_W_IOS]);
+	row->has_split = b->has_below;
+	if (!b->has_below)
+		return;
+	/* per I/O, one with nothing below counting 0 below */
+	row->r_below_ms = ratio(b->below_ns[r] - a->below_ns[r],
+				b->ios[r] - a->ios[r]) / 1e6;
+	row->w_below_ms = ratio(b->below_ns[w] - a->below_ns[w],
+				b->ios[w] - a->ios[w]) / 1e6;
+	row->r_above_ms = row->r_await_ms - row->r_below_ms;
+	row->w_above_ms = row->w_await_ms - row->w_below_ms;
+	row->r_joined = ratio(b->below_ios[r] - a->below_ios[r],
+			      b->ios[r] - a->ios[r]);
+	row->w_joined = ratio(b->below_ios[w] - a->below_ios[w],
+			      b->ios[w] - a->ios[w]);
 }

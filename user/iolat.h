@@ -131,6 +131,10 @@ struct iolat_dev_counters {
 	uint64_t qd_hist[IOLAT_QD_BUCKETS];
 	uint64_t agg_ios[IOLAT_OP_NR];	/* in an aggregating session's */
 	uint64_t agg_bytes[IOLAT_OP_NR];	/* histograms */
+	/* a stack's bio-based device: I/Os with requests below, time below */
+	bool has_below;
+	uint64_t below_ios[IOLAT_OP_NR];
+	uint64_t below_ns[IOLAT_OP_NR];
 	uint32_t nr_hwq;
 	struct iolat_hwq_counters *hwqs;	/* [nr_hwq] */
 };
@@ -169,7 +173,8 @@ static inline struct iolat_hist *iolat_agg_hist(struct iolat_agg *a,
 {
 	if (stage == IOLAT_AGG_STAGE_Q2C)
 		return &a->h[op][0];
-	if (stage == IOLAT_AGG_STAGE_D2C)
+	/* a bio-based device's time above its stack (IOLAT_AGG_STAGE_ABOVE) */
+	if (stage == IOLAT_AGG_STAGE_D2C || stage == IOLAT_AGG_STAGE_ABOVE)
 		return &a->h[op][1];
 	return NULL;
 }
@@ -307,6 +312,14 @@ struct iolat_stat_row {
 	double qutil;		/* queue busy (insert to completion), % */
 	double qd_issue;	/* mean queue depth at issue */
 	double k_util, k_aqu_sz, k_r_await_ms, k_w_await_ms;	/* the kernel's */
+	/*
+	 * A stack's bio-based device (has_split): r_await and w_await split
+	 * into the time below it (from the first request made from an I/O
+	 * to the last one's completion) and the rest, above, per I/O
+	 */
+	bool has_split;
+	double r_above_ms, r_below_ms, w_above_ms, w_below_ms;
+	double r_joined, w_joined;	/* the share of I/Os with requests below */
 };
 /* session.c */
 struct iolat_session_opts {

@@ -499,6 +499,9 @@ static int counters_reply(struct iolat_req *req, struct nlattr **tb)
 		get_u64s(t, IOLAT_CNT_A_QD_HIST, c->qd_hist, IOLAT_QD_BUCKETS);
 		get_u64s(t, IOLAT_CNT_A_AGG_IOS, c->agg_ios, IOLAT_OP_NR);
 		get_u64s(t, IOLAT_CNT_A_AGG_BYTES, c->agg_bytes, IOLAT_OP_NR);
+		c->has_below = t[IOLAT_CNT_A_BELOW_NS] != NULL;
+		get_u64s(t, IOLAT_CNT_A_BELOW_IOS, c->below_ios, IOLAT_OP_NR);
+		get_u64s(t, IOLAT_CNT_A_BELOW_NS, c->below_ns, IOLAT_OP_NR);
 	}
 	nla_for_each_nested(nla, tb[IOLAT_A_DEV_COUNTERS], rem)
 		if (nla_type(nla) == IOLAT_CNT_A_HWQ)

@@ -186,13 +186,16 @@ static void json_stack(const struct iolat_an *an,
 	       U(dv->split_alone), U(dv->split_outside));
 	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		sp = &dv->split[op];
-		if (!sp->ios || !sp->above || !sp->below)
+		if (!sp->ios || !sp->above)
 			continue;
-		printf("%s{\"op\": \"%s\", \"ios\": %llu, \"requests\": %llu",
-		       first ? "" : ", ", iolat_an_op_name(op), U(sp->ios),
-		       U(sp->pieces));
+		printf("%s{\"op\": \"%s\", \"ios\": %llu",
+		       first ? "" : ", ", iolat_an_op_name(op), U(sp->ios));
+		/* aggregated: the time above only (the module's histogram) */
+		if (!sp->aggregated)
+			printf(", \"requests\": %llu", U(sp->pieces));
 		json_hist(an, "above", sp->above, false);
-		json_hist(an, "below", sp->below, false);
+		if (sp->below)
+			json_hist(an, "below", sp->below, false);
 		printf("}");
 		first = false;
 	}

@@ -63,7 +63,7 @@ static const unsigned int prom_stages[] = {
 };
 
 static void hist_series(FILE *f, const char *dev, unsigned int op,
-			unsigned int stage, const struct iolat_hist *h,
+			const char *stage, const struct iolat_hist *h,
 			unsigned int step)
 {
 	uint64_t below = 0;
@@ -75,19 +75,39 @@ static void hist_series(FILE *f, const char *dev, unsigned int op,
 		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
 			below += h->bins[bin++];
 		fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"%llu.%09llu\"} %llu\n",
-			dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
+			dev, iolat_an_op_name(op), stage,
 			U((b - 1) / 1000000000ULL), U((b - 1) % 1000000000ULL),
 			U(below));
 	}
 	fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"+Inf\"} %llu\n",
-		dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
-		U(h->count));
+		dev, iolat_an_op_name(op), stage, U(h->count));
 	fprintf(f, "iolat_request_duration_seconds_sum{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu.%09llu\n",
-		dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
+		dev, iolat_an_op_name(op), stage,
 		U(h->sum / 1000000000ULL), U(h->sum % 1000000000ULL));
 	fprintf(f, "iolat_request_duration_seconds_count{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu\n",
-		dev, iolat_an_op_name(op), iolat_an_stage_name(stage),
-		U(h->count));
+		dev, iolat_an_op_name(op), stage, U(h->count));
+}
+
+/*
+ * A stack's bio-based device: its I/Os' time above and below the requests
+ * made from them, as stages "above" and "below" ("below" only from
+ * records: the module keeps no histogram of it).
+ */
+static void split_series(FILE *f, const struct iolat_an *an,
+			 const struct iolat_an_dev *d)
+{
+	const struct iolat_an_split *sp;
+	unsigned int op;
+
+	for (op = 0; op < IOLAT_AN_OPS; op++) {
+		sp = &d->split[op];
+		if (sp->above && sp->above->count)
+			hist_series(f, d->name, op, "above", sp->above,
+				    an->o.prom_step);
+		if (sp->below && sp->below->count)
+			hist_series(f, d->name, op, "below", sp->below,
+				    an->o.prom_step);
+	}
 }
 
 /*
@@ -113,6 +133,34 @@ static void ns_counter(FILE *f, const char *name, const char *dev,
 		U(ns / 1000000000ULL), U(ns % 1000000000ULL));
 }
 
+/* A stack's bio-based devices: their I/Os' time below, from the counters. */
+static void below_counters(FILE *f, const struct iolat_an *an,
+			   const struct iolat_dev_counters *c)
+{
+	unsigned int d, op;
+	bool any = false;
+
+	for (d = 0; d < an->nr_devs; d++)
+		any |= c[d].valid && c[d].has_below;
+	if (!any)
+		return;
+	counter_head(f, "iolat_stack_below_seconds_total", "A stack's device: its I/Os' time below it, from the first request made from each to the last one's completion, exact; the rest of their time was above, in the stack's own layers.");
+	for (d = 0; d < an->nr_devs; d++)
+		for (op = 0; c[d].valid && c[d].has_below && op < IOLAT_OP_NR; op++)
+			if (c[d].ios[op])
+				fprintf(f, "iolat_stack_below_seconds_total{device=\"%s\",op=\"%s\"} %llu.%09llu\n",
+					an->devs[d].name, iolat_an_op_name(op),
+					U(c[d].below_ns[op] / 1000000000ULL),
+					U(c[d].below_ns[op] % 1000000000ULL));
+	counter_head(f, "iolat_stack_joined_total", "A stack's device: its I/Os with requests below it, exact.");
+	for (d = 0; d < an->nr_devs; d++)
+		for (op = 0; c[d].valid && c[d].has_below && op < IOLAT_OP_NR; op++)
+			if (c[d].ios[op])
+				fprintf(f, "iolat_stack_joined_total{device=\"%s\",op=\"%s\"} %llu\n",
+					an->devs[d].name, iolat_an_op_name(op),
+					U(c[d].below_ios[op]));
+}
+
 /**
  * iolat_prom_write() - the exposition of a run so far
  * @f: where to
@@ -132,7 +180,7 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 	fprintf(f, "iolat_build_info{version=\"%s\",module=\"%s\",kernel=\"%s\"} 1\n",
 		an->meta.cli_version[0] ? an->meta.cli_version : IOLAT_VERSION,
 		an->meta.module_version, an->meta.kernel);
-	fprintf(f, "# HELP iolat_request_duration_seconds Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records.\n# TYPE iolat_request_duration_seconds histogram\n");
+	fprintf(f, "# HELP iolat_request_duration_seconds Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records; a stack's device also its I/Os' time above and below it.\n# TYPE iolat_request_duration_seconds histogram\n");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; op < IOLAT_AN_OPS; op++)
 			for (s = 0; s < sizeof(prom_stages) / sizeof(prom_stages[0]); s++) {
@@ -141,13 +189,15 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 
 				if (h && h->count)
 					hist_series(f, an->devs[d].name, op,
-						    prom_stages[s], h,
-						    an->o.prom_step);
+						    iolat_an_stage_name(prom_stages[s]),
+						    h, an->o.prom_step);
 				else if (prom_always(an, op, prom_stages[s]))
 					hist_series(f, an->devs[d].name, op,
-						    prom_stages[s], &zero,
-						    an->o.prom_step);
+						    iolat_an_stage_name(prom_stages[s]),
+						    &zero, an->o.prom_step);
 			}
+	for (d = 0; d < an->nr_devs; d++)
+		split_series(f, an, &an->devs[d]);
 	counter_head(f, "iolat_requests_total", "Requests completed, from the records.");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; op < IOLAT_AN_OPS; op++)
@@ -183,6 +233,7 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 			if (c[d].valid)
 				ns_counter(f, "iolat_device_inflight_seconds_total",
 					   an->devs[d].name, c[d].inflight_ns);
+		below_counters(f, an, c);
 	}
 	counter_head(f, "iolat_records_total", "Records delivered to iolat.");
 	fprintf(f, "iolat_records_total %llu\n", U(run->delivered));

@@ -4,7 +4,9 @@
  * heatmap per device and op (interval x log latency, colour = requests,
  * with its scale) with the chosen percentiles as lines over it, then
  * IOPS and MB/s per op, then the average queue depth (requests in the
- * queue, from their own [first stage, completion] times).  Axes carry
+ * queue, from their own [first stage, completion] times), and for a
+ * stack's device the mean time of its I/Os above it and below it
+ * (stack.c), by the interval they completed in.  Axes carry
  * round ticks (1, 2 or 5 times a power of ten; latencies as 1us, 2us,
  * 5us...) and titles.
  */
@@ -41,6 +43,9 @@ struct col {
 	uint64_t ios[IOLAT_AN_OPS], bytes[IOLAT_AN_OPS];
 	double inflight_ns;	/* sum of the requests' time in this span */
 	struct cell *cells[NR_PANELS];	/* [dev * IOLAT_AN_OPS + op] */
+	/* a stack's devices' I/Os completed in this span, split */
+	uint64_t split_n[IOLAT_MAX_DEVS];
+	double above_ns[IOLAT_MAX_DEVS], below_ns[IOLAT_MAX_DEVS];
 };
 
 struct svg {
@@ -109,6 +114,23 @@ static void svg_record(struct iolat_an *an, unsigned int dev,
 			return;
 		c->inflight_ns += (b < hi ? b : hi) - (a > lo ? a : lo);
 	}
+}
+
+/* A stack's I/O, split: into the span it completed in. */
+static void svg_split(struct iolat_an *an, unsigned int dev, uint64_t c_ns,
+		      uint64_t above_ns, uint64_t below_ns)
+{
+	uint64_t t0 = an->meta.t0_ns;
+	struct col *c;
+
+	if (c_ns < t0 || dev >= IOLAT_MAX_DEVS)
+		return;
+	c = col_get(an, (c_ns - t0) / an->o.interval_ns);
+	if (!c)
+		return;
+	c->split_n[dev]++;
+	c->above_ns[dev] += above_ns;
+	c->below_ns[dev] += below_ns;
 }
 
 static void svg_interval(struct iolat_an *an, uint64_t from, uint64_t to)
@@ -425,28 +447,18 @@ static double col_val(const struct col *c, int what, unsigned int op)
 	}
 }
 
-/* A line panel: a line per op with requests (one for the queue depth). */
-static void line_panel(const struct svg *g, double top, const char *title,
-		       const char *unit, int what)
+/*
+ * A line panel's frame at @top: its group (class "panel @cls", left open),
+ * title, time axis, value ticks from 0 to @max by @step, and @unit.
+ */
+static void line_frame(const struct svg *g, double top, const char *cls,
+		       const char *title, const char *unit, double max,
+		       double step)
 {
-	double max = 0, v, step, t;
-	unsigned int op, lines = 0;
-	bool any[IOLAT_AN_OPS] = { false };
 	char buf[32];
-	size_t i;
+	double t;
 
-	for (i = 0; i < g->nr; i++) {
-		for (op = 0; op < IOLAT_AN_OPS; op++) {
-			if (g->cols[i].ios[op])
-				any[op] = true;
-			v = col_val(&g->cols[i], what, what == V_QD ?
-				    IOLAT_AN_OPS : op);
-			max = v > max ? v : max;
-		}
-	}
-	step = iolat_nice_step(max > 0 ? max : 1, 5);
-	max = ceil((max > 0 ? max : 1) / step) * step;
-	printf("<g class=\"panel line\" data-title=\"%s\">\n", title);
+	printf("<g class=\"panel %s\" data-title=\"%s\">\n", cls, title);
 	printf("<text class=\"panel-title\" x=\"%d\" y=\"%.1f\" font-size=\"13\">%s</text>\n",
 	       LEFT, top - 8, title);
 	time_axis(g, top, LINE_H, false);
@@ -462,6 +474,29 @@ static void line_panel(const struct svg *g, double top, const char *title,
 	printf("<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
 	       LEFT, top, W, LINE_H);
 	y_title(top, LINE_H, unit);
+}
+
+/* A line panel: a line per op with requests (one for the queue depth). */
+static void line_panel(const struct svg *g, double top, const char *title,
+		       const char *unit, int what)
+{
+	double max = 0, v, step;
+	unsigned int op, lines = 0;
+	bool any[IOLAT_AN_OPS] = { false };
+	size_t i;
+
+	for (i = 0; i < g->nr; i++) {
+		for (op = 0; op < IOLAT_AN_OPS; op++) {
+			if (g->cols[i].ios[op])
+				any[op] = true;
+			v = col_val(&g->cols[i], what, what == V_QD ?
+				    IOLAT_AN_OPS : op);
+			max = v > max ? v : max;
+		}
+	}
+	step = iolat_nice_step(max > 0 ? max : 1, 5);
+	max = ceil((max > 0 ? max : 1) / step) * step;
+	line_frame(g, top, "line", title, unit, max, step);
 	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		if (what == V_QD ? op : !any[op])
 			continue;
@@ -483,6 +518,76 @@ static void line_panel(const struct svg *g, double top, const char *title,
 	printf("</g>\n");
 }
 
+/* Has stack device @d I/Os split in any span? */
+static bool split_used(const struct svg *g, unsigned int d)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr; i++)
+		if (g->cols[i].split_n[d])
+			return true;
+	return false;
+}
+
+/*
+ * Stack device @d's I/Os, by the span they completed in: the mean time
+ * above it (the stack's own layers) and below it, in microseconds; a span
+ * with none is left out of the lines.
+ */
+static void split_panel(const struct iolat_an *an, const struct svg *g,
+			unsigned int d, double top)
+{
+	static const char *const names[] = { "above", "below" };
+	static const char *const colours[] = { "#d62728", "#1f77b4" };
+	double max = 0, v, step;
+	char title[96];
+	unsigned int k;
+	size_t i;
+
+	for (i = 0; i < g->nr; i++) {
+		const struct col *c = &g->cols[i];
+
+		if (!c->split_n[d])
+			continue;
+		v = (c->above_ns[d] > c->below_ns[d] ? c->above_ns[d] :
+		     c->below_ns[d]) / c->split_n[d] / 1e3;
+		max = v > max ? v : max;
+	}
+	step = iolat_nice_step(max > 0 ? max : 1, 5);
+	max = ceil((max > 0 ? max : 1) / step) * step;
+	snprintf(title, sizeof(title),
+		 "%s: time above it and below it (mean per I/O)",
+		 an->devs[d].name);
+	line_frame(g, top, "stack", title, "us", max, step);
+	for (k = 0; k < 2; k++) {
+		/* the values themselves too, for a reader of the file */
+		printf("<polyline class=\"%s\" data-us=\"", names[k]);
+		for (i = 0; i < g->nr; i++)
+			if (g->cols[i].split_n[d])
+				printf("%s%.3f", i ? " " : "",
+				       (k ? g->cols[i].below_ns[d] :
+					g->cols[i].above_ns[d]) /
+				       g->cols[i].split_n[d] / 1e3);
+		printf("\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+		       colours[k]);
+		for (i = 0; i < g->nr; i++) {
+			const struct col *c = &g->cols[i];
+
+			if (!c->split_n[d])
+				continue;
+			v = (k ? c->below_ns[d] : c->above_ns[d]) /
+			    c->split_n[d] / 1e3;
+			printf("%.1f,%.1f ",
+			       x_of(g, (c->from_ns + c->to_ns) / 2.0),
+			       top + LINE_H - v / max * LINE_H);
+		}
+		printf("\"/>\n");
+		printf("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
+		       LEFT + W + 10, top + 15 + 16 * k, colours[k], names[k]);
+	}
+	printf("</g>\n");
+}
+
 static bool panel_used(const struct svg *g, unsigned int pnl)
 {
 	size_t i;
@@ -498,7 +603,7 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 {
 	struct svg *g = &svg_state;
 	double step_s = an->o.interval_ns / 1e9, top;
-	unsigned int pnl, heat = 0, d;
+	unsigned int pnl, heat = 0, d, splits = 0;
 	int height;
 	size_t i;
 
@@ -506,7 +611,10 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 	(void)cnt;
 	for (pnl = 0; pnl < NR_PANELS; pnl++)
 		heat += panel_used(g, pnl);
-	height = GAP + heat * (HEAT_H + GAP) + 3 * (LINE_H + GAP) + GAP;
+	for (d = 0; d < an->nr_devs && d < IOLAT_MAX_DEVS; d++)
+		splits += split_used(g, d);
+	height = GAP + heat * (HEAT_H + GAP) + (3 + splits) * (LINE_H + GAP) +
+		 GAP;
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
 	       LEFT + W + RIGHT, height, LEFT + W + RIGHT, height);
@@ -532,6 +640,12 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 	top += LINE_H + GAP;
 	line_panel(g, top, "queue depth (requests in the queue, average)",
 		   "requests", V_QD);
+	for (d = 0; d < an->nr_devs && d < IOLAT_MAX_DEVS; d++) {
+		if (!split_used(g, d))
+			continue;
+		top += LINE_H + GAP;
+		split_panel(an, g, d, top);
+	}
 	time_axis(g, top, LINE_H, true);
 	printf("</svg>\n");
 	for (i = 0; i < g->nr; i++)
@@ -547,4 +661,5 @@ const struct iolat_output iolat_out_svg = {
 	.record = svg_record,
 	.interval = svg_interval,
 	.summary = svg_summary,
+	.split = svg_split,
 };

@@ -328,7 +328,7 @@ static void stacks(const struct iolat_an *an)
 	const struct iolat_an_split *sp;
 	const struct iolat_an_dev *d;
 	unsigned int i, op;
-	char a[32], b[32], c[32], e[32];
+	char a[32], b[32], c[32], e[32], f[32];
 
 	for (i = 0; i < an->nr_devs; i++) {
 		d = &an->devs[i];
@@ -339,19 +339,25 @@ static void stacks(const struct iolat_an *an)
 		       "below p50", "below p99", d->name);
 		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			sp = &d->split[op];
-			if (!sp->ios || !sp->above || !sp->below)
+			if (!sp->ios || !sp->above)
 				continue;
 			iolat_fmt_ns(a, sizeof(a),
 				     iolat_hist_percentile(sp->above, 500000));
 			iolat_fmt_ns(b, sizeof(b),
 				     iolat_hist_percentile(sp->above, 990000));
-			iolat_fmt_ns(c, sizeof(c),
-				     iolat_hist_percentile(sp->below, 500000));
-			iolat_fmt_ns(e, sizeof(e),
-				     iolat_hist_percentile(sp->below, 990000));
-			printf("%-8s %9llu %9llu %9s %9s %9s %9s\n",
-			       iolat_an_op_name(op), U(sp->ios), U(sp->pieces),
-			       a, b, c, e);
+			/* aggregated: the lower devices' rows show below */
+			strcpy(c, "-");
+			strcpy(e, "-");
+			if (sp->below) {
+				iolat_fmt_ns(c, sizeof(c),
+					     iolat_hist_percentile(sp->below, 500000));
+				iolat_fmt_ns(e, sizeof(e),
+					     iolat_hist_percentile(sp->below, 990000));
+			}
+			snprintf(f, sizeof(f), "%llu", U(sp->pieces));
+			printf("%-8s %9llu %9s %9s %9s %9s %9s\n",
+			       iolat_an_op_name(op), U(sp->ios),
+			       sp->aggregated ? "-" : f, a, b, c, e);
 		}
 		if (d->split_alone || d->split_outside)
 			printf("%s: %llu I/Os with no request seen below, %llu whose requests below fell outside them\n",

@@ -143,6 +143,8 @@ static void settle(struct iolat_an *an, const struct iolat_join_entry *e)
 	sp->pieces += e->pieces;
 	iolat_an_hist_add(an, &sp->below, below);
 	iolat_an_hist_add(an, &sp->above, q2c - below);
+	if (an->out && an->out->split)
+		an->out->split(an, e->dev, e->c_ns, q2c - below, below);
 }
 
 /**
@@ -191,6 +193,41 @@ void iolat_stack_settle(struct iolat_an *an, bool last)
 		}
 	free(j->e);
 	*j = keep;
+}
+
+/**
+ * iolat_stack_above() - an aggregating session's split of a stack
+ * @an: the analysis
+ * @dev: index of a bio-based device
+ * @op: the op
+ * @delta: its I/Os since the last reading: Q2C, and the time above the
+ *	requests below for those that had some (the module keeps no
+ *	histogram of the time below, nor counts the requests: the lower
+ *	devices' own histograms show them)
+ */
+void iolat_stack_above(struct iolat_an *an, unsigned int dev, unsigned int op,
+		       const struct iolat_an_op *delta)
+{
+	struct iolat_an_dev *d = &an->devs[dev];
+	struct iolat_an_split *sp = &d->split[op];
+	const struct iolat_hist *q2c = delta->hist[IOLAT_STAGE_Q2C];
+	uint64_t n = delta->above->count;
+
+	if (!n && !(q2c && q2c->count))
+		return;
+	if (!sp->above) {
+		sp->above = malloc(sizeof(*sp->above));
+		if (!sp->above) {
+			an->nomem = true;
+			return;
+		}
+		iolat_hist_init(sp->above);
+	}
+	iolat_hist_merge(sp->above, delta->above);
+	sp->ios += n;
+	sp->aggregated = true;
+	if (q2c && q2c->count > n)
+		d->split_alone += q2c->count - n;
 }
 
 /* The joins and the splits' histograms: freed. */

@@ -735,7 +735,9 @@ TEST(stack_split_exact)
 	struct iolat_file *f;
 	const char *dev, *st;
 	unsigned int i, k;
-	char *out;
+	char *out, *p;
+	/* by the second the I/O completed in: I/Os, sums above and below */
+	double col_n[4] = { 0 }, col_a[4] = { 0 }, col_b[4] = { 0 }, v;
 
 	ASSERT_NE(NULL, h);
 	ASSERT_EQ(0, sh("mkdir -p " DIR));
@@ -765,6 +767,10 @@ TEST(stack_split_exact)
 		up.c_ns = lc + a2;
 		above[i] = a1 + a2;
 		below[i] = b;
+		k = (up.c_ns - t0) / 1000000000ULL;
+		col_n[k]++;
+		col_a[k] += above[i];
+		col_b[k] += below[i];
 		/* one request below, or two (a mirror's), the second inside */
 		for (k = 0; k < 1 + i % 2; k++) {
 			stack_rec(&low, 250, IOLAT_F_STACK, up.link);
@@ -823,6 +829,36 @@ TEST(stack_split_exact)
 	EXPECT_EQ(1, json_after(strstr(out, "\"orphans\": "), "\"orphans\": "));
 	/* nullb0's requests are not split themselves */
 	EXPECT_EQ(NULL, strstr(strstr(out, "\"name\": \"nullb0\""), "\"stack\": {\"alone\""));
+	free(out);
+
+	/*
+	 * The plot: dm-0's panel of the mean time above and below, one
+	 * point per second its I/Os completed in, each that second's mean
+	 * to the nanosecond (its values, data-us, in microseconds); none
+	 * for nullb0.
+	 */
+	ASSERT_EQ(0, sh("%s report -o svg -i 1 %s/stack.rec >%s/stack.svg", cli(),
+			DIR, DIR));
+	out = slurp(DIR "/stack.svg");
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "data-title=\"dm-0: time above it and below it"));
+	EXPECT_EQ(NULL, strstr(out, "data-title=\"nullb0: time above"));
+	for (k = 0; k < 2; k++) {
+		p = strstr(out, k ? "class=\"below\" data-us=\"" :
+				   "class=\"above\" data-us=\"");
+		ASSERT_NE(NULL, p) TH_LOG("no %s line", k ? "below" : "above");
+		p = strstr(p, "data-us=\"") + strlen("data-us=\"");
+		for (i = 0; i < 4; i++) {
+			if (!col_n[i])
+				continue;
+			v = strtod(p, &p);
+			EXPECT_GE(0.0011, fabs(v - (k ? col_b[i] : col_a[i]) /
+						   col_n[i] / 1e3))
+				TH_LOG("%s, second %u: %.3f us", k ? "below" : "above",
+				       i, v);
+		}
+		EXPECT_EQ('"', *p);
+	}
 	free(out);
 }
 

@@ -238,6 +238,14 @@ enum iolat_cnt_attr {
 	 */
 	IOLAT_CNT_A_AGG_IOS,
 	IOLAT_CNT_A_AGG_BYTES,
+	/* binary: __u64[IOLAT_OP_NR]: a stack's bio-based device
+	 * (IOLAT_DEV_A_LOWER under it): its completed I/Os that had requests
+	 * below, and the sum of their time below, from the first one's
+	 * first stage to the last one's completion; the rest of their
+	 * WAIT_NS was spent above, in the stack's own layers
+	 */
+	IOLAT_CNT_A_BELOW_IOS,
+	IOLAT_CNT_A_BELOW_NS,
 
 	__IOLAT_CNT_A_MAX,
 	IOLAT_CNT_A_MAX = __IOLAT_CNT_A_MAX - 1
@@ -339,6 +347,11 @@ enum iolat_hist_attr {
 /* The stages an aggregating session keeps (enum iolat_stage's numbers). */
 #define IOLAT_AGG_STAGE_D2C	3	/* issue -> complete */
 #define IOLAT_AGG_STAGE_Q2C	4	/* queue -> complete */
+/*
+ * A stack's bio-based device (no D2C of its own): each I/O's Q2C less its
+ * time below (IOLAT_CNT_A_BELOW_NS), for the I/Os with requests below
+ */
+#define IOLAT_AGG_STAGE_ABOVE	5
 
 enum iolat_event_kind {
 	IOLAT_EVENT_NVME_DETACHED,	/* nvme-core went away: no NVMe fields */
