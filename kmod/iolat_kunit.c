@@ -631,6 +631,39 @@ static void iolat_link_table_test(struct kunit *test)
 }
 
 /*
+ * An I/O's requests below fold into its slot (upper.h): the earliest
+ * first stage and the latest completion, whatever order they come in;
+ * a request whose link names another I/O (the slot taken again since)
+ * or a free slot leaves it alone.
+ */
+static void iolat_upper_fold_test(struct kunit *test)
+{
+	struct iolat_upper_slot *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->bio = (const struct bio *)0x3000UL;
+	u->link = 0x20001;
+	iolat_upper_fold(u, 0x20001, 5000, 9000);
+	KUNIT_EXPECT_EQ(test, u->low_first, 5000ULL);
+	KUNIT_EXPECT_EQ(test, u->low_last, 9000ULL);
+	/* a mirror's request, inside: nothing moves */
+	iolat_upper_fold(u, 0x20001, 6000, 8000);
+	KUNIT_EXPECT_EQ(test, u->low_first, 5000ULL);
+	KUNIT_EXPECT_EQ(test, u->low_last, 9000ULL);
+	/* one that began earlier and one that ended later */
+	iolat_upper_fold(u, 0x20001, 4000, 8500);
+	iolat_upper_fold(u, 0x20001, 7000, 12000);
+	KUNIT_EXPECT_EQ(test, u->low_first, 4000ULL);
+	KUNIT_EXPECT_EQ(test, u->low_last, 12000ULL);
+	/* another I/O's request, and a free slot: left alone */
+	iolat_upper_fold(u, 0x30001, 100, 20000);
+	u->bio = NULL;
+	iolat_upper_fold(u, 0x20001, 100, 20000);
+	KUNIT_EXPECT_EQ(test, u->low_first, 4000ULL);
+	KUNIT_EXPECT_EQ(test, u->low_last, 12000ULL);
+}
+
+/*
  * A request first seen on a CPU other than its submitter's takes its
  * entry from that CPU's stash, once; entries of this CPU and entries
  * claimed for another bio are left alone.
@@ -951,6 +984,7 @@ static struct kunit_case iolat_test_cases[] = {
 	KUNIT_CASE(iolat_stamp_test),
 	KUNIT_CASE(iolat_upper_table_test),
 	KUNIT_CASE(iolat_link_table_test),
+	KUNIT_CASE(iolat_upper_fold_test),
 	KUNIT_CASE(iolat_busy_union_test),
 	KUNIT_CASE(iolat_busy_backdate_test),
 	KUNIT_CASE(iolat_busy_transient_test),

@@ -432,6 +432,7 @@ struct upper_rows {
 	char op[MAX_BIOS];
 	/* the lower devices' requests: joined (flag "stack"), their bios */
 	long lower, joined, joined_bios, joined_not_fio;
+	long lower_reads, lower_writes;	/* the requests below, by op */
 	/* the rows' links: the device's I/Os, and the requests below */
 	unsigned long long link[MAX_BIOS], low_link[MAX_LOW];
 	unsigned long long q[MAX_BIOS], c[MAX_BIOS];
@@ -450,6 +451,8 @@ static void upper_row(void *arg, const struct row *r)
 
 	if (strcmp(r->dev, u->kname)) {
 		u->lower++;
+		u->lower_reads += !strcmp(r->op, "read");
+		u->lower_writes += !strcmp(r->op, "write");
 		if (strstr(r->flags, "stack")) {
 			u->joined++;
 			u->joined_bios += r->nr_bios;
@@ -575,6 +578,31 @@ static int devt_of(const char *kname, char *devt, size_t len)
 	snprintf(devt, len, "%s", text);
 	free(text);
 	return 0;
+}
+
+/*
+ * The kernel's count of reads (@f[0]) and writes (@f[1]) completed by
+ * the devices named in @lowers ("nullb0 nullb1"), summed.
+ */
+static int lower_stat(const char *lowers, unsigned long long f[2])
+{
+	unsigned long long s[17];
+	char *l = strdup(lowers), *p;
+	int rc = 0;
+
+	if (!l)
+		return -1;
+	f[0] = f[1] = 0;
+	for (p = strtok(l, " "); p; p = strtok(NULL, " ")) {
+		if (dev_stat(p, s) < 11) {
+			rc = -1;
+			break;
+		}
+		f[0] += s[0];
+		f[1] += s[4];
+	}
+	free(l);
+	return rc;
 }
 
 /* How the I/Os of a bio-based device reach the devices under it. */
@@ -711,7 +739,7 @@ static void upper_exact(struct __test_metadata *_metadata,
 	struct upper_rows *u = calloc(1, sizeof(*u));
 	char devt[32], dflags[128] = "", bflags[160] = "", iflags[128] = "";
 	char *p, *lowers;
-	unsigned long long f0[17], f1[17];
+	unsigned long long f0[17], f1[17], l0[2], l1[2];
 	long long dr, dw, sl[4], a;
 	long n, xr, xw, bad, per_io[4];
 	int st;
@@ -739,6 +767,7 @@ static void upper_exact(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, sh("p=; for i in $(seq 100); do c=$(cat /sys/class/block/%s/stat); [ \"$c\" = \"$p\" ] && exit 0; p=$c; sleep 0.3; done; exit 1",
 			kname));
 	ASSERT_LT(10, dev_stat(kname, f0));
+	ASSERT_EQ(0, lower_stat(c->lowers, l0));
 	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
 	sh("rm -rf " BT "; mkdir -p " BT);
 	/* one blktrace for all (its files named after each device) */
@@ -750,6 +779,7 @@ static void upper_exact(struct __test_metadata *_metadata,
 		c->fio, kname, iflags);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	ASSERT_LT(10, dev_stat(kname, f1));
+	ASSERT_EQ(0, lower_stat(c->lowers, l1));
 	ASSERT_LT(0, csv_rows(CSV, upper_row, u)) TH_LOG("%s", slurp(ERR));
 	dr = f1[0] - f0[0];
 	dw = f1[4] - f0[4];
@@ -795,6 +825,23 @@ static void upper_exact(struct __test_metadata *_metadata,
 	EXPECT_EQ(u->lower - u->joined, sl[3]);
 	if (!c->own_io && a)
 		EXPECT_EQ(0, sl[3]);
+	/*
+	 * The devices below: every read and write they completed (the
+	 * kernel's count) is a row of theirs, joined or the stack's own.
+	 * md writes its superblock on its own after a write burst (marking
+	 * the array clean), which may come after the trace ends and before
+	 * the count: a few more there.
+	 */
+	NOTE("%s: below it, iolat %ld reads and %ld writes, the kernel %llu and %llu",
+	     kname, u->lower_reads, u->lower_writes, l1[0] - l0[0],
+	     l1[1] - l0[1]);
+	EXPECT_EQ(l1[0] - l0[0], u->lower_reads);
+	if (c->own_io) {
+		EXPECT_LE(u->lower_writes, l1[1] - l0[1]);
+		EXPECT_GE(u->lower_writes + 4, l1[1] - l0[1]);
+	} else {
+		EXPECT_EQ(l1[1] - l0[1], u->lower_writes);
+	}
 	/*
 	 * Each request below names its I/O (link) and lies within it; where
 	 * bios are not cut, an I/O has one request below per remap: one,
@@ -985,6 +1032,114 @@ TEST_F_TIMEOUT(upper, dm_stat_counts, 300)
 	     json_num(total, "busy_ns"), json_num(q2c, "count"), sum);
 	EXPECT_EQ(500, json_num(q2c, "count"));
 	EXPECT_GE(1e-6 * sum + 1000, fabs(json_num(total, "busy_ns") - sum));
+	free(out);
+}
+
+/* The line of `iolat stat -o json`'s total row of device @name in @out. */
+static char *stat_total(char *out, const char *name)
+{
+	char want[64], *p, *end;
+
+	snprintf(want, sizeof(want), "\"device\":\"%s\"", name);
+	for (p = out; p && (p = strstr(p, "{\"total\":true")); p = end) {
+		end = strchr(p, '\n');
+		if (end)
+			*end++ = '\0';
+		if (strstr(p, want))
+			return p;
+	}
+	return NULL;
+}
+
+/* The JSON of device @name in the "devices" of `iolat record -o json`. */
+static const char *record_dev(const char *out, const char *name)
+{
+	char want[64];
+	const char *p = strstr(out, "\"devices\": [");
+
+	snprintf(want, sizeof(want), "{\"name\": \"%s\"", name);
+	return p ? strstr(p, want) : NULL;
+}
+
+/*
+ * The split of dm-linear's I/Os at queue depth 1, where each has one
+ * request below on the null_blk disk and the disk has none of its own:
+ * `iolat stat`'s time below them (counters only: the module's own sums)
+ * is the disk's queue busy time, to the nanosecond, every I/O had a
+ * request below, and r_await is its parts above and below; `record -A`'s
+ * histogram of the time above (the module's) sums to the device's Q2C
+ * less the disk's, and counts every read.
+ */
+TEST_F_TIMEOUT(upper, dm_split_exact, 300)
+{
+	char kname[32], *out, *out2, *dm, *low;
+	const char *dmj, *lowj, *st, *q;
+	double below, qbusy, above_sum, q2c_dm, q2c_low;
+	int rc;
+
+	ASSERT_EQ(0, sh("dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes && udevadm settle 2>/dev/null; true",
+			self->a, self->a));
+	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_lin", kname, sizeof(kname)));
+	rc = sh("%s stat -o json -d iolat_lin -d %s 1 -- fio --name=s --filename=/dev/mapper/iolat_lin --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=600 --randseed=8 --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), self->a, OUT, ERR);
+	ASSERT_EQ(0, rc) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	out2 = slurp(OUT);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, out2);
+	/* each cuts its copy into lines */
+	dm = stat_total(out, kname);
+	low = stat_total(out2, self->a);
+	ASSERT_NE(NULL, dm);
+	ASSERT_NE(NULL, low);
+	st = strstr(dm, "\"stack\":{");
+	ASSERT_NE(NULL, st) TH_LOG("%s", dm);
+	below = json_num(st, "below_ns");
+	qbusy = json_num(low, "qbusy_ns");
+	NOTE("stat, dm-linear at QD 1: %.0f I/Os, %.0f with a request below; below %.0f ns, the disk's queue busy %.0f ns; r_await %.6f = %.6f above + %.6f below",
+	     (json_num(dm, "r_s") + json_num(dm, "w_s")) * json_num(dm, "seconds"),
+	     json_num(st, "below_ios"), below, qbusy, json_num(dm, "r_await_ms"),
+	     json_num(st, "r_above_ms"), json_num(st, "r_below_ms"));
+	EXPECT_GT(0.5, fabs((json_num(dm, "r_s") + json_num(dm, "w_s")) *
+			    json_num(dm, "seconds") - 600));
+	EXPECT_EQ(600, json_num(st, "below_ios"));
+	EXPECT_EQ(1, json_num(st, "r_joined"));
+	EXPECT_LT(0, below);
+	EXPECT_GE(1e-6 * qbusy + 1000, fabs(below - qbusy));
+	EXPECT_LT(0, json_num(st, "r_above_ms"));
+	/* three figures printed to 1e-6 ms */
+	EXPECT_GE(2e-6, fabs(json_num(dm, "r_await_ms") -
+			     json_num(st, "r_above_ms") - json_num(st, "r_below_ms")));
+	free(out);
+	free(out2);
+
+	rc = sh("%s record -A -o json -d iolat_lin -d %s -- fio --name=a --filename=/dev/mapper/iolat_lin --rw=randread --bs=4k --direct=1 --ioengine=psync --size=256M --number_ios=500 --randseed=9 --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), self->a, OUT, ERR);
+	ASSERT_EQ(0, rc) TH_LOG("%s", slurp(ERR));
+	out = slurp(OUT);
+	ASSERT_NE(NULL, out);
+	dmj = record_dev(out, kname);
+	lowj = record_dev(out, self->a);
+	ASSERT_NE(NULL, dmj) TH_LOG("%s", out);
+	ASSERT_NE(NULL, lowj) TH_LOG("%s", out);
+	st = strstr(dmj, "\"stack\": {");
+	ASSERT_NE(NULL, st) TH_LOG("%s", out);
+	q = strstr(st, "\"above\": ");
+	ASSERT_NE(NULL, q);
+	above_sum = json_num(q, "count") * json_num(q, "mean_ns");
+	q = strstr(dmj, "\"Q2C\": ");
+	ASSERT_NE(NULL, q);
+	q2c_dm = json_num(q, "count") * json_num(q, "mean_ns");
+	q = strstr(lowj, "\"Q2C\": ");
+	ASSERT_NE(NULL, q);
+	q2c_low = json_num(q, "count") * json_num(q, "mean_ns");
+	NOTE("record -A, dm-linear at QD 1: %.0f I/Os above, sum %.0f ns; the device's Q2C %.0f ns less the disk's %.0f ns: %.0f ns",
+	     json_num(strstr(st, "\"above\": "), "count"), above_sum, q2c_dm,
+	     q2c_low, q2c_dm - q2c_low);
+	EXPECT_EQ(500, json_num(st, "ios"));
+	EXPECT_EQ(500, json_num(strstr(st, "\"above\": "), "count"));
+	EXPECT_EQ(0, json_num(st, "alone"));
+	EXPECT_GE(1e-6 * q2c_dm + 1000, fabs(above_sum - (q2c_dm - q2c_low)));
 	free(out);
 }
 
