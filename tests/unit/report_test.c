@@ -832,6 +832,39 @@ TEST(stack_split_exact)
 	free(out);
 
 	/*
+	 * The exposition (export's and record -o prom's): dm-0's stages
+	 * "above" and "below", each counting the I/Os split and summing
+	 * their times to the nanosecond.
+	 */
+	ASSERT_EQ(0, sh("%s report -o prom %s/stack.rec >%s/stack.prom", cli(),
+			DIR, DIR));
+	out = slurp(DIR "/stack.prom");
+	ASSERT_NE(NULL, out);
+	for (k = 0; k < 2; k++) {
+		char pat[160];
+		double sum = 0;
+
+		for (i = 0; i < N_STACK; i++)
+			sum += k ? below[i] : above[i];
+		snprintf(pat, sizeof(pat),
+			 "iolat_request_duration_seconds_count{device=\"dm-0\",op=\"write\",stage=\"%s\"} ",
+			 k ? "below" : "above");
+		p = strstr(out, pat);
+		ASSERT_NE(NULL, p) TH_LOG("no %s", pat);
+		EXPECT_EQ(N_STACK, strtoull(p + strlen(pat), NULL, 10));
+		snprintf(pat, sizeof(pat),
+			 "iolat_request_duration_seconds_sum{device=\"dm-0\",op=\"write\",stage=\"%s\"} ",
+			 k ? "below" : "above");
+		p = strstr(out, pat);
+		ASSERT_NE(NULL, p) TH_LOG("no %s", pat);
+		EXPECT_GE(0.5e-9, fabs(strtod(p + strlen(pat), NULL) - sum / 1e9));
+	}
+	EXPECT_EQ(NULL, strstr(out, "device=\"nullb0\",op=\"write\",stage=\"above\""));
+	free(out);
+	if (have("promtool"))
+		EXPECT_EQ(0, sh("promtool check metrics <%s/stack.prom", DIR));
+
+	/*
 	 * The plot: dm-0's panel of the mean time above and below, one
 	 * point per second its I/Os completed in, each that second's mean
 	 * to the nanosecond (its values, data-us, in microseconds); none
