@@ -4,8 +4,11 @@
  * drive traced on their own, against the kernel's per-partition counters
  * (/sys/class/block/PART/stat) and blktrace's remap (A) events of the same
  * run; bio-based devices (device-mapper's linear, striped and crypt
- * targets, md raid1) traced from queue to completion, against the
- * kernel's counters of the device and blktrace's Q and C of its bios.
+ * targets, md raid1, LVM, also on a partition) traced from queue to
+ * completion, against the kernel's counters of the device and blktrace's
+ * Q and C of its bios; and joined to the requests below them, against
+ * the kernel's counters of the devices below, blktrace's remaps (A) and
+ * D and C, and btt's Q2C above and below on the same trace.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -19,6 +22,8 @@
 #define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
 #define NS "nvme0n1"
 #define BT "/tmp/iolat_stack_bt"
+/* lvm2 without udev in the guest: it makes its own nodes and links. */
+#define LVM "lvm %s --config 'devices { obtain_device_list_from_udev = 0 types = [ \"nullb\", 16 ] } activation { udev_sync = 0 udev_rules = 0 monitoring = 0 } global { use_lvmetad = 0 }'"
 
 FIXTURE(part) {
 	unsigned long long start[3], size[3];	/* [1], [2]: p1, p2 */
@@ -67,6 +72,8 @@ FIXTURE_SETUP(part)
 FIXTURE_TEARDOWN(part)
 {
 	sh("cryptsetup close iolat_crypt 2>/dev/null; true");
+	sh(LVM " -y iolat_pvg >/dev/null 2>&1; true", "vgremove -f");
+	sh(LVM " -y /dev/" NS "p2 >/dev/null 2>&1; true", "pvremove -f");
 	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
 	EXPECT_EQ(0, dmesg_bad_reports());
 }
@@ -367,8 +374,6 @@ TEST_F(part, disk_with_its_partition_refused)
  * striped targets and md's raid1.  Each is traced by its device node's
  * path, with blktrace on the same device in the same run.
  */
-/* lvm2 without udev in the guest: it makes its own nodes and links. */
-#define LVM "lvm %s --config 'devices { obtain_device_list_from_udev = 0 types = [ \"nullb\", 16 ] } activation { udev_sync = 0 udev_rules = 0 monitoring = 0 } global { use_lvmetad = 0 }'"
 
 FIXTURE(upper) {
 	char a[32], b[32];
@@ -624,6 +629,13 @@ struct stack_case {
 	 */
 	long remaps_read, remaps_write;
 	bool own_io;		/* md writes superblocks of its own */
+	/*
+	 * The one device below is a partition (@lowers) of disk @low_disk,
+	 * from sector @low_start: blktrace traces the disk, where the
+	 * partition's requests are, at the disk's sectors.
+	 */
+	const char *low_disk;
+	unsigned long long low_start;
 };
 
 /*
@@ -662,7 +674,8 @@ static long links_check(const struct upper_rows *u, long per_io[4])
  * direction: for each pair, the request's D2C into @d2c and its distance
  * from blktrace's into @diff, both sorted.  Return: how many, or -1.
  */
-static long lower_d2c_pairs(const struct upper_rows *u, long long *d2c,
+static long lower_d2c_pairs(const struct upper_rows *u,
+			    const struct stack_case *c, long long *d2c,
 			    long long *diff)
 {
 	static unsigned long long sec[MAX_BIOS * 2];
@@ -685,10 +698,13 @@ static long lower_d2c_pairs(const struct upper_rows *u, long long *d2c,
 	}
 	pclose(fp);
 	for (i = 0; i < u->low_rows; i++) {
-		if (u->low_d2c[i] < 0 || devt_of(u->low_dev[i], want, sizeof(want)))
+		if (u->low_d2c[i] < 0 ||
+		    devt_of(c->low_disk ? c->low_disk : u->low_dev[i], want,
+			    sizeof(want)))
 			continue;
 		for (j = 0; j < m; j++) {
-			if (sec[j] != u->low_sector[i] || strcmp(dev[j], want) ||
+			if (sec[j] != c->low_start + u->low_sector[i] ||
+			    strcmp(dev[j], want) ||
 			    dir[j] != (u->low_op[i] == 'r' ? 'R' : 'W'))
 				continue;
 			d2c[n] = u->low_d2c[i];
@@ -701,6 +717,95 @@ static long lower_d2c_pairs(const struct upper_rows *u, long long *d2c,
 	qsort(d2c, n, sizeof(d2c[0]), cmp_ll);
 	qsort(diff, n, sizeof(diff[0]), cmp_ll);
 	return n;
+}
+
+/*
+ * btt's figures of device @devt ("253,0") in table @table ("Q2Cdm": from
+ * the bio's queueing on the device, through remaps, to its completion
+ * there; "D2C") of its per-device section (btt -A) on BT/bt.bin: the
+ * mean in ns into *@avg and the count into *@n.  Return: 0, or -1 if
+ * btt has no such line.
+ */
+static int btt_dev(const char *devt, const char *table, double *avg, long *n)
+{
+	unsigned int maj, min;
+	char cmd[512];
+	double a = -1, k = -1;
+	FILE *fp;
+
+	if (sscanf(devt, "%u,%u", &maj, &min) != 2)
+		return -1;
+	/* btt's device label: "(253,  0)" */
+	snprintf(cmd, sizeof(cmd),
+		 "btt -i " BT "/bt.bin -A 2>/dev/null | "
+		 "awk -v dev='(%3u,%3u)' -v t=%s '/^=+ Per Device =+/ { sec = 1; next } /^=+ / { sec = 0 } "
+		 "sec && $1 == t && $2 == \"MIN\" { tab = 1; next } NF == 0 { tab = 0 } "
+		 "sec && tab && index($0, dev) == 1 { print $(NF - 2), $NF; exit }'",
+		 maj, min, table);
+	fp = popen(cmd, "r");
+	if (!fp)
+		return -1;
+	if (fscanf(fp, "%lf %lf", &a, &k) != 2)
+		a = -1;
+	pclose(fp);
+	if (a < 0)
+		return -1;
+	*avg = a * 1e9;
+	*n = (long)k;
+	return 0;
+}
+
+/*
+ * btt's Q2C of device @devt: in its table "Q2C", or "Q2Cdm" for the
+ * majors btt takes for device-mapper's (253, and null_blk's next to it).
+ */
+static int btt_q2c(const char *devt, double *avg, long *n)
+{
+	return btt_dev(devt, "Q2C", avg, n) && btt_dev(devt, "Q2Cdm", avg, n) ?
+	       -1 : 0;
+}
+
+/*
+ * btt on the same run, where each I/O of the device has one request
+ * below (@c->pieces 1, one remap each): btt follows the remaps (A) too,
+ * and its mean Q2C of the device's bios is iolat's, and its mean Q2C of
+ * the requests below (from their queueing there) is iolat's time below.
+ * The probes sit on the same tracepoints, a few microseconds apart under
+ * TCG (iolat's Q is the kernel's own stamp, taken before blktrace's).
+ */
+static void btt_check(struct __test_metadata *_metadata,
+		      const struct stack_case *c, const struct upper_rows *u,
+		      const char *devt)
+{
+	double up_avg, low_avg, low_sum = 0, q2c = 0, below = 0;
+	long up_n, low_n, low_total = 0, i, n = 0;
+	char *lowers = strdup(c->low_disk ? c->low_disk : c->lowers), *p;
+	char ldevt[32];
+
+	ASSERT_NE(NULL, lowers);
+	ASSERT_EQ(0, btt_q2c(devt, &up_avg, &up_n));
+	for (p = strtok(lowers, " "); p; p = strtok(NULL, " ")) {
+		ASSERT_EQ(0, devt_of(p, ldevt, sizeof(ldevt)));
+		ASSERT_EQ(0, btt_q2c(ldevt, &low_avg, &low_n))
+			TH_LOG("btt has no Q2C of %s", p);
+		low_sum += low_avg * low_n;
+		low_total += low_n;
+	}
+	free(lowers);
+	for (i = 0; i < u->rows && i < MAX_BIOS; i++)
+		q2c += u->q2c[i];
+	q2c /= i;
+	for (i = 0; i < u->low_rows; i++, n++)
+		below += u->low_c[i] - u->low_first[i];
+	below /= n ? n : 1;
+	low_avg = low_total ? low_sum / low_total : -1;
+	NOTE("btt: the device's Q2C %.0f ns over %ld bios, iolat's %.0f ns; below it %.0f ns over %ld, iolat's %.0f ns; above %.0f ns, iolat's %.0f ns",
+	     up_avg, up_n, q2c, low_avg, low_total, below, up_avg - low_avg,
+	     q2c - below);
+	EXPECT_EQ(u->rows, up_n);
+	EXPECT_EQ(u->low_rows, low_total);
+	EXPECT_GE(0.05 * up_avg + 2000, fabs(q2c - up_avg));
+	EXPECT_GE(0.05 * low_avg + 2000, fabs(below - low_avg));
 }
 
 /* The stack line of `iolat trace`'s summary in ERR. */
@@ -749,9 +854,14 @@ static void upper_exact(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, devt_of(kname, devt, sizeof(devt)));
 	lowers = strdup(c->lowers);
 	ASSERT_NE(NULL, lowers);
-	for (p = strtok(lowers, " "); p; p = strtok(NULL, " ")) {
+	for (p = strtok(lowers, " "); p; p = strtok(NULL, " "))
 		snprintf(dflags + strlen(dflags), sizeof(dflags) - strlen(dflags),
 			 " -d %s", p);
+	free(lowers);
+	/* blktrace takes a partition's disk: its D and C are the disk's */
+	lowers = strdup(c->low_disk ? c->low_disk : c->lowers);
+	ASSERT_NE(NULL, lowers);
+	for (p = strtok(lowers, " "); p; p = strtok(NULL, " ")) {
 		snprintf(bflags + strlen(bflags), sizeof(bflags) - strlen(bflags),
 			 " -d /dev/%s", p);
 		snprintf(iflags + strlen(iflags), sizeof(iflags) - strlen(iflags),
@@ -774,7 +884,7 @@ static void upper_exact(struct __test_metadata *_metadata,
 	st = sh("cd " BT " && blktrace -d /dev/%s%s >bt.log 2>&1 & bt=$!; sleep 2; "
 		"%s trace -o csv -d %s%s -- fio --name=u --filename=%s %s --output=/dev/null >" CSV " 2>" ERR "; st=$?; "
 		"sleep 1; kill -INT $bt; wait $bt; "
-		"cd " BT " && blkparse -q -i %s%s -o bt.txt >/dev/null 2>&1; exit $st",
+		"cd " BT " && blkparse -q -i %s%s -d bt.bin -o bt.txt >/dev/null 2>&1; exit $st",
 		kname, bflags, env("IOLAT_CLI"), c->path, dflags, c->path,
 		c->fio, kname, iflags);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
@@ -869,13 +979,15 @@ static void upper_exact(struct __test_metadata *_metadata,
 	 * microseconds apart under TCG), where they are not merged.
 	 */
 	if (c->pieces == 1 && a) {
-		n = lower_d2c_pairs(u, q2c, diff);
+		n = lower_d2c_pairs(u, c, q2c, diff);
 		NOTE("%s: below it, %ld requests paired with blktrace's D and C: D2C median %lld ns, |iolat - blktrace| median %lld ns, p90 %lld ns",
 		     kname, n, n > 0 ? q2c[n / 2] : 0, n > 0 ? diff[n / 2] : 0,
 		     n > 0 ? diff[n * 9 / 10] : 0);
 		EXPECT_LE(u->joined * 9 / 10, n);
 		if (n > 0)
 			EXPECT_GE(q2c[n / 2] / 20, diff[n / 2]);
+		if (c->remaps_write != 2)
+			btt_check(_metadata, c, u, devt);
 	}
 	free(u);
 }
@@ -1167,6 +1279,31 @@ TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
 		   "cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --key-file /tmp/iolat.key /dev/" NS " iolat_crypt && dmsetup mknodes",
 		   &c);
 	sh("cryptsetup close iolat_crypt");
+}
+
+/*
+ * LVM on a partition, as production machines have it (the volume group's
+ * physical volume is nvme0n1p2): the volume's I/Os joined to p2's
+ * requests, which blktrace sees on the disk at p2's start plus their
+ * sector on p2, and counted against the kernel's counters of p2.
+ */
+TEST_F_TIMEOUT(part, lvm_on_partition_exact, 300)
+{
+	char make[1024];
+	const struct stack_case c = {
+		.path = "/dev/iolat_pvg/lv", .lowers = NS "p2",
+		.fio = "--rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=400 --randseed=10",
+		.want_ios = 400, .pieces = 1, .remaps_read = 1, .remaps_write = 1,
+		.low_disk = NS, .low_start = self->start[2],
+	};
+
+	if (sh("command -v lvm >/dev/null && command -v dmsetup >/dev/null"))
+		SKIP(return, "lvm2 is not installed");
+	snprintf(make, sizeof(make),
+		 LVM " /dev/" NS "p2 && " LVM " iolat_pvg /dev/" NS "p2 && "
+		 LVM " -y -n lv -L 32M iolat_pvg",
+		 "pvcreate -y", "vgcreate", "lvcreate");
+	upper_case(_metadata, make, &c);
 }
 
 TEST_HARNESS_MAIN
