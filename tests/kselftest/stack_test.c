@@ -397,6 +397,7 @@ FIXTURE_SETUP(upper)
 
 FIXTURE_TEARDOWN(upper)
 {
+	sh("losetup -j /tmp/iolat_loop.img 2>/dev/null | cut -d: -f1 | xargs -r losetup -d; rm -f /tmp/iolat_loop.img");
 	sh("dmsetup remove iolat_lin 2>/dev/null; dmsetup remove iolat_str 2>/dev/null; "
 	   "mdadm --stop /dev/md/iolat_r1 2>/dev/null; mdadm --stop /dev/md127 2>/dev/null; true");
 	sh(LVM " -y iolat_vg >/dev/null 2>&1; true", "vgremove -f");
@@ -1088,6 +1089,72 @@ TEST_F_TIMEOUT(upper, lvm_volume_exact, 300)
 		 "lvcreate");
 	snprintf(lowers, sizeof(lowers), "%s %s", self->a, self->b);
 	upper_case(_metadata, make, &c);
+}
+
+/* Reads of device @arg's rows (a struct name_rows). */
+struct name_rows {
+	const char *kname;
+	long reads, other;
+};
+
+static void name_row(void *arg, const struct row *r)
+{
+	struct name_rows *n = arg;
+
+	if (!strcmp(r->dev, n->kname) && !strcmp(r->op, "read"))
+		n->reads++;
+	else
+		n->other++;
+}
+
+/*
+ * `-d` takes a block device by any of its names: a device-mapper device
+ * by its kernel name (dm-N), its device-mapper name, /dev/mapper/NAME
+ * and /dev/dm-N; a loop device by name and by path.  Each traces that
+ * device: fio's 50 reads on it, each a row of it, and nothing else.
+ */
+TEST_F_TIMEOUT(upper, any_name_traces_the_device, 300)
+{
+	char kname[32], loop[32], names[6][64], *o;
+	const char *target;
+	struct name_rows n;
+	unsigned int i;
+	int st;
+
+	ASSERT_EQ(0, sh("dmsetup create iolat_lin --table \"0 $(blockdev --getsz /dev/%s) linear /dev/%s 0\" && dmsetup mknodes",
+			self->a, self->a));
+	ASSERT_EQ(0, kname_of("/dev/mapper/iolat_lin", kname, sizeof(kname)));
+	/* every kernel of the matrix has the loop driver, as a module */
+	ASSERT_EQ(0, sh("modprobe loop 2>/dev/null; truncate -s 64M /tmp/iolat_loop.img && losetup -f --show /tmp/iolat_loop.img >" OUT " 2>" ERR))
+		TH_LOG("%s", slurp(ERR));
+	o = slurp(OUT);
+	ASSERT_NE(NULL, o);
+	o[strcspn(o, "\n")] = '\0';
+	ASSERT_EQ(0, kname_of(o, loop, sizeof(loop))) TH_LOG("%s", o);
+	free(o);
+	snprintf(names[0], sizeof(names[0]), "%s", kname);
+	snprintf(names[1], sizeof(names[1]), "iolat_lin");
+	snprintf(names[2], sizeof(names[2]), "/dev/mapper/iolat_lin");
+	snprintf(names[3], sizeof(names[3]), "/dev/%s", kname);
+	snprintf(names[4], sizeof(names[4]), "%s", loop);
+	snprintf(names[5], sizeof(names[5]), "/dev/%s", loop);
+	for (i = 0; i < 6; i++) {
+		target = i < 4 ? kname : loop;
+		memset(&n, 0, sizeof(n));
+		n.kname = target;
+		st = sh("%s trace -o csv -d %s -- fio --name=n --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=50 --output=/dev/null >" CSV " 2>" ERR,
+			env("IOLAT_CLI"), names[i], target);
+		EXPECT_EQ(0, st) TH_LOG("-d %s: %s", names[i], slurp(ERR));
+		if (st)
+			continue;
+		ASSERT_LE(0, csv_rows(CSV, name_row, &n));
+		NOTE("-d %s: %ld reads of %s, %ld other rows", names[i],
+		     n.reads, target, n.other);
+		EXPECT_EQ(50, n.reads);
+		EXPECT_EQ(0, n.other);
+	}
+	sh("losetup -d /dev/%s", loop);
+	unlink("/tmp/iolat_loop.img");
 }
 
 /*
