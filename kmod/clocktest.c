@@ -14,6 +14,12 @@
  * At module load a short run checks the clock the probes use and warns
  * if it goes back; GET_INFO reports the count and the CLI repeats the
  * warning.
+ *
+ * The test's negative control: with the module parameter
+ * clocktest_skew_ns set, the candidates end with "skewed_control",
+ * ktime_get_ns() set back by that much on the odd-numbered CPUs, which
+ * the test must find going back from the even CPUs to the odd ones
+ * (acct_test).  No stage ever reads it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,6 +72,21 @@ static u64 iolat_clock_tsc(void)
 	return rdtsc();
 }
 #endif
+
+static ulong clocktest_skew_ns;
+module_param(clocktest_skew_ns, ulong, 0644);
+MODULE_PARM_DESC(clocktest_skew_ns,
+		 "the clock test's negative control: a clock set back by this many ns on odd CPUs (0: none)");
+
+static u64 iolat_clock_skewed(void)
+{
+	return iolat_now() -
+	       (raw_smp_processor_id() & 1 ? READ_ONCE(clocktest_skew_ns) : 0);
+}
+
+static const struct iolat_clock iolat_clock_control = {
+	"skewed_control", "ns", iolat_clock_skewed
+};
 
 /* The first is the clock of every stage (iolat_now()). */
 static const struct iolat_clock iolat_clocks[] = {
@@ -322,12 +343,18 @@ int iolat_clocktest_reply(struct genl_info *info, struct genl_family *family,
 		goto fail;
 	}
 	mutex_lock(&iolat_clock_mutex);
-	for (i = 0; i < ARRAY_SIZE(iolat_clocks); i++) {
+	for (i = 0; i <= ARRAY_SIZE(iolat_clocks); i++) {
+		const struct iolat_clock *clock = i < ARRAY_SIZE(iolat_clocks) ?
+			&iolat_clocks[i] : &iolat_clock_control;
+
+		/* the negative control only when asked for */
+		if (clock == &iolat_clock_control && !READ_ONCE(clocktest_skew_ns))
+			break;
 		memset(res.pairs, 0,
 		       array_size(nr_cpu_ids * nr_cpu_ids, sizeof(*res.pairs)));
-		err = iolat_clock_test(&iolat_clocks[i], loops, &res);
+		err = iolat_clock_test(clock, loops, &res);
 		if (!err)
-			err = iolat_clock_put(msg, &iolat_clocks[i], !i, &res);
+			err = iolat_clock_put(msg, clock, !i, &res);
 		if (err)
 			break;
 	}

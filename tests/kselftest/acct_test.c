@@ -258,7 +258,7 @@ static unsigned long long union_ns(unsigned long long (*iv)[2], unsigned long n)
  */
 TEST_F_TIMEOUT(acct, saturation_aqu_sz, 400)
 {
-	double window, util = 0, aqu, rec_aqu, k_aqu, rec_util;
+	double window, util = 0, aqu, rec_aqu, k_aqu, rec_util, max_d2c;
 	char cmd[1024], *sum;
 	size_t len;
 	pid_t fio;
@@ -294,9 +294,12 @@ TEST_F_TIMEOUT(acct, saturation_aqu_sz, 400)
 		window = json_num(sum, "elapsed_ns");
 		ASSERT_LT(1e9, window) TH_LOG("summary: %s", sum);
 		ASSERT_LT(200, csv_rows(CSV, rec_row, &rs));
+		max_d2c = 0;
 		for (i = 0; i < (int)rs.n; i++) {
 			unsigned long long *d = rs.d[i];
 
+			if (d[1] - d[0] > max_d2c)
+				max_d2c = d[1] - d[0];
 			d[0] = d[0] < rs.start_ns ? rs.start_ns : d[0];
 			d[1] = d[1] > rs.start_ns + window ?
 			       rs.start_ns + window : d[1];
@@ -314,8 +317,16 @@ TEST_F_TIMEOUT(acct, saturation_aqu_sz, 400)
 		free(rs.d);
 		free(rs.q);
 		free(rs.hwq);
-		/* the records end before the window does: at most that */
+		/*
+		 * The records end before the window does: at most that.  And
+		 * no more than they show, but for the requests in flight at
+		 * the start and at the stop, which are not recorded whole:
+		 * one service time at each end (a span left open, which would
+		 * show the device busy after it went idle, fails this where
+		 * the workload left gaps, and sparse_util_exact always).
+		 */
 		EXPECT_LE(rec_util, util + 0.001);
+		EXPECT_GE(rec_util + 200.0 * max_d2c / window + 0.001, util);
 		EXPECT_GE(0.03, fabs(aqu - rec_aqu) / rec_aqu);
 		EXPECT_GE(0.03, fabs(aqu - k_aqu) / k_aqu);
 		if (util >= 99.0 || rec_util >= 99.0)
@@ -334,8 +345,15 @@ TEST_F_TIMEOUT(acct, saturation_aqu_sz, 400)
  * stops.  However short the session, its counters stay within what the
  * window can hold: busy time within the elapsed time, at most the
  * job's depth of 4 in flight on average, every wait shorter than a
- * second.  A completion taken into the counters before the start would
- * add the whole uptime to them.
+ * second; a completion taken into the counters before the start would
+ * add the whole uptime to them.  And they hold what the window held:
+ * the reads it counts lie within the kernel's own count of the device's
+ * reads between its readings just inside the session and just outside
+ * it (the summary's bracket: independent of iolat); its busy times, its
+ * in-flight sums and its waits are at least those of the requests it
+ * recorded whole, clipped to the window (iolat's records: the same
+ * probes, but each request's own timestamps rather than the module's
+ * running sums; 1% slack for a record completing after the stop).
  */
 TEST_F_TIMEOUT(acct, start_under_load, 300)
 {
@@ -361,10 +379,13 @@ TEST_F_TIMEOUT(acct, start_under_load, 300)
 	}
 	ASSERT_GT(600, i) TH_LOG("fio never got going on %s", self->fast);
 	for (i = 0; i < 6; i++) {
-		double el, b, qb, in, qin, wait, n;
+		double el, b, qb, in, qin, wait, n, inner, outer, start;
+		double d_int, q_int;
+		struct rec_sums rs = { 0 };
+		unsigned long k;
 
-		st = sh("%s trace -o csv -t 0.5 -d %s --summary %s >/dev/null 2>%s",
-			env("IOLAT_CLI"), self->fast, SUMMARY, ERR);
+		st = sh("%s trace -o csv -t 0.5 -d %s --summary %s >%s 2>%s",
+			env("IOLAT_CLI"), self->fast, SUMMARY, CSV, ERR);
 		EXPECT_EQ(0, st) TH_LOG("iolat trace: %s", slurp(ERR));
 		if (st)
 			continue;
@@ -376,15 +397,52 @@ TEST_F_TIMEOUT(acct, start_under_load, 300)
 		qin = json_num(sum, "qinflight_ns");
 		wait = json_num(sum, "wait_ns");
 		n = json_num(sum, "ios");
+		inner = json_num(sum, "ios_inner");
+		outer = json_num(sum, "ios_outer");
+		start = json_num(sum, "start_ns");
 		ios += n;
-		NOTE("session %d: %.0f ms, %.0f reads, %%util %.2f, aqu-sz %.3f, queue %.3f, await %.3f ms, %lld not seen whole",
-		     i, el / 1e6, n, 100 * b / el, in / el, qin / el,
-		     n ? wait / n / 1e6 : 0, json_sum(sum, "dropped"));
+		/* the records, clipped to [start, start + elapsed] */
+		rs.start_ns = start;
+		ASSERT_LE(0, csv_rows(CSV, rec_row, &rs));
+		d_int = q_int = 0;
+		for (k = 0; k < rs.n; k++) {
+			if (rs.d[k][1] > start + el)
+				rs.d[k][1] = start + el;
+			if (rs.q[k][1] > start + el)
+				rs.q[k][1] = start + el;
+			if (rs.d[k][0] < start)
+				rs.d[k][0] = start;
+			if (rs.d[k][0] > rs.d[k][1])
+				rs.d[k][0] = rs.d[k][1];
+			if (rs.q[k][0] > rs.q[k][1])
+				rs.q[k][0] = rs.q[k][1];
+			d_int += rs.d[k][1] - rs.d[k][0];
+			q_int += rs.q[k][1] - rs.q[k][0];
+		}
+		NOTE("session %d: %.0f ms, %.0f reads (kernel %.0f to %.0f, %lu recorded), %%util %.2f (records %.2f), aqu-sz %.3f, queue %.3f, await %.3f ms (records %.3f), %lld not seen whole",
+		     i, el / 1e6, n, inner, outer, rs.n, 100 * b / el,
+		     rs.n ? 100.0 * union_ns(rs.d, rs.n) / el : 0, in / el,
+		     qin / el, n ? wait / n / 1e6 : 0,
+		     rs.n ? q_int / rs.n / 1e6 : 0,
+		     json_sum(sum, "dropped"));
 		EXPECT_GE(el, b) TH_LOG("%s", sum);
 		EXPECT_GE(el, qb) TH_LOG("%s", sum);
 		EXPECT_GE(4.0 * el, in) TH_LOG("%s", sum);
 		EXPECT_GE(4.0 * el, qin) TH_LOG("%s", sum);
 		EXPECT_GE(1e9 * n, wait) TH_LOG("%s", sum);
+		/* what the window held */
+		EXPECT_LE(inner, n) TH_LOG("%s", sum);
+		EXPECT_GE(outer, n) TH_LOG("%s", sum);
+		EXPECT_LE(rs.n, n);
+		EXPECT_LT(0, rs.n);
+		EXPECT_LE(0.99 * union_ns(rs.d, rs.n), b) TH_LOG("%s", sum);
+		EXPECT_LE(0.99 * union_ns(rs.q, rs.n), qb) TH_LOG("%s", sum);
+		EXPECT_LE(0.99 * d_int, in) TH_LOG("%s", sum);
+		EXPECT_LE(0.99 * q_int, wait) TH_LOG("%s", sum);
+		free(rs.d);
+		free(rs.q);
+		free(rs.hwq);
+		free(sum);
 	}
 	kill(-fio, SIGKILL);
 	waitpid(fio, NULL, 0);
@@ -531,6 +589,56 @@ TEST_F_TIMEOUT(acct, clocktest_no_inversions, 300)
 	EXPECT_EQ(0, json_num(use, "inversions"));
 	EXPECT_EQ(NULL, strstr(slurp(ERR), "went back"));
 	EXPECT_EQ(0, sh("dmesg | grep -q 'went back across CPUs'") == 0);
+}
+
+/*
+ * The clock test's negative control: with clocktest_skew_ns set, it also
+ * tests "skewed_control", the clock of every stage set back by 50 ms on
+ * the odd-numbered CPUs.  It must find that clock going back, only from
+ * an even CPU to an odd one and by at most the skew, while the real
+ * clock still does not: a test that found nothing could not fail.
+ */
+TEST_F_TIMEOUT(acct, clocktest_finds_a_skewed_clock, 300)
+{
+	const char *ctl, *p, *end;
+	long long pairs = 0, wrong = 0;
+	char *out;
+	int st;
+
+	/*
+	 * Long enough for the reads to pass between the CPUs many times
+	 * (under TCG a vCPU runs for milliseconds at a time): each pass from
+	 * the even CPU to the odd one within the skew is an inversion.
+	 */
+	ASSERT_EQ(0, sh("echo 50000000 >/sys/module/iolat/parameters/clocktest_skew_ns"));
+	st = sh("%s clocktest -o json -n 200000 >%s 2>%s", env("IOLAT_CLI"),
+		OUT, ERR);
+	sh("echo 0 >/sys/module/iolat/parameters/clocktest_skew_ns");
+	ASSERT_EQ(0, st) TH_LOG("iolat clocktest: %s", slurp(ERR));
+	out = slurp(OUT);
+	ASSERT_NE(NULL, out);
+	NOTE("clocktest with the control: %s", out);
+	EXPECT_EQ(0, json_num(strstr(out, "\"in_use\":true"), "inversions"));
+	ctl = strstr(out, "\"name\":\"skewed_control\"");
+	ASSERT_NE(NULL, ctl);
+	EXPECT_LT(0, json_num(ctl, "inversions"));
+	EXPECT_GE(50000000, json_num(ctl, "max_back"));
+	/* its pairs: {"from":F,"to":T,...}, up to the end of its object */
+	end = strstr(ctl, "]}");
+	for (p = ctl; (p = strstr(p, "\"from\":")) && (!end || p < end); p++) {
+		pairs++;
+		wrong += (long long)json_num(p, "from") % 2 != 0 ||
+			 (long long)json_num(p, "to") % 2 != 1;
+	}
+	EXPECT_LT(0, pairs);
+	EXPECT_EQ(0, wrong);
+	free(out);
+	/* and without it, no such clock */
+	ASSERT_EQ(0, sh("%s clocktest -o json -n 1000 >%s 2>%s", env("IOLAT_CLI"),
+			OUT, ERR));
+	out = slurp(OUT);
+	EXPECT_EQ(NULL, strstr(out, "skewed_control"));
+	free(out);
 }
 
 TEST_HARNESS_MAIN
