@@ -173,22 +173,51 @@ FIXTURE_TEARDOWN(nvme)
 }
 
 /*
+ * nvme-core's own nvme_setup_cmd event (ftrace) of the command with
+ * opcode @op ("read", "write") at @slba on NS in TRACEFS/trace: its qid,
+ * command id and nsid.  Return: 0, or -1 if there is none.
+ */
+static int ftrace_setup(const char *op, unsigned long long slba,
+			unsigned int *qid, unsigned int *cid, unsigned int *nsid)
+{
+	char cmd[512], *out;
+	int n;
+
+	snprintf(cmd, sizeof(cmd),
+		 "grep -o 'nvme_setup_cmd: .*qid=[0-9]*, cmdid=[0-9]*, nsid=[0-9]*, .*cmd=(nvme_cmd_%s slba=%llu,' " TRACEFS "/trace "
+		 "| head -1 | sed 's/.*qid=\\([0-9]*\\), cmdid=\\([0-9]*\\), nsid=\\([0-9]*\\),.*/\\1 \\2 \\3/' >/tmp/iolat_setup.txt",
+		 op, slba);
+	if (sh("%s", cmd))
+		return -1;
+	out = slurp("/tmp/iolat_setup.txt");
+	n = out ? sscanf(out, "%u %u %u", qid, cid, nsid) : 0;
+	free(out);
+	return n == 3 ? 0 : -1;
+}
+
+/*
  * A sequential fio job's writes then reads: each of fio's I/Os (its own
  * log, --write_iolog) is one NVMe command with the right opcode, slba
- * and length, on an I/O queue, status success.
+ * and length, on an I/O queue, status success; and its qid, command id
+ * and nsid are those of nvme-core's own nvme_setup_cmd event of the same
+ * command (ftrace, the same run).
  */
 TEST_F_TIMEOUT(nvme, fio_offsets, 300)
 {
 	struct cmds cs;
 	unsigned long long off, len;
 	char *log, *line, *save = NULL, op[16], file[64];
-	unsigned int i, matched = 0, ios = 0;
+	unsigned int i, matched = 0, ios = 0, traced = 0, fq, fc, fn;
 	int st;
 
 	sh("rm -f " IOLOG "*");	/* fio appends to an I/O log left before */
+	sh("mountpoint -q " TRACEFS " || mount -t tracefs none " TRACEFS);
+	ASSERT_EQ(0, sh("cd " TRACEFS " && echo 0 >tracing_on && echo 4096 >buffer_size_kb && echo >trace && "
+			"echo 1 >events/nvme/nvme_setup_cmd/enable && echo 1 >tracing_on"));
 	st = sh("%s trace --nvme -o csv -d " NS " -- fio --name=seq --filename=/dev/" NS " --rw=write --bs=64k --offset=8M --size=2M --direct=1 --ioengine=psync --write_iolog=" IOLOG ".w --output=/dev/null >%s 2>%s && "
 		"%s trace --nvme -o csv -d " NS " -- fio --name=seq --filename=/dev/" NS " --rw=read --bs=64k --offset=8M --size=2M --direct=1 --ioengine=psync --write_iolog=" IOLOG ".r --output=/dev/null >>%s 2>>%s",
 		env("IOLAT_CLI"), CSV, ERR, env("IOLAT_CLI"), CSV, ERR);
+	sh("cd " TRACEFS " && echo 0 >tracing_on && echo 0 >events/nvme/nvme_setup_cmd/enable");
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	/* the second header line is a row of its own: drop it */
 	sh("awk 'NR == 1 || !/^start_ns/' %s >%s.1 && mv %s.1 %s", CSV, CSV,
@@ -222,15 +251,22 @@ TEST_F_TIMEOUT(nvme, fio_offsets, 300)
 			EXPECT_STREQ("fio", c->comm);
 			EXPECT_LT(c->start, c->end);
 			matched++;
+			if (!ftrace_setup(op, c->slba, &fq, &fc, &fn)) {
+				traced++;
+				EXPECT_EQ(fq, c->qid);
+				EXPECT_EQ(fc, c->cid);
+				EXPECT_EQ(fn, c->nsid);
+			}
 			break;
 		}
 		EXPECT_GT(cs.n, i) TH_LOG("fio's %s at %llu, %llu bytes: no command",
 					  op, off, len);
 	}
-	NOTE("fio_offsets: fio logged %u I/Os, %u matched a command", ios,
-	     matched);
+	NOTE("fio_offsets: fio logged %u I/Os, %u matched a command, %u of them to nvme-core's nvme_setup_cmd event (qid, command id, nsid)",
+	     ios, matched, traced);
 	EXPECT_EQ(64, ios);
 	EXPECT_EQ(ios, matched);
+	EXPECT_EQ(matched, traced);
 	EXPECT_EQ(32, count_opcode(&cs, "write"));
 	EXPECT_EQ(32, count_opcode(&cs, "read"));
 }
