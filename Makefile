@@ -101,6 +101,7 @@ KSFT_HELPERS := tests/kselftest/helpers.c tests/kselftest/helpers.h tests/kernel
 $(BUILD)/tests/kselftest/%_test: tests/kselftest/%_test.c $(KSFT_HELPERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -DIOLAT_KERNEL_REPORTS='"$(CURDIR)/tests/kernel-reports"' \
+		-DIOLAT_KSFT_DIR='"$(CURDIR)/tests/kselftest"' \
 		-o $@ $< tests/kselftest/helpers.c $(NL_LIBS) -lm
 
 # The CLI as if of the next ABI, against which the module's is checked

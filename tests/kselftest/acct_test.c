@@ -185,11 +185,8 @@ struct rec_sums {
 static void rec_row(void *arg, const struct row *r)
 {
 	struct rec_sums *s = arg;
-	unsigned long long first = 0;
-	int k;
+	unsigned long long first = row_first(r);
 
-	for (k = 0; k < 4 && !first; k++)
-		first = r->t[k];
 	if (first < s->start_ns)
 		first = s->start_ns;
 	s->q_integral += r->t[4] - first;

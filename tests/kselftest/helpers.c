@@ -277,6 +277,17 @@ pid_t spawn_tracing(const char *cmd, int secs)
 }
 
 /* Parse the CSV trace at @path; @fn gets each row.  Rows, or -1. */
+/* A row's first stage: queue, else get-request, insert or issue; 0: none. */
+unsigned long long row_first(const struct row *r)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (r->t[k])
+			return r->t[k];
+	return 0;
+}
+
 int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 		    void *arg)
 {
@@ -311,6 +322,9 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 		r.bytes = strtoul(f[11], NULL, 10);
 		r.hwq = strtoul(f[12], NULL, 10);
 		r.nr_bios = strtoul(f[14], NULL, 10);
+		r.requeues = strtoul(f[15], NULL, 10);
+		r.qd_insert = strtoul(f[16], NULL, 10);
+		r.qd_issue = strtoul(f[17], NULL, 10);
 		r.pid = strtoul(f[19], NULL, 10);
 		r.tgid = strtoul(f[20], NULL, 10);
 		snprintf(r.comm, sizeof(r.comm), "%s", f[21]);

@@ -58,10 +58,12 @@ struct row {
 	char flags[64];
 	unsigned long long sector;
 	unsigned int bytes, hwq, nr_bios, pid, tgid;
+	unsigned int requeues, qd_insert, qd_issue;
 	char comm[IOLAT_COMM_LEN];
 	unsigned long long link;	/* a stack's I/O; 0: none */
 };
 int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 	     void *arg);
+unsigned long long row_first(const struct row *r);
 
 #endif /* IOLAT_KSFT_HELPERS_H */

@@ -776,9 +776,72 @@ static void op_row(void *arg, const struct row *r)
 	c->gamma += !strcmp(r->comm, "fio-gamma");
 }
 
+/* Each row's latency (first stage to completion), for the -m filter. */
+struct lat_rows {
+	long n;
+	unsigned long long lat[4096];
+};
+
+static void lat_row(void *arg, const struct row *r)
+{
+	struct lat_rows *l = arg;
+
+	if (l->n < 4096)
+		l->lat[l->n] = r->t[4] - row_first(r);
+	l->n++;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	const unsigned long long *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * -m at a threshold that splits the run: the median of a run of @job
+ * without it.
+ */
+static void latency_split(struct __test_metadata *_metadata, const char *job)
+{
+	struct lat_rows *l = calloc(1, sizeof(*l));
+	unsigned long long med_ns;
+	long below = 0, i;
+	char want[64], *err;
+	int st;
+
+	ASSERT_NE(NULL, l);
+	ASSERT_EQ(0, sh("%s trace -o csv -d nullb0 -- fio %s >" CSV " 2>%s",
+			env("IOLAT_CLI"), job, ERR));
+	ASSERT_LE(0, csv_rows(CSV, lat_row, l));
+	ASSERT_EQ(2000, l->n);
+	qsort(l->lat, 2000, sizeof(l->lat[0]), cmp_ull);
+	med_ns = l->lat[1000];
+	memset(l, 0, sizeof(*l));
+	st = sh("%s trace -o csv -d nullb0 -m %lluns -- fio %s >" CSV " 2>%s",
+		env("IOLAT_CLI"), med_ns, job, ERR);
+	err = slurp(ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", err);
+	ASSERT_LE(0, csv_rows(CSV, lat_row, l));
+	for (i = 0; i < l->n && i < 4096; i++)
+		below += l->lat[i] < med_ns;
+	TH_LOG("-m %lluns: %ld kept, %ld of them shorter; %s", med_ns,
+	       l->n, below, err);
+	/* another run: some kept, some not, never a shorter one kept */
+	EXPECT_EQ(0, below);
+	EXPECT_LT(0, l->n);
+	EXPECT_GT(2000, l->n);
+	snprintf(want, sizeof(want), " %ld filtered", 2000 - l->n);
+	EXPECT_NE(NULL, strstr(err, want));
+	free(l);
+}
+
 /*
  * The op and comm filters keep exactly the writes of fio-gamma; a
- * minimum latency of 10 s keeps nothing.  What they drop is counted.
+ * minimum latency of 10 s keeps nothing; one at the median of an
+ * unfiltered run of the same job keeps a part of the next run, never a
+ * row shorter, and counts the rest filtered: fio's 2000 I/Os in all.
+ * What they drop is counted.
  */
 TEST_F_TIMEOUT(iolat, op_comm_latency_filters, 300)
 {
@@ -816,6 +879,170 @@ TEST_F_TIMEOUT(iolat, op_comm_latency_filters, 300)
 	EXPECT_EQ(0, n);
 	EXPECT_NE(NULL, strstr(err, " 0 requests traced"));
 	EXPECT_NE(NULL, strstr(err, "2000 filtered"));
+
+	latency_split(_metadata, job);
+}
+
+/* The rows' submitters, for the -p and --tid filters. */
+struct who_rows {
+	long rows, other_tgid;
+	unsigned int pids[8];	/* distinct pids (thread ids) seen */
+	unsigned int nr_pids;
+	unsigned int tgid;	/* the process wanted */
+};
+
+static void who_row(void *arg, const struct row *r)
+{
+	struct who_rows *w = arg;
+	unsigned int i;
+
+	w->rows++;
+	w->other_tgid += r->tgid != w->tgid;
+	for (i = 0; i < w->nr_pids && w->pids[i] != r->pid; i++)
+		;
+	if (i == w->nr_pids && w->nr_pids < 8)
+		w->pids[w->nr_pids++] = r->pid;
+}
+
+/*
+ * -p takes a process, --tid one of its threads: fio with two job
+ * threads (--thread) reading nullb0.  -p FIO keeps the reads of both
+ * threads and no other process's; --tid, of one of them (which /proc
+ * lists as fio's), keeps exactly its reads.
+ */
+TEST_F_TIMEOUT(iolat, pid_and_tid_filters, 300)
+{
+	struct who_rows w = { 0 };
+	unsigned int tid;
+	pid_t fio;
+	int i, st;
+
+	/* 200 reads/s a thread: every record fits the buffers */
+	fio = spawn_sh("exec fio --thread --numjobs=2 --name=t --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=psync --rate_iops=200 --time_based --runtime=60 --size=64M --eta=never --output=/dev/null");
+	ASSERT_LT(0, fio);
+	/* fio's main thread and its two job threads (and its helper) */
+	for (i = 0; i < 300; i++) {
+		if (!sh("test $(ls /proc/%d/task | wc -l) -ge 3", fio))
+			break;
+		usleep(100000);
+	}
+	ASSERT_GT(300, i);
+	usleep(500000);
+
+	st = sh("%s trace -o csv -d nullb0 -p %d -t 1 >" CSV " 2>" ERR,
+		env("IOLAT_CLI"), fio);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	w.tgid = fio;
+	ASSERT_LE(0, csv_rows(CSV, who_row, &w));
+	TH_LOG("-p %d: %ld rows, %u threads, %ld of another process", fio,
+	       w.rows, w.nr_pids, w.other_tgid);
+	EXPECT_LT(0, w.rows);
+	EXPECT_EQ(0, w.other_tgid);
+	EXPECT_EQ(2, w.nr_pids);
+	/* a thread that read, which /proc lists as one of fio's */
+	tid = w.pids[0];
+	ASSERT_NE((unsigned int)fio, tid);
+	ASSERT_EQ(0, sh("test -d /proc/%d/task/%u", fio, tid));
+
+	memset(&w, 0, sizeof(w));
+	w.tgid = fio;
+	st = sh("%s trace -o csv -d nullb0 --tid %u -t 1 >" CSV " 2>" ERR,
+		env("IOLAT_CLI"), tid);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LE(0, csv_rows(CSV, who_row, &w));
+	TH_LOG("--tid %u: %ld rows, %u threads (first %u), %ld of another process",
+	       tid, w.rows, w.nr_pids, w.pids[0], w.other_tgid);
+	kill(-fio, SIGKILL);
+	waitpid(fio, NULL, 0);
+	EXPECT_LT(0, w.rows);
+	EXPECT_EQ(0, w.other_tgid);
+	EXPECT_EQ(1, w.nr_pids);
+	EXPECT_EQ(tid, w.pids[0]);
+}
+
+/* The rows' requeues, and the rows requeued. */
+struct requeue_rows {
+	long rows, requeued, requeues;
+};
+
+static void requeue_row(void *arg, const struct row *r)
+{
+	struct requeue_rows *q = arg;
+
+	q->rows++;
+	q->requeued += r->requeues > 0;
+	q->requeues += r->requeues;
+}
+
+/*
+ * Requests the driver gives back (R): a null_blk device throttled to
+ * 1 MB/s (its mbps attribute) returns the requests over its budget to
+ * blk-mq, which requeues them.  Each record's requeues, summed, are
+ * blktrace's R events of the same run, and the device's requests are
+ * the rows.
+ */
+TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
+{
+	struct requeue_rows q = { 0 };
+	char disk[32], path[256], *idx;
+	long long before, done, r_events;
+
+	if (sh("command -v blktrace >/dev/null && command -v blkparse >/dev/null"))
+		SKIP(return, "blktrace is not installed");
+	ASSERT_EQ(0, nullb_configfs());
+	nullb_remove("iolat_rq");
+	ASSERT_EQ(0, sh("mkdir -p /sys/kernel/config/nullb/iolat_rq"));
+	if (access("/sys/kernel/config/nullb/iolat_rq/mbps", F_OK)) {
+		nullb_remove("iolat_rq");
+		SKIP(return, "this null_blk has no bandwidth limit (mbps): nothing to requeue");
+	}
+	ASSERT_EQ(0, sh("cd /sys/kernel/config/nullb/iolat_rq && echo 1 >mbps && echo 2 >irqmode && echo 20000 >completion_nsec && echo 1024 >size && echo 1 >power"));
+	snprintf(path, sizeof(path), "/sys/kernel/config/nullb/iolat_rq/index");
+	idx = slurp(path);
+	ASSERT_NE(NULL, idx);
+	snprintf(disk, sizeof(disk), "nullb%ld", strtol(idx, NULL, 10));
+	free(idx);
+	if (!access("/sys/block/iolat_rq", F_OK))
+		snprintf(disk, sizeof(disk), "iolat_rq");
+	ASSERT_EQ(0, wait_disk(disk));
+	before = completed(disk);
+	snprintf(path, sizeof(path),
+		 "fio --name=r --filename=/dev/%s --rw=randwrite --bs=64k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=48 --size=512M --eta=never --output=/dev/null",
+		 disk);
+	ASSERT_EQ(0, trace_with_blktrace(disk, path)) TH_LOG("%s", slurp(ERR));
+	done = completed(disk) - before;
+	ASSERT_LE(0, csv_rows(CSV, requeue_row, &q));
+	r_events = (long long)sh_number("awk '$6 == \"R\"' " BT "/bt.txt | wc -l%s", "");
+	TH_LOG("%s: %ld rows (device %lld), %ld requeued, %ld requeues; blktrace %lld R",
+	       disk, q.rows, done, q.requeued, q.requeues, r_events);
+	nullb_remove("iolat_rq");
+	EXPECT_EQ(done, q.rows);
+	EXPECT_LT(0, r_events);
+	EXPECT_EQ(r_events, q.requeues);
+}
+
+/*
+ * `trace -o json` against `trace -o csv` of the same requests: two
+ * sessions at once, the CSV one around the JSON one, both on nullb0
+ * while fio's 500 reads and writes run; tests/kselftest/json_vs_csv.py
+ * parses every JSON line and pairs the requests one to one, every field
+ * equal but the timestamps each session takes (within 1 ms), and the
+ * kernel's count of the device's requests is the rows'.
+ */
+TEST_F_TIMEOUT(iolat, trace_json_matches_csv, 300)
+{
+	long long before = completed("nullb0"), done;
+	int st;
+
+	st = sh("%s trace -o csv -d nullb0 -- sh -c '%s trace -o json -d nullb0 -- fio --name=j --filename=/dev/nullb0 --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=500 --size=64M --eta=never --output=/dev/null >/tmp/iolat_trace.jsonl 2>/tmp/iolat_trace.jerr' >" CSV " 2>%s",
+		env("IOLAT_CLI"), env("IOLAT_CLI"), ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s %s", slurp(ERR), slurp("/tmp/iolat_trace.jerr"));
+	done = completed("nullb0") - before;
+	TH_LOG("nullb0 completed %lld requests", done);
+	EXPECT_EQ(done, sh_number("wc -l </tmp/iolat_trace.jsonl%s", ""));
+	st = sh("python3 " IOLAT_KSFT_DIR "/json_vs_csv.py /tmp/iolat_trace.jsonl " CSV " >" OUT " 2>&1");
+	TH_LOG("%s", slurp(OUT));
+	EXPECT_EQ(0, st);
 }
 
 /*
