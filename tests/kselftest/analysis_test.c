@@ -215,6 +215,15 @@ TEST_F_TIMEOUT(analysis, fio_report_fiologparser, 600)
 	 * 30% of fio's p50
 	 */
 	EXPECT_LE(0.3 * c50, d50);
+	/*
+	 * And below, the device's own floor: null_blk completes each
+	 * request from a 100 us timer (completion_nsec), which never fires
+	 * early, so no D2C, and no Q2C, is shorter (a D2C taken too late or
+	 * a completion too early would be).  fio's clat bounds them above.
+	 */
+	EXPECT_LE(100000, d50);
+	EXPECT_LE(100000, q50);
+	EXPECT_LE(100000, num_after(strstr(dev_sum, "\"D2C\""), "\"min_ns\": "));
 
 	/* report on the saved run: the same JSON, byte for byte */
 	st = sh("%s report -i 1 -o json " D "/run.rec >" D "/rep.json 2>%s",
@@ -338,7 +347,7 @@ TEST_F_TIMEOUT(analysis, aggregate_in_kernel, 600)
 {
 	long long rd, wr, run_rd, d2c_n, q2c_n, ival_rd, run_wr, delivered,
 		  written, dropped;
-	double p50;
+	double p50, fio_p50;
 	FILE *f;
 	int st;
 
@@ -352,16 +361,17 @@ TEST_F_TIMEOUT(analysis, aggregate_in_kernel, 600)
 			"ops = {o[\"op\"]: o for o in j[\"devices\"][0][\"ops\"]}\n"
 			"r = ops[\"read\"]\n"
 			"iv = sum(o[\"ios\"] for i in j[\"intervals\"] for d in i[\"devices\"] for o in d[\"ops\"] if o[\"op\"] == \"read\")\n"
-			"print(f[\"read\"][\"total_ios\"], f[\"write\"][\"total_ios\"], r[\"ios\"], r[\"stages\"][\"D2C\"][\"count\"], r[\"stages\"][\"Q2C\"][\"count\"], iv, ops[\"write\"][\"ios\"], s[\"delivered\"], s[\"written\"], s[\"dropped\"], r[\"stages\"][\"D2C\"][\"p50_ns\"])' >" D "/agg.nums"));
+			"print(f[\"read\"][\"total_ios\"], f[\"write\"][\"total_ios\"], r[\"ios\"], r[\"stages\"][\"D2C\"][\"count\"], r[\"stages\"][\"Q2C\"][\"count\"], iv, ops[\"write\"][\"ios\"], s[\"delivered\"], s[\"written\"], s[\"dropped\"], r[\"stages\"][\"D2C\"][\"p50_ns\"], f[\"read\"][\"clat_ns\"][\"percentile\"][\"50.000000\"])' >" D "/agg.nums"));
 	f = fopen(D "/agg.nums", "r");
 	ASSERT_NE(NULL, f);
-	ASSERT_EQ(11, fscanf(f, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lf",
+	ASSERT_EQ(12, fscanf(f, "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lf %lf",
 			     &rd, &wr, &run_rd, &d2c_n, &q2c_n, &ival_rd,
-			     &run_wr, &delivered, &written, &dropped, &p50));
+			     &run_wr, &delivered, &written, &dropped, &p50,
+			     &fio_p50));
 	fclose(f);
-	NOTE("aggregate: fio %lld reads, %lld writes; iolat %lld reads (D2C %lld, Q2C %lld, intervals %lld), %lld writes; delivered %lld, written %lld, dropped %lld; read D2C p50 %.0f ns",
+	NOTE("aggregate: fio %lld reads, %lld writes; iolat %lld reads (D2C %lld, Q2C %lld, intervals %lld), %lld writes; delivered %lld, written %lld, dropped %lld; read D2C p50 %.0f ns, fio's clat p50 %.0f ns",
 	     rd, wr, run_rd, d2c_n, q2c_n, ival_rd, run_wr, delivered, written,
-	     dropped, p50);
+	     dropped, p50, fio_p50);
 	EXPECT_LT(0, rd);
 	EXPECT_EQ(rd, run_rd);
 	EXPECT_EQ(rd, d2c_n);
@@ -371,7 +381,9 @@ TEST_F_TIMEOUT(analysis, aggregate_in_kernel, 600)
 	EXPECT_EQ(rd + wr, delivered);
 	EXPECT_EQ(rd + wr, written);
 	EXPECT_EQ(0, dropped);
+	/* the device's 100 us timer below, fio's completion latency above */
 	EXPECT_LE(100000, p50);
+	EXPECT_GE(fio_p50, p50);
 	/* no records to save or print one by one */
 	EXPECT_EQ(2, sh("%s record -A -w " D "/x.rec -d %s -t 1 2>%s",
 			env("IOLAT_CLI"), self->dev, ERR));

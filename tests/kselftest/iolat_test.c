@@ -976,8 +976,9 @@ static void requeue_row(void *arg, const struct row *r)
 
 /*
  * Requests the driver gives back (R): a null_blk device throttled to
- * 1 MB/s (its mbps attribute) returns the requests over its budget to
- * blk-mq, which requeues them.  Each record's requeues, summed, are
+ * 1 MB/s (its mbps attribute: 20 KiB every 20 ms) returns the requests
+ * over its budget to blk-mq, which requeues them (4 KiB writes at depth
+ * 8: a request larger than the budget would never pass).  Each record's requeues, summed, are
  * blktrace's R events of the same run, and the device's requests are
  * the rows.
  */
@@ -1007,7 +1008,7 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
 	ASSERT_EQ(0, wait_disk(disk));
 	before = completed(disk);
 	snprintf(path, sizeof(path),
-		 "fio --name=r --filename=/dev/%s --rw=randwrite --bs=64k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=48 --size=512M --eta=never --output=/dev/null",
+		 "fio --name=r --filename=/dev/%s --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=200 --size=512M --eta=never --output=/dev/null",
 		 disk);
 	ASSERT_EQ(0, trace_with_blktrace(disk, path)) TH_LOG("%s", slurp(ERR));
 	done = completed(disk) - before;
@@ -1026,8 +1027,10 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
  * sessions at once, the CSV one around the JSON one, both on nullb0
  * while fio's 500 reads and writes run; tests/kselftest/json_vs_csv.py
  * parses every JSON line and pairs the requests one to one, every field
- * equal but the timestamps each session takes (within 1 ms), and the
- * kernel's count of the device's requests is the rows'.
+ * equal but the times each session's probes take themselves (within
+ * 100 ms: under TCG the vCPU can be descheduled between the two
+ * sessions' probes of one event), and the kernel's count of the
+ * device's requests is the rows'.
  */
 TEST_F_TIMEOUT(iolat, trace_json_matches_csv, 300)
 {

@@ -49,6 +49,12 @@ def main():
     for r in sorted(crows, key=lambda r: int(r["c_ns"])):
         by[key(r)].append(r)
     fields = 0
+    for j in jrows:
+        t = [int(j[k]) for k in ("q_ns", "g_ns", "i_ns", "d_ns", "c_ns")
+             if j.get(k, "0") != "0"]
+        if t != sorted(t):
+            print("%s: stages out of order: %s" % (key(j), t))
+            bad += 1
     for j in sorted(jrows, key=lambda r: int(r["c_ns"])):
         lst = by.get(key(j))
         if not lst:
@@ -60,7 +66,7 @@ def main():
             jv, cv = j.get(k, ""), c[k]
             if k in TIMES or k.endswith("_ns"):
                 if (jv == "") != (cv == "") or \
-                   (jv and abs(int(jv) - int(cv)) > 1000000):
+                   (jv and abs(int(jv) - int(cv)) > 100000000):
                     print("%s: %s %s against %s" % (key(j), k, jv, cv))
                     bad += 1
             elif jv != cv:
