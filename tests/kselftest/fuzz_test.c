@@ -123,12 +123,15 @@ static uint32_t some_u32(struct fuzz *f, int type)
 	}
 }
 
-/* A device nest: the real null_blk device, or one that is not there. */
-static void put_dev(struct fuzz *f, char *buf, size_t *len)
+/*
+ * A device nest: the real null_blk device (always with @real), or one
+ * that is not there.
+ */
+static void put_dev(struct fuzz *f, char *buf, size_t *len, bool real)
 {
 	char nest[256];
 	size_t n = 0;
-	int k, good = rnd(f) % 3 == 0;
+	int k, good = real || rnd(f) % 3 == 0;
 
 	if (good) {
 		put_u32(nest, &n, IOLAT_DEV_A_MAJOR, f->major);
@@ -196,7 +199,7 @@ static void put_attrs(struct fuzz *f, char *buf, size_t *len)
 			break;
 		case 1:
 		case 2:
-			put_dev(f, buf, len);
+			put_dev(f, buf, len, false);
 			break;
 		case 3:	/* a string, terminated or not, maybe too long */
 			alen = rnd(f) % 24;
@@ -428,8 +431,8 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		struct genlmsghdr *g = NLMSG_DATA(h);
 		size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
 		uint32_t flags = NLM_F_REQUEST | NLM_F_ACK;
-		int cmd;
-		bool dump;
+		bool dump, plausible;
+		int cmd, k;
 
 		/* now and then a fresh socket: sessions end with theirs */
 		if (rnd(f) % 500 == 0) {
@@ -439,16 +442,39 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 			reopen++;
 		}
 		cmd = rnd(f) % 8 ? 1 + rnd(f) % IOLAT_CMD_MAX : rnd(f) % 256;
+		/*
+		 * One message in a hundred a plausible START: the real
+		 * device in a session of each kind, now and then with more
+		 * attributes.  Random messages alone start a session of a
+		 * given kind (record -A's, whose HIST dumps are then
+		 * accepted) only a few times in the barrage, and in some
+		 * runs not at all (3 runs in 16).
+		 */
+		plausible = i % 100 == 50;
+		if (plausible)
+			cmd = IOLAT_CMD_START;
 		/* the clock test runs threads on every CPU: rarely */
 		if (cmd == IOLAT_CMD_CLOCKTEST && rnd(f) % 50)
 			cmd = IOLAT_CMD_GET_INFO;
 		dump = rnd(f) % 8 ? genl_knows(cmd, true) : rnd(f) % 2;
+		if (plausible)
+			dump = false;
 		if (dump)
 			flags |= NLM_F_DUMP;
 		memset(buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
 		g->cmd = cmd;
-		g->version = rnd(f) % 8 ? IOLAT_GENL_VERSION : rnd(f) % 256;
-		put_attrs(f, buf, &len);
+		g->version = rnd(f) % 8 || plausible ? IOLAT_GENL_VERSION :
+						     rnd(f) % 256;
+		if (plausible) {
+			put_dev(f, buf, &len, true);
+			k = rnd(f) % 3;
+			if (k)
+				put_attr(buf, &len, k == 1 ? IOLAT_A_AGGREGATE :
+					 IOLAT_A_COUNTERS_ONLY, "", 0,
+					 NLA_HDRLEN);
+		}
+		if (!plausible || rnd(f) % 4 == 0)
+			put_attrs(f, buf, &len);
 		if (cmd == IOLAT_CMD_CLOCKTEST)
 			put_u32(buf, &len, IOLAT_A_CLOCK_LOOPS, rnd(f) % 3000);
 		h->nlmsg_len = len;
