@@ -776,72 +776,68 @@ static void op_row(void *arg, const struct row *r)
 	c->gamma += !strcmp(r->comm, "fio-gamma");
 }
 
-/* Each row's latency (first stage to completion), for the -m filter. */
+/* Each row's latency (first stage to completion), by device, for -m. */
 struct lat_rows {
-	long n;
-	unsigned long long lat[4096];
+	const char *slow;	/* the device whose rows are counted apart */
+	long n, slow_n, shorter;
+	unsigned long long min_ns;	/* the threshold */
 };
 
 static void lat_row(void *arg, const struct row *r)
 {
 	struct lat_rows *l = arg;
 
-	if (l->n < 4096)
-		l->lat[l->n] = r->t[4] - row_first(r);
 	l->n++;
-}
-
-static int cmp_ull(const void *a, const void *b)
-{
-	const unsigned long long *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
+	l->slow_n += !strcmp(r->dev, l->slow);
+	l->shorter += r->t[4] - row_first(r) < l->min_ns;
 }
 
 /*
- * -m at a threshold that splits the run: the median of a run of @job
- * without it.
+ * -m at a threshold between devices' latencies, in one session: nullb0,
+ * which completes at once (microseconds), and two null_blk devices whose
+ * timers (0.6 ms and 2 ms) never fire early.  -m 1ms keeps every request
+ * of the slow one (its timer says so), never a row shorter than 1 ms
+ * (the middle one's 0.6 ms requests are just below it: a threshold
+ * taken for half of it keeps them), and counts the rest filtered: most
+ * of nullb0's and the middle one's (a request the guest delayed past
+ * 1 ms is kept).  A threshold from another run of the same job would not
+ * do: the guest's speed moves between runs (on 5.4 a whole run once lay
+ * above the median of the one before).
  */
-static void latency_split(struct __test_metadata *_metadata, const char *job)
+static void latency_split(struct __test_metadata *_metadata)
 {
-	struct lat_rows *l = calloc(1, sizeof(*l));
-	unsigned long long med_ns;
-	long below = 0, i;
-	char want[64], *err;
+	struct lat_rows l = { .min_ns = 1000000 };
+	char slow[32], mid[32], want[64], *err;
 	int st;
 
-	ASSERT_NE(NULL, l);
-	ASSERT_EQ(0, sh("%s trace -o csv -d nullb0 -- fio %s >" CSV " 2>%s",
-			env("IOLAT_CLI"), job, ERR));
-	ASSERT_LE(0, csv_rows(CSV, lat_row, l));
-	ASSERT_EQ(2000, l->n);
-	qsort(l->lat, 2000, sizeof(l->lat[0]), cmp_ull);
-	med_ns = l->lat[1000];
-	memset(l, 0, sizeof(*l));
-	st = sh("%s trace -o csv -d nullb0 -m %lluns -- fio %s >" CSV " 2>%s",
-		env("IOLAT_CLI"), med_ns, job, ERR);
+	ASSERT_EQ(0, nullb_configfs());
+	ASSERT_EQ(0, nullb_create("iolat_slow", 2000000, slow, sizeof(slow)));
+	ASSERT_EQ(0, nullb_create("iolat_mid", 600000, mid, sizeof(mid)));
+	l.slow = slow;
+	st = sh("%s trace -o csv -d nullb0 -d %s -d %s -m 1ms -- sh -c '"
+		"fio --name=f --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=500 --size=64M --output=/dev/null & "
+		"fio --name=m --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=100 --size=64M --output=/dev/null & "
+		"fio --name=s --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=100 --size=64M --output=/dev/null; wait' >" CSV " 2>%s",
+		env("IOLAT_CLI"), slow, mid, mid, slow, ERR);
 	err = slurp(ERR);
+	nullb_remove("iolat_slow");
+	nullb_remove("iolat_mid");
 	ASSERT_EQ(0, st) TH_LOG("%s", err);
-	ASSERT_LE(0, csv_rows(CSV, lat_row, l));
-	for (i = 0; i < l->n && i < 4096; i++)
-		below += l->lat[i] < med_ns;
-	TH_LOG("-m %lluns: %ld kept, %ld of them shorter; %s", med_ns,
-	       l->n, below, err);
-	/* another run: some kept, some not, never a shorter one kept */
-	EXPECT_EQ(0, below);
-	EXPECT_LT(0, l->n);
-	EXPECT_GT(2000, l->n);
-	snprintf(want, sizeof(want), " %ld filtered", 2000 - l->n);
+	ASSERT_LE(0, csv_rows(CSV, &lat_row, &l));
+	TH_LOG("-m 1ms: %ld of 700 kept, %ld of them %s's, %ld shorter; %s",
+	       l.n, l.slow_n, slow, l.shorter, err);
+	EXPECT_EQ(0, l.shorter);
+	EXPECT_EQ(100, l.slow_n);
+	EXPECT_GT(600, l.n);
+	snprintf(want, sizeof(want), " %ld filtered", 700 - l.n);
 	EXPECT_NE(NULL, strstr(err, want));
-	free(l);
 }
 
 /*
  * The op and comm filters keep exactly the writes of fio-gamma; a
- * minimum latency of 10 s keeps nothing; one at the median of an
- * unfiltered run of the same job keeps a part of the next run, never a
- * row shorter, and counts the rest filtered: fio's 2000 I/Os in all.
- * What they drop is counted.
+ * minimum latency of 10 s keeps nothing; one between two devices'
+ * latencies splits their requests (latency_split()).  What they drop is
+ * counted.
  */
 TEST_F_TIMEOUT(iolat, op_comm_latency_filters, 300)
 {
@@ -880,7 +876,7 @@ TEST_F_TIMEOUT(iolat, op_comm_latency_filters, 300)
 	EXPECT_NE(NULL, strstr(err, " 0 requests traced"));
 	EXPECT_NE(NULL, strstr(err, "2000 filtered"));
 
-	latency_split(_metadata, job);
+	latency_split(_metadata);
 }
 
 /* The rows' submitters, for the -p and --tid filters. */
