@@ -321,7 +321,23 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
 	this_cpu_inc(s->rings->stats.requeues);
-	if (slot->rq != rq || slot->state != IOLAT_SLOT_ISSUED)
+	/*
+	 * Given back before it was started, too: a driver may refuse a
+	 * request before its blk_mq_start_request() (null_blk's bandwidth
+	 * limit does on newer kernels), and blk-mq requeues it all the same.
+	 * One issued directly is first seen here, then: it is in its queue
+	 * since its first stage, as at an insert.
+	 */
+	if (slot->rq != rq) {
+		if (!iolat_slot_prepare(s, d, slot, rq))
+			return;
+		step = iolat_acct_get(d);
+		iolat_slot_queue(s, d, slot, rq, this_cpu_ptr(d->acct),
+				 iolat_now(), false);
+		iolat_acct_put(d, step);
+	}
+	slot->requeues++;
+	if (slot->state != IOLAT_SLOT_ISSUED)
 		return;
 	c = iolat_acct_begin(d, &flags, &step);
 	now = iolat_now();
@@ -330,7 +346,6 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	c->dev_n--;
 	iolat_acct_end(d, flags, step);
 	slot->state = IOLAT_SLOT_REQUEUED;
-	slot->requeues++;
 }
 
 /* block_rq_merge (M): the request joined another and will not complete. */
