@@ -278,7 +278,7 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	unsigned int step;
-	u64 now, old;
+	u64 now, t, old;
 	bool fresh;
 
 	if (!iolat_rq_find(s, rq, &d, &slot))
@@ -291,15 +291,21 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	step = iolat_acct_get(d);
 	c = this_cpu_ptr(d->acct);
 	now = iolat_now();
+	/*
+	 * The counters stop with the session: a request queued before the
+	 * stop and issued after it is at the driver from the stop on, as its
+	 * completion will be counted at the stop (iolat_slot_end()).
+	 */
+	t = min(now, READ_ONCE(s->stop_ns));
 	if (fresh)
-		old = iolat_slot_queue(s, d, slot, rq, c, now, true);
+		old = iolat_slot_queue(s, d, slot, rq, c, t, true);
 	else
 		old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, 1, 0,
-				      now - s->base_ns);
+				      t - s->base_ns);
 	slot->d_ns = now;
 	slot->qd_issue = iolat_n_issued(old);
 	slot->state = IOLAT_SLOT_ISSUED;
-	this_cpu_sub(d->acct->dev_sum, now);
+	this_cpu_sub(d->acct->dev_sum, t);
 	this_cpu_inc(d->acct->dev_n);
 	this_cpu_inc(d->acct->issues);
 	this_cpu_add(d->acct->qd_sum, slot->qd_issue);
@@ -340,7 +346,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	if (slot->state != IOLAT_SLOT_ISSUED)
 		return;
 	c = iolat_acct_begin(d, &flags, &step);
-	now = iolat_now();
+	now = min(iolat_now(), READ_ONCE(s->stop_ns));
 	iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, -1, 0, now - s->base_ns);
 	c->dev_sum += now;
 	c->dev_n--;
