@@ -1019,6 +1019,46 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
 }
 
 /*
+ * The queue depths of each record against blktrace's events of the same
+ * run (tests/kselftest/qd_vs_blktrace.py replays them): a null_blk device
+ * of one hardware queue, four driver tags and a 1 ms timer, under
+ * mq-deadline, read at depth 16, so that requests wait in the scheduler
+ * (qd_insert up to 15) and at the driver (qd_issue up to 3).
+ */
+TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
+{
+	char disk[32], path[256], *idx;
+	int st;
+
+	if (sh("command -v blktrace >/dev/null && command -v blkparse >/dev/null"))
+		SKIP(return, "blktrace is not installed");
+	ASSERT_EQ(0, nullb_configfs());
+	nullb_remove("iolat_qd");
+	ASSERT_EQ(0, sh("mkdir -p /sys/kernel/config/nullb/iolat_qd && cd /sys/kernel/config/nullb/iolat_qd && echo 2 >irqmode && echo 1000000 >completion_nsec && echo 1 >submit_queues && echo 4 >hw_queue_depth && echo 1024 >size && echo 1 >power"));
+	snprintf(path, sizeof(path), "/sys/kernel/config/nullb/iolat_qd/index");
+	idx = slurp(path);
+	ASSERT_NE(NULL, idx);
+	snprintf(disk, sizeof(disk), "nullb%ld", strtol(idx, NULL, 10));
+	free(idx);
+	if (!access("/sys/block/iolat_qd", F_OK))
+		snprintf(disk, sizeof(disk), "iolat_qd");
+	ASSERT_EQ(0, wait_disk(disk));
+	sh("modprobe mq-deadline 2>/dev/null");
+	ASSERT_EQ(0, sh("echo mq-deadline >/sys/block/%s/queue/scheduler", disk));
+	snprintf(path, sizeof(path),
+		 "fio --name=qd --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --number_ios=1000 --size=512M --eta=never --output=/dev/null",
+		 disk);
+	st = trace_with_blktrace(disk, path);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	if (!st) {
+		st = sh("python3 " IOLAT_KSFT_DIR "/qd_vs_blktrace.py " BT "/bt.txt " CSV " >" OUT " 2>&1");
+		TH_LOG("%s", slurp(OUT));
+		EXPECT_EQ(0, st);
+	}
+	nullb_remove("iolat_qd");
+}
+
+/*
  * `trace -o json` against `trace -o csv` of the same requests: two
  * sessions at once, the CSV one around the JSON one, both on nullb0
  * while fio's 500 reads and writes run; tests/kselftest/json_vs_csv.py

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+#   qd_vs_blktrace.py BT.txt TRACE.csv
+#
+# The queue depths of iolat's records (qd_insert, qd_issue) against the
+# ones blktrace's events of the same run say, on a device of one hardware
+# queue (iolat_test's queue_depths_against_blktrace).  blkparse's text,
+# in time order, is replayed: a request is queued from its insert (I), or
+# its issue (D) if it had none, to its completion (C), and at the driver
+# from D to C, or to a requeue (R).  At a request's first sight the truth
+# of qd_insert is the number queued before it, at its D that of qd_issue
+# the number at the driver before it.  Requests pair by sector; a sector
+# read twice, by blktrace or by iolat, is left out.  iolat's counts and
+# blktrace's times come from probes on the same tracepoints, but two
+# CPUs' events may reach the two in opposite orders: at least 90% of the
+# pairs must agree exactly, and the two means within 0.1.  Prints what
+# it found; exits 1 on a difference.
+import csv
+import sys
+from collections import Counter
+
+
+def replay(path):
+    queued = issued = 0
+    state, ins, iss, seen = {}, {}, {}, Counter()
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) < 8 or w[5] not in ("I", "D", "C", "R"):
+                continue
+            try:
+                sector = int(w[7])
+            except ValueError:
+                continue
+            a, st = w[5], state.get(sector)
+            if a == "I" and st is None:
+                seen[sector] += 1
+                ins[sector] = queued
+                queued += 1
+                state[sector] = "I"
+            elif a == "D" and st != "D":
+                if st is None:
+                    seen[sector] += 1
+                    ins[sector] = queued
+                    queued += 1
+                iss[sector] = issued
+                issued += 1
+                state[sector] = "D"
+            elif a == "R" and st == "D":
+                issued -= 1
+                state[sector] = "I"
+            elif a == "C" and st is not None:
+                issued -= st == "D"
+                queued -= 1
+                del state[sector]
+    return ins, iss, seen
+
+
+def main():
+    ins, iss, seen = replay(sys.argv[1])
+    with open(sys.argv[2]) as f:
+        rows = list(csv.DictReader(f))
+    mine = Counter(int(r["sector"]) for r in rows)
+    pairs = [(r, int(r["sector"])) for r in rows
+             if mine[int(r["sector"])] == 1 and seen[int(r["sector"])] == 1
+             and int(r["sector"]) in iss]
+    bad = 0
+    print("%d records, %d paired with blktrace's requests" %
+          (len(rows), len(pairs)))
+    if len(pairs) < 0.9 * len(rows) or not pairs:
+        print("too few pairs")
+        return 1
+    for field, truth in (("qd_insert", ins), ("qd_issue", iss)):
+        got = [int(r[field]) for r, _ in pairs]
+        want = [truth[s] for _, s in pairs]
+        same = sum(g == w for g, w in zip(got, want))
+        mg, mw = sum(got) / len(got), sum(want) / len(want)
+        print("%s: %d of %d equal (%.1f%%); mean %.3f, blktrace %.3f; "
+              "blktrace's depths %s" %
+              (field, same, len(got), 100.0 * same / len(got), mg, mw,
+               sorted(Counter(want).items())))
+        if same < 0.9 * len(got) or abs(mg - mw) > 0.1:
+            bad += 1
+    # the scenario: requests waited in the scheduler and at the driver
+    if max(iss.values()) < 2 or max(ins.values()) < 5:
+        print("blktrace saw no depth: the scenario did not hold")
+        bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
