@@ -298,7 +298,7 @@ static double sh_number(const char *fmt, const char *arg)
 /* btt's mean of a stage over all devices, in ns; -1 if it has none. */
 static double btt_mean_ns(const char *stage)
 {
-	double s = sh_number("btt -i " BT "/bt.bin 2>/dev/null | awk '$1 == \"%s\" { print $3; exit }'",
+	double s = sh_number("cd " BT " && btt -i bt.bin 2>/dev/null | awk '$1 == \"%s\" { print $3; exit }'",
 			     stage);
 
 	return s < 0 ? -1 : s * 1e9;
@@ -514,7 +514,7 @@ TEST_F_TIMEOUT(sched, stages_match_btt, 300)
 	ASSERT_LT(0, csv_rows(CSV, sched_row, &c));
 	btt_d2c = btt_mean_ns("D2C");
 	btt_q2c = btt_mean_ns("Q2C");
-	btt_n = sh_number("btt -i " BT "/bt.bin 2>/dev/null | awk '$1 == \"%s\" { print $5; exit }'",
+	btt_n = sh_number("cd " BT " && btt -i bt.bin 2>/dev/null | awk '$1 == \"%s\" { print $5; exit }'",
 			  "Q2C");
 	n = sched_pair_blktrace(&c, dq, dd);
 	ASSERT_LT(0, n);

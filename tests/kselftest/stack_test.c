@@ -738,7 +738,7 @@ static int btt_dev(const char *devt, const char *table, double *avg, long *n)
 		return -1;
 	/* btt's device label: "(253,  0)" */
 	snprintf(cmd, sizeof(cmd),
-		 "btt -i " BT "/bt.bin -A 2>/dev/null | "
+		 "cd " BT " && btt -i bt.bin -A 2>/dev/null | "
 		 "awk -v dev='(%3u,%3u)' -v t=%s '/^=+ Per Device =+/ { sec = 1; next } /^=+ / { sec = 0 } "
 		 "sec && $1 == t && $2 == \"MIN\" { tab = 1; next } NF == 0 { tab = 0 } "
 		 "sec && tab && index($0, dev) == 1 { print $(NF - 2), $NF; exit }'",
