@@ -297,6 +297,40 @@ static void y_title(double top, double h, const char *title)
 }
 
 /*
+ * The values of percentile @p of panel @pnl as attributes of its line,
+ * for a reader of the file: its name, and per interval that has it, the
+ * interval's start and end (s from the start) and the latency (ns).
+ */
+static void pct_values(const struct iolat_an *an, const struct svg *g,
+		       unsigned int pnl, unsigned int p)
+{
+	static const char *const attr[] = { "data-from-s", "data-to-s",
+					    "data-ns" };
+	const struct col *c;
+	unsigned int a;
+	const char *sep;
+	size_t i;
+
+	printf(" data-pct=\"%s\"", an->o.pct_name[p]);
+	for (a = 0; a < 3; a++) {
+		printf(" %s=\"", attr[a]);
+		sep = "";
+		for (i = 0; i < g->nr; i++) {
+			c = &g->cols[i];
+			if (!c->cells[pnl] || !c->cells[pnl]->pct[p])
+				continue;
+			if (a < 2)
+				printf("%s%.9f", sep,
+				       (a ? c->to_ns : c->from_ns) / 1e9);
+			else
+				printf("%s%llu", sep, U(c->cells[pnl]->pct[p]));
+			sep = " ";
+		}
+		printf("\"");
+	}
+}
+
+/*
  * The heatmap of one device and op: rows four per power of two, round
  * latency ticks (1, 2, 5 times a power of ten), the percentiles drawn
  * over it with a white edge so that they show on dark cells too.
@@ -370,8 +404,10 @@ static void heat_panel(struct iolat_an *an, const struct svg *g,
 	/* the percentiles, each over a white edge */
 	for (p = 0; p < an->o.nr_pct; p++) {
 		for (k = 0; k < 2; k++) {
-			printf("<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"",
-			       k ? "percentile" : "halo",
+			printf("<polyline class=\"%s\"", k ? "percentile" : "halo");
+			if (k)
+				pct_values(an, g, pnl, p);
+			printf(" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"",
 			       k ? line_colours[p % 6] : "#ffffff",
 			       k ? "1.5" : "4");
 			for (i = 0; i < g->nr; i++) {

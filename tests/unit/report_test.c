@@ -555,10 +555,80 @@ static bool round_multiple(double v, double step)
 	       fabs(v / step - round(v / step)) < 1e-6;
 }
 
+/* The numbers of attribute @attr (space-separated) after @from, up to @max. */
+static int attr_numbers(const char *from, const char *attr, double *v,
+			int max)
+{
+	const char *p = strstr(from, attr);
+	char *end;
+	int n = 0;
+
+	if (!p)
+		return -1;
+	p += strlen(attr);
+	while (n < max && *p != '"') {
+		v[n++] = strtod(p, &end);
+		if (end == p)
+			return -1;
+		p = end;
+	}
+	return n;
+}
+
+/*
+ * Each percentile line of the reads' heatmap of the plot of @svg against
+ * the truth: per interval its attributes name, the latency of that rank
+ * among the reads write_file() generated (@lat, every third request a
+ * write) that completed in it, to the histograms' 0.4%.  Return: the
+ * values compared.
+ */
+static int plot_pct_check(struct __test_metadata *_metadata, const char *svg,
+			  const uint64_t *lat)
+{
+	static double from[64], to[64], ns[64];
+	static uint64_t col[N_REQ];
+	const char *p = strstr(svg, "data-device=\"nullb0\" data-op=\"read\"");
+	const char *end = p ? strstr(p, "data-op=\"write\"") : NULL;
+	int n, j, checked = 0;
+	double pct;
+	size_t i, m;
+
+	if (!p || !end)
+		return -1;
+	while ((p = strstr(p, "class=\"percentile\" data-pct=\"p")) && p < end) {
+		p += strlen("class=\"percentile\" data-pct=\"p");
+		pct = strtod(p, NULL) / 100;
+		n = attr_numbers(p, "data-from-s=\"", from, 64);
+		if (attr_numbers(p, "data-to-s=\"", to, 64) != n ||
+		    attr_numbers(p, "data-ns=\"", ns, 64) != n || n < 3)
+			return -1;
+		for (j = 0; j < n; j++) {
+			for (i = 0, m = 0; i < N_REQ; i++) {
+				uint64_t t = (uint64_t)i * 10000000000ULL / N_REQ + 1000;
+
+				if (i % 3 && t >= llround(from[j] * 1e9) &&
+				    t < llround(to[j] * 1e9))
+					col[m++] = lat[i];
+			}
+			if (!m)
+				return -1;
+			qsort(col, m, sizeof(*col), cmp_u64);
+			EXPECT_GE(0.004, fabs(ns[j] - col[(size_t)ceil(m * pct) - 1]) /
+					 col[(size_t)ceil(m * pct) - 1])
+				TH_LOG("p%g of %.3f-%.3f s: plotted %.0f, exact %llu of %zu",
+				       pct * 100, from[j], to[j], ns[j],
+				       (unsigned long long)col[(size_t)ceil(m * pct) - 1], m);
+			checked++;
+		}
+	}
+	return checked;
+}
+
 /*
  * The plot (issue 17): a heatmap per device and op, round ticks on every
  * axis (1, 2 or 5 times a power of ten) and their titles, a colour
- * scale, the percentiles over a white edge, tooltips with the latency
+ * scale, the percentiles over a white edge, each line's values those of
+ * the requests generated (plot_pct_check()), tooltips with the latency
  * range; it renders in headless Chromium (a PNG with more than white),
  * kept as docs/plot.png when IOLAT_PLOT_PNG names where.
  */
@@ -597,6 +667,10 @@ TEST_F(report, plot_renders)
 	/* latency ticks between the decades when the range is narrow */
 	n = tick_values(svg, "latency", v, 64);
 	EXPECT_LE(3, n);
+	/* the lines are the percentiles of the requests generated */
+	n = plot_pct_check(_metadata, svg, self->lat);
+	TH_LOG("%d percentile values of the reads' lines checked", n);
+	EXPECT_LE(6, n);
 	free(svg);
 	if (!have("chromium")) {
 		if (ci())
