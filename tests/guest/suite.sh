@@ -63,8 +63,18 @@ fi
 for t in ${IOLAT_TESTS:?}; do
 	name=$(basename "$t" _test)
 	echo "suite: kselftests $name on $(uname -r) with $IOLAT_KO"
-	"$t" >"$out/$name.tap" 2>&1
+	# each test's start and result in the kernel log too, with its
+	# time: the console's last lines then say where a guest that timed
+	# out was
+	"$t" >"$out/$name.tap" 2>&1 &
+	pid=$!
+	tail -n +1 -f --pid=$pid "$out/$name.tap" 2>/dev/null |
+		grep --line-buffered -E '^#  RUN|^(not )?ok ' |
+		sed -u "s/^/iolat $name: /" >/dev/kmsg &
+	log=$!
+	wait $pid
 	st=$?
+	wait $log
 	cat "$out/$name.tap"
 	[ $st = 0 ] || rc=1
 done
