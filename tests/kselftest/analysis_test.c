@@ -533,6 +533,112 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	waitpid(fio, NULL, 0);
 }
 
+/* A series' value in the exposition @prom: its line's start @series. */
+static double prom_value(const char *prom, const char *series)
+{
+	char key[256];
+
+	snprintf(key, sizeof(key), "\n%s ", series);
+	return num_after(prom, key);
+}
+
+/*
+ * export's counters against the kernel's own count of the same requests
+ * (diskstats, independent of iolat): an exporter started on the idle
+ * device, then 2000 4 KiB reads and 500 16 KiB writes by fio at QD 1.
+ * Once the text file shows every read and write the kernel completed
+ * since, its requests and bytes per op and its Q2C histogram's counts
+ * are the kernel's deltas exactly.  At QD 1 the busy time (issue to
+ * completion) is at most the kernel's time of the reads and writes (the
+ * sum of each one's allocation to its completion, to its millisecond;
+ * read after iolat's probe) and at least half of it (null_blk's 100 us
+ * timer is most of a request); and the queue's in-flight sum is its busy
+ * time (no two requests overlap).  The kernel sums those times in
+ * nanoseconds since 5.0: before, a jiffy a request, and only the counts
+ * are checked.
+ */
+TEST_F_TIMEOUT(analysis, export_counts_what_the_kernel_counts, 300)
+{
+	unsigned long long f0[17], f1[17];
+	double k_ns, busy, qbusy, inflight, n[2], bytes[2], q2c[2];
+	static const char *const ops[2] = { "read", "write" };
+	char cmd[512], series[160], *prom = NULL;
+	pid_t exp;
+	int i, st;
+
+	snprintf(cmd, sizeof(cmd), "exec %s export --textfile " D " -i 0.5 -d %s -t 120 2>%s",
+		 env("IOLAT_CLI"), self->dev, ERR);
+	exp = spawn_sh(cmd);
+	ASSERT_LT(0, exp);
+	ASSERT_EQ(0, wait_text(D "/iolat.prom", "iolat_requests_total", 60))
+		TH_LOG("%s", slurp(ERR));
+	ASSERT_LE(11, dev_stat(self->dev, f0));
+	EXPECT_EQ(0, sh("fio --name=r --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=2000 --size=512M --eta=never --output=/dev/null && fio --name=w --filename=/dev/%s --rw=randwrite --bs=16k --direct=1 --ioengine=psync --number_ios=500 --size=512M --eta=never --output=/dev/null",
+			self->dev, self->dev));
+	ASSERT_LE(11, dev_stat(self->dev, f1));
+	/* the file once it holds every request the kernel completed */
+	for (i = 0; i < 200; i++) {
+		free(prom);
+		prom = NULL;
+		if (!sh("cp " D "/iolat.prom " D "/k.prom 2>/dev/null"))
+			prom = slurp(D "/k.prom");
+		snprintf(series, sizeof(series),
+			 "iolat_requests_total{device=\"%s\",op=\"write\"}",
+			 self->dev);
+		if (prom && prom_value(prom, series) >= f1[4] - f0[4])
+			break;
+		usleep(100000);
+	}
+	kill(exp, SIGINT);
+	wait_for(exp, 60, &st);
+	ASSERT_NE(NULL, prom);
+	for (i = 0; i < 2; i++) {
+		snprintf(series, sizeof(series),
+			 "iolat_requests_total{device=\"%s\",op=\"%s\"}",
+			 self->dev, ops[i]);
+		n[i] = prom_value(prom, series);
+		snprintf(series, sizeof(series),
+			 "iolat_bytes_total{device=\"%s\",op=\"%s\"}",
+			 self->dev, ops[i]);
+		bytes[i] = prom_value(prom, series);
+		snprintf(series, sizeof(series),
+			 "iolat_request_duration_seconds_count{device=\"%s\",op=\"%s\",stage=\"Q2C\"}",
+			 self->dev, ops[i]);
+		q2c[i] = prom_value(prom, series);
+	}
+	snprintf(series, sizeof(series), "iolat_busy_seconds_total{device=\"%s\"}",
+		 self->dev);
+	busy = prom_value(prom, series) * 1e9;
+	snprintf(series, sizeof(series), "iolat_queue_busy_seconds_total{device=\"%s\"}",
+		 self->dev);
+	qbusy = prom_value(prom, series) * 1e9;
+	snprintf(series, sizeof(series), "iolat_inflight_seconds_total{device=\"%s\"}",
+		 self->dev);
+	inflight = prom_value(prom, series) * 1e9;
+	k_ns = ((f1[3] - f0[3]) + (f1[7] - f0[7])) * 1e6;
+	NOTE("export: reads %.0f (kernel %llu), %.0f bytes (%llu), Q2C count %.0f; writes %.0f (%llu), %.0f bytes (%llu), Q2C count %.0f; busy %.3f ms, queue busy %.3f ms, in flight %.3f ms; kernel's time %.0f ms",
+	     n[0], f1[0] - f0[0], bytes[0], (f1[2] - f0[2]) * 512, q2c[0],
+	     n[1], f1[4] - f0[4], bytes[1], (f1[6] - f0[6]) * 512, q2c[1],
+	     busy / 1e6, qbusy / 1e6, inflight / 1e6, k_ns / 1e6);
+	EXPECT_EQ(2000, f1[0] - f0[0]);
+	EXPECT_EQ(500, f1[4] - f0[4]);
+	EXPECT_EQ(f1[0] - f0[0], n[0]);
+	EXPECT_EQ(f1[4] - f0[4], n[1]);
+	EXPECT_EQ((f1[2] - f0[2]) * 512, bytes[0]);
+	EXPECT_EQ((f1[6] - f0[6]) * 512, bytes[1]);
+	EXPECT_EQ(n[0], q2c[0]);
+	EXPECT_EQ(n[1], q2c[1]);
+	EXPECT_GE(qbusy, busy);
+	EXPECT_GE(1000, fabs(inflight - qbusy));
+	if (sh("uname -r | awk -F. '{ exit !($1 > 4) }'")) {
+		NOTE("export: this kernel sums its times in jiffies: busy time not compared");
+	} else {
+		EXPECT_GE(k_ns + 1e6, busy);
+		EXPECT_LE(0.5 * k_ns, busy);
+	}
+	free(prom);
+}
+
 /*
  * `iolat top` without -d on a host with 40 more disks (issue 17: it
  * copied every disk into 16 slots and crashed): one frame of the first
