@@ -658,6 +658,31 @@ static long long ftrace_completions(void)
 }
 
 /*
+ * The queue depth of each command at its setup (`trace --nvme`'s qd)
+ * against nvme-core's own events of the same run, replayed by
+ * tests/kselftest/nvme_qd_vs_ftrace.py: its nvme_setup_cmd and
+ * nvme_complete_rq, with every event kept.  A job of 2000 random reads
+ * at depth 16.
+ */
+TEST_F_TIMEOUT(nvme, qd_against_ftrace, 300)
+{
+	int st;
+
+	sh("mountpoint -q " TRACEFS " || mount -t tracefs none " TRACEFS);
+	ASSERT_EQ(0, sh("cd " TRACEFS " && echo 0 >tracing_on && echo 16384 >buffer_size_kb && echo >trace && "
+			"echo 1 >events/nvme/nvme_setup_cmd/enable && echo 1 >events/nvme/nvme_complete_rq/enable && echo 1 >tracing_on"));
+	st = sh("%s trace --nvme -o csv -d " NS " -- fio --name=qd --filename=/dev/" NS " --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --number_ios=2000 --size=256M --output=/dev/null >%s 2>%s",
+		env("IOLAT_CLI"), CSV, ERR);
+	sh("cd " TRACEFS " && echo 0 >tracing_on && echo 0 >events/nvme/nvme_setup_cmd/enable && echo 0 >events/nvme/nvme_complete_rq/enable");
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_EQ(0, ftrace_lost()) TH_LOG("ftrace lost events: no truth");
+	st = sh("cp " TRACEFS "/trace /tmp/iolat_qd.trace && python3 " IOLAT_KSFT_DIR "/nvme_qd_vs_ftrace.py /tmp/iolat_qd.trace %s >/tmp/iolat_qd.out 2>&1",
+		CSV);
+	NOTE("qd_against_ftrace: %s", slurp("/tmp/iolat_qd.out"));
+	EXPECT_EQ(0, st);
+}
+
+/*
  * A read past the namespace's last block, sent as a passthrough I/O
  * command (the block layer would refuse it before the driver): the
  * controller answers LBA Out of Range with Do Not Retry, and the record
