@@ -378,22 +378,36 @@ void nullb_remove(const char *name)
 int nullb_create(const char *name, unsigned long nsec, char *disk,
 			size_t len)
 {
-	char path[256], *idx;
-
 	nullb_remove(name);
 	if (sh("mkdir -p " NULLB_CFS "/%s && cd " NULLB_CFS "/%s && "
 	       "echo 2 >irqmode && echo %lu >completion_nsec && "
 	       "echo 2 >submit_queues && echo 1024 >size && echo 1 >power",
 	       name, name, nsec))
 		return -1;
+	if (nullb_disk(name, disk, len))
+		return -1;
+	return sh("test -b /dev/%s", disk) ? -1 : 0;
+}
+
+/*
+ * The disk name of the powered null_blk device of configfs directory
+ * @name into @disk: @name itself since Linux 6.0, nullb<index> before.
+ * 0 or -1.
+ */
+int nullb_disk(const char *name, char *disk, size_t len)
+{
+	char path[256], *idx;
+
 	snprintf(path, sizeof(path), NULLB_CFS "/%s/index", name);
 	idx = slurp(path);
+	if (!idx)
+		return -1;
 	snprintf(disk, len, "nullb%ld", strtol(idx, NULL, 10));
 	free(idx);
 	snprintf(path, sizeof(path), "/sys/block/%s", name);
 	if (!access(path, F_OK))
 		snprintf(disk, len, "%s", name);
-	return sh("test -b /dev/%s", disk) ? -1 : 0;
+	return 0;
 }
 
 /* @dev's scheduler set to none, and read back: 0 or -1. */

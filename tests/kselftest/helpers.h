@@ -38,6 +38,7 @@ pid_t spawn_tracing(const char *cmd, int secs);
 int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
+int nullb_disk(const char *name, char *disk, size_t len);
 int wait_disk(const char *dev);
 /* @dev's I/O scheduler set to none, and read back; 0 or -1 */
 int set_scheduler_none(const char *dev);

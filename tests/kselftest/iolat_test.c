@@ -642,19 +642,79 @@ TEST_F_TIMEOUT(iolat, splits_recorded_once, 300)
 	EXPECT_EQ(20 * 15, x);
 }
 
+struct hwq_rows {
+	long rows[64], other;
+};
+
+static void hwq_row(void *arg, const struct row *r)
+{
+	struct hwq_rows *h = arg;
+
+	if (r->hwq < 64)
+		h->rows[r->hwq]++;
+	else
+		h->other++;
+}
+
 /*
- * Polled completions (io_uring's are batched): none lost.  On null_blk's
- * poll queues; where null_blk has none (before v5.13's "null_blk: poll
- * queue support": Debian's 5.10, 5.4, RHEL 8, 4.19), on the NVMe drive's,
- * the nvme driver reloaded with one (4.19's has no poll_queues and polls
- * its ordinary queues).  Without io_uring (RHEL 8, 4.19), preadv2's
- * RWF_HIPRI polls.
+ * The polled job's requests were polled: each record's hardware queue is
+ * one of @dev's poll queues (blk-mq's debugfs names each queue's type),
+ * which have no interrupt, so that only a poll completes their requests.
+ * Kernels before v5.0 have no queue types; 4.19 polls its ordinary
+ * queues, and nvme_test's polled_conservation counts its polls there.
+ */
+static void polled_on_poll_queues(struct __test_metadata *_metadata,
+				  const char *dev)
+{
+	struct hwq_rows h;
+	char path[128], *type;
+	long polled = 0, rows = 0;
+	unsigned int q;
+	int st;
+
+	memset(&h, 0, sizeof(h));
+	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	snprintf(path, sizeof(path), "/sys/kernel/debug/block/%s/hctx0/type", dev);
+	if (access(path, F_OK)) {
+		TH_LOG("%s: no queue types on this kernel", dev);
+		return;
+	}
+	st = sh("%s trace -o csv -d %s -- fio --name=p --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=%s --iodepth=8 --number_ios=2000 --size=64M --eta=never --output=/dev/null >" CSV " 2>%s",
+		env("IOLAT_CLI"), dev, dev, polled_engine(), ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	ASSERT_LE(0, csv_rows(CSV, hwq_row, &h));
+	for (q = 0; q < 64; q++) {
+		if (!h.rows[q])
+			continue;
+		rows += h.rows[q];
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/block/%s/hctx%u/type", dev, q);
+		type = slurp(path);
+		TH_LOG("%s: %ld requests on queue %u, of type %s", dev,
+		       h.rows[q], q, type ? type : "?");
+		if (type && !strncmp(type, "poll", 4))
+			polled += h.rows[q];
+		free(type);
+	}
+	EXPECT_EQ(0, h.other);
+	EXPECT_EQ(2000, rows);
+	EXPECT_EQ(rows, polled);
+}
+
+/*
+ * Polled completions (io_uring's are batched): none lost, and each on a
+ * poll queue (polled_on_poll_queues()).  On null_blk's poll queues; where
+ * null_blk has none (before v5.13's "null_blk: poll queue support":
+ * Debian's 5.10, 5.4, RHEL 8, 4.19), on the NVMe drive's, the nvme driver
+ * reloaded with one (4.19's has no poll_queues and polls its ordinary
+ * queues).  Without io_uring (RHEL 8, 4.19), preadv2's RWF_HIPRI polls.
  */
 TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
 {
 	TH_LOG("fio's engine: %s", polled_engine());
 	if (!access("/sys/block/nullb0/mq/2", F_OK)) {
 		exact_records(_metadata, "nullb0", 20000, polled_engine());
+		polled_on_poll_queues(_metadata, "nullb0");
 		return;
 	}
 	if (access("/dev/nvme0n1", F_OK))
@@ -665,6 +725,7 @@ TEST_F_TIMEOUT(iolat, io_uring_polled, 300)
 	/* (4.19 polls no request that went through a scheduler) */
 	ASSERT_EQ(0, set_scheduler_none("nvme0n1"));
 	exact_records(_metadata, "nvme0n1", 20000, polled_engine());
+	polled_on_poll_queues(_metadata, "nvme0n1");
 	EXPECT_EQ(0, nvme_unload("") || sh("modprobe nvme") ||
 		     wait_disk("nvme0n1"));
 }
@@ -981,7 +1042,7 @@ static void requeue_row(void *arg, const struct row *r)
 TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
 {
 	struct requeue_rows q = { 0 };
-	char disk[32], path[256], *idx;
+	char disk[32], path[256];
 	long long before, done, r_events;
 
 	if (sh("command -v blktrace >/dev/null && command -v blkparse >/dev/null"))
@@ -994,13 +1055,7 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
 		SKIP(return, "this null_blk has no bandwidth limit (mbps): nothing to requeue");
 	}
 	ASSERT_EQ(0, sh("cd /sys/kernel/config/nullb/iolat_rq && echo 1 >mbps && echo 2 >irqmode && echo 20000 >completion_nsec && echo 1024 >size && echo 1 >power"));
-	snprintf(path, sizeof(path), "/sys/kernel/config/nullb/iolat_rq/index");
-	idx = slurp(path);
-	ASSERT_NE(NULL, idx);
-	snprintf(disk, sizeof(disk), "nullb%ld", strtol(idx, NULL, 10));
-	free(idx);
-	if (!access("/sys/block/iolat_rq", F_OK))
-		snprintf(disk, sizeof(disk), "iolat_rq");
+	ASSERT_EQ(0, nullb_disk("iolat_rq", disk, sizeof(disk)));
 	ASSERT_EQ(0, wait_disk(disk));
 	before = completed(disk);
 	snprintf(path, sizeof(path),
@@ -1027,7 +1082,7 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
  */
 TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
 {
-	char disk[32], path[256], *idx;
+	char disk[32], path[256];
 	int st;
 
 	if (sh("command -v blktrace >/dev/null && command -v blkparse >/dev/null"))
@@ -1035,13 +1090,7 @@ TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
 	ASSERT_EQ(0, nullb_configfs());
 	nullb_remove("iolat_qd");
 	ASSERT_EQ(0, sh("mkdir -p /sys/kernel/config/nullb/iolat_qd && cd /sys/kernel/config/nullb/iolat_qd && echo 2 >irqmode && echo 1000000 >completion_nsec && echo 1 >submit_queues && echo 4 >hw_queue_depth && echo 1024 >size && echo 1 >power"));
-	snprintf(path, sizeof(path), "/sys/kernel/config/nullb/iolat_qd/index");
-	idx = slurp(path);
-	ASSERT_NE(NULL, idx);
-	snprintf(disk, sizeof(disk), "nullb%ld", strtol(idx, NULL, 10));
-	free(idx);
-	if (!access("/sys/block/iolat_qd", F_OK))
-		snprintf(disk, sizeof(disk), "iolat_qd");
+	ASSERT_EQ(0, nullb_disk("iolat_qd", disk, sizeof(disk)));
 	ASSERT_EQ(0, wait_disk(disk));
 	sh("modprobe mq-deadline 2>/dev/null");
 	ASSERT_EQ(0, sh("echo mq-deadline >/sys/block/%s/queue/scheduler", disk));
