@@ -12,9 +12,9 @@
 # and command id, in setup order.  A completion is matched to its setup by
 # the command id's low 12 bits, the request's tag: since v5.14 ("nvme:
 # code command_id with a genctr for use-after-free validation") the top
-# 4 bits count the tag's reuses, and on RHEL 8 (4.18.0-394) the two
-# events' ids differ there: matched whole, nearly every command stayed
-# outstanding.
+# 4 bits count the tag's reuses, and on kernels that took it as a
+# backport (RHEL 8's 4.18.0-394, Debian's 5.10) the two events' ids
+# differ there: matched whole, nearly every command stayed outstanding.
 # iolat's probes and ftrace's run on the
 # same tracepoints, but two CPUs' events may reach the two in opposite
 # orders: at least 90% of the pairs must agree exactly, and the two
