@@ -183,7 +183,7 @@ guest_why() {
 guest_detail() {
 	local log=$OUT/guest-$1.log res=$OUT/$1
 	if [ "$2" = 125 ]; then
-		grep -E '^run: |^check: ' "$log" | head -n 2
+		grep -E '^run: |^check: ' "$log" | head -n 3
 		grep -v '^[[:space:]]*$' "$log" | tail -n 3
 		return
 	fi
