@@ -98,6 +98,12 @@ static void header_init(struct iolat_file_header *h, uint64_t t0)
 	h->t0_ns = t0;
 }
 
+/* The completion of request @i of @n write_file() makes, from the start. */
+static uint64_t gen_c_ns(unsigned int i, unsigned int n)
+{
+	return (uint64_t)i * 10000000000ULL / n + 1000;
+}
+
 static int write_file(const char *path, const char *dev, unsigned int n,
 		      double median_ns, uint64_t *lat)
 {
@@ -132,7 +138,7 @@ static int write_file(const char *path, const char *dev, unsigned int n,
 		double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 
 		lat[i] = (uint64_t)(median_ns * exp(0.5 * z)) + 1;
-		t = t0 + (uint64_t)i * 10000000000ULL / n + 1000;
+		t = t0 + gen_c_ns(i, n);
 		while (t > next_mark) {
 			iolat_file_mark(f, next_mark);
 			next_mark += 10000000;
@@ -578,19 +584,19 @@ static int attr_numbers(const char *from, const char *attr, double *v,
 /*
  * Each percentile line of the reads' heatmap of the plot of @svg against
  * the truth: per interval its attributes name, the latency of that rank
- * among the reads write_file() generated (@lat, every third request a
- * write) that completed in it, to the histograms' 0.4%.  Return: the
+ * among the reads write_file() generated (@lat, every @every-th request
+ * a write) that completed in it, to the histograms' 0.4%.  Return: the
  * values compared.
  */
 static int plot_pct_check(struct __test_metadata *_metadata, const char *svg,
-			  const uint64_t *lat)
+			  const uint64_t *lat, unsigned int every)
 {
 	static double from[64], to[64], ns[64];
 	static uint64_t col[N_REQ];
 	const char *p = strstr(svg, "data-device=\"nullb0\" data-op=\"read\"");
 	const char *end = p ? strstr(p, "data-op=\"write\"") : NULL;
 	int n, j, checked = 0;
-	double pct;
+	double pct, exact;
 	size_t i, m;
 
 	if (!p || !end)
@@ -604,20 +610,19 @@ static int plot_pct_check(struct __test_metadata *_metadata, const char *svg,
 			return -1;
 		for (j = 0; j < n; j++) {
 			for (i = 0, m = 0; i < N_REQ; i++) {
-				uint64_t t = (uint64_t)i * 10000000000ULL / N_REQ + 1000;
+				uint64_t t = gen_c_ns(i, N_REQ);
 
-				if (i % 3 && t >= llround(from[j] * 1e9) &&
+				if (i % every && t >= llround(from[j] * 1e9) &&
 				    t < llround(to[j] * 1e9))
 					col[m++] = lat[i];
 			}
 			if (!m)
 				return -1;
 			qsort(col, m, sizeof(*col), cmp_u64);
-			EXPECT_GE(0.004, fabs(ns[j] - col[(size_t)ceil(m * pct) - 1]) /
-					 col[(size_t)ceil(m * pct) - 1])
-				TH_LOG("p%g of %.3f-%.3f s: plotted %.0f, exact %llu of %zu",
-				       pct * 100, from[j], to[j], ns[j],
-				       (unsigned long long)col[(size_t)ceil(m * pct) - 1], m);
+			exact = col[(size_t)ceil(m * pct) - 1];
+			EXPECT_GE(0.004, fabs(ns[j] - exact) / exact)
+				TH_LOG("p%g of %.3f-%.3f s: plotted %.0f, exact %.0f of %zu",
+				       pct * 100, from[j], to[j], ns[j], exact, m);
 			checked++;
 		}
 	}
@@ -668,7 +673,7 @@ TEST_F(report, plot_renders)
 	n = tick_values(svg, "latency", v, 64);
 	EXPECT_LE(3, n);
 	/* the lines are the percentiles of the requests generated */
-	n = plot_pct_check(_metadata, svg, self->lat);
+	n = plot_pct_check(_metadata, svg, self->lat, 3);
 	TH_LOG("%d percentile values of the reads' lines checked", n);
 	EXPECT_LE(6, n);
 	free(svg);
