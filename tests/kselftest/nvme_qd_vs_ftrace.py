@@ -15,14 +15,14 @@
 # 4 bits count the tag's reuses, and on kernels that took it as a
 # backport (RHEL 8's 4.18.0-394, Debian's 5.10) the two events' ids
 # differ there: matched whole, nearly every command stayed outstanding.
-# iolat's probes and ftrace's run on the
-# same tracepoints, but two CPUs' events may reach the two in opposite
-# orders: at least 90% of the pairs must agree exactly, and the two
-# means within 0.1.  Prints what it found; exits 1 on a difference.
+# At least 90% of the pairs must agree exactly, and the two means within
+# 0.1 (depths.py).  Prints what it found; exits 1 on a difference.
 import csv
 import re
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
+
+from depths import differ
 
 EV = re.compile(r"\s(\d+\.\d+): nvme_(setup_cmd|complete_rq): .*?"
                 r"qid=(\d+), cmdid=(\d+)")
@@ -61,12 +61,7 @@ def main():
     if not got or len(got) < 0.9 * len(rows):
         print("too few pairs")
         return 1
-    same = sum(g == w for g, w in zip(got, want))
-    mg, mw = sum(got) / len(got), sum(want) / len(want)
-    print("qd: %d of %d equal (%.1f%%); mean %.3f, ftrace %.3f; ftrace's "
-          "depths %s" % (same, len(got), 100.0 * same / len(got), mg, mw,
-                         sorted(Counter(want).items())))
-    bad = same < 0.9 * len(got) or abs(mg - mw) > 0.1
+    bad = differ("qd", "ftrace", got, want)
     if max(want) < 3:
         print("ftrace saw no depth: the scenario did not hold")
         bad = True

@@ -11,14 +11,14 @@
 # from D to C, or to a requeue (R).  At a request's first sight the truth
 # of qd_insert is the number queued before it, at its D that of qd_issue
 # the number at the driver before it.  Requests pair by sector; a sector
-# read twice, by blktrace or by iolat, is left out.  iolat's counts and
-# blktrace's times come from probes on the same tracepoints, but two
-# CPUs' events may reach the two in opposite orders: at least 90% of the
-# pairs must agree exactly, and the two means within 0.1.  Prints what
-# it found; exits 1 on a difference.
+# read twice, by blktrace or by iolat, is left out.  At least 90% of
+# the pairs must agree exactly, and the two means within 0.1
+# (depths.py).  Prints what it found; exits 1 on a difference.
 import csv
 import sys
 from collections import Counter
+
+from depths import differ
 
 
 def replay(path):
@@ -72,16 +72,8 @@ def main():
         print("too few pairs")
         return 1
     for field, truth in (("qd_insert", ins), ("qd_issue", iss)):
-        got = [int(r[field]) for r, _ in pairs]
-        want = [truth[s] for _, s in pairs]
-        same = sum(g == w for g, w in zip(got, want))
-        mg, mw = sum(got) / len(got), sum(want) / len(want)
-        print("%s: %d of %d equal (%.1f%%); mean %.3f, blktrace %.3f; "
-              "blktrace's depths %s" %
-              (field, same, len(got), 100.0 * same / len(got), mg, mw,
-               sorted(Counter(want).items())))
-        if same < 0.9 * len(got) or abs(mg - mw) > 0.1:
-            bad += 1
+        bad += differ(field, "blktrace", [int(r[field]) for r, _ in pairs],
+                      [truth[s] for _, s in pairs])
     # the scenario: requests waited in the scheduler and at the driver
     if max(iss.values()) < 2 or max(ins.values()) < 5:
         print("blktrace saw no depth: the scenario did not hold")
