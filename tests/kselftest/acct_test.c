@@ -63,11 +63,10 @@ static const char *stat_total(const char *out)
 /* Run shell command @cmd with blktrace capturing @dev into BT: its status. */
 static int with_blktrace(const char *dev, const char *cmd)
 {
-	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
-	sh("rm -rf " BT "; mkdir -p " BT);
-	return sh("cd " BT " && blktrace -d /dev/%s -o bt >bt.log 2>&1 & bt=$!; sleep 2; "
-		  "%s; st=$?; sleep 1; kill -INT $bt; wait $bt; exit $st",
-		  dev, cmd);
+	char args[64];
+
+	snprintf(args, sizeof(args), "-d /dev/%s -o bt", dev);
+	return blktrace_around(BT, args, cmd);
 }
 
 /*

@@ -410,6 +410,21 @@ int nullb_disk(const char *name, char *disk, size_t len)
 	return 0;
 }
 
+/*
+ * Run shell command @cmd with blktrace capturing into directory @dir
+ * (made anew) with its arguments @args ("-d /dev/X -o bt", or several
+ * -d): blktrace starts 2 s before @cmd and stops 1 s after it.  The
+ * status of @cmd.
+ */
+int blktrace_around(const char *dir, const char *args, const char *cmd)
+{
+	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	sh("rm -rf %s; mkdir -p %s", dir, dir);
+	return sh("cd %s && blktrace %s >bt.log 2>&1 & bt=$!; sleep 2; "
+		  "%s; st=$?; sleep 1; kill -INT $bt; wait $bt; exit $st",
+		  dir, args, cmd);
+}
+
 /* @dev's scheduler set to none, and read back: 0 or -1. */
 int set_scheduler_none(const char *dev)
 {

@@ -39,6 +39,7 @@ int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
 int nullb_disk(const char *name, char *disk, size_t len);
+int blktrace_around(const char *dir, const char *args, const char *cmd);
 int wait_disk(const char *dev);
 /* @dev's I/O scheduler set to none, and read back; 0 or -1 */
 int set_scheduler_none(const char *dev);

@@ -269,13 +269,15 @@ TEST_F_TIMEOUT(iolat, unload_while_streaming, 900)
  */
 static int trace_with_blktrace(const char *dev, const char *workload)
 {
-	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
-	sh("rm -rf " BT "; mkdir -p " BT);
-	return sh("cd " BT " && blktrace -d /dev/%s -o bt >bt.log 2>&1 & bt=$!; sleep 2; "
-		  "%s trace -o csv -d %s -- sh -c '%s' >" CSV " 2>%s; st=$?; "
-		  "sleep 1; kill -INT $bt; wait $bt; "
-		  "cd " BT " && blkparse -q -i bt -d bt.bin -o bt.txt >/dev/null 2>&1; exit $st",
-		  dev, env("IOLAT_CLI"), dev, workload, ERR);
+	char args[64], cmd[1024];
+	int st;
+
+	snprintf(args, sizeof(args), "-d /dev/%s -o bt", dev);
+	snprintf(cmd, sizeof(cmd), "%s trace -o csv -d %s -- sh -c '%s' >" CSV " 2>%s",
+		 env("IOLAT_CLI"), dev, workload, ERR);
+	st = blktrace_around(BT, args, cmd);
+	sh("cd " BT " && blkparse -q -i bt -d bt.bin -o bt.txt >/dev/null 2>&1");
+	return st;
 }
 
 /* A number printed by a shell command, or -1. */

@@ -203,6 +203,7 @@ TEST_F_TIMEOUT(part, partition_traced_exactly, 300)
 	long long dr, dw, p1_ios, matched, remaps;
 	static long long diff[MAX_IOS], d2c[MAX_IOS];
 	struct part_check *pc = calloc(1, sizeof(*pc));
+	char cmd[1024];
 	long n;
 	int st;
 
@@ -210,15 +211,13 @@ TEST_F_TIMEOUT(part, partition_traced_exactly, 300)
 	pc->size = self->size[2];
 	ASSERT_LT(10, dev_stat(NS "p1", f0[0]));
 	ASSERT_LT(10, dev_stat(NS "p2", f0[1]));
-	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
-	sh("rm -rf " BT "; mkdir -p " BT);
-	st = sh("cd " BT " && blktrace -d /dev/" NS " -o bt >bt.log 2>&1 & bt=$!; sleep 2; "
-		"%s trace -o csv -d /dev/" NS "p2 -- sh -c '"
-		"fio --name=p2 --filename=/dev/" NS "p2 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=400 --randseed=7 --output=/dev/null & "
-		"fio --name=p1 --filename=/dev/" NS "p1 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=300 --randseed=8 --output=/dev/null; wait' "
-		">" CSV " 2>" CSV ".err; st=$?; sleep 1; kill -INT $bt; wait $bt; "
-		"cd " BT " && blkparse -q -i bt -o bt.txt >/dev/null 2>&1; exit $st",
-		env("IOLAT_CLI"));
+	snprintf(cmd, sizeof(cmd),
+		 "%s trace -o csv -d /dev/" NS "p2 -- sh -c '"
+		 "fio --name=p2 --filename=/dev/" NS "p2 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=400 --randseed=7 --output=/dev/null & "
+		 "fio --name=p1 --filename=/dev/" NS "p1 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=300 --randseed=8 --output=/dev/null; wait' "
+		 ">" CSV " 2>" CSV ".err", env("IOLAT_CLI"));
+	st = blktrace_around(BT, "-d /dev/" NS " -o bt", cmd);
+	sh("cd " BT " && blkparse -q -i bt -o bt.txt >/dev/null 2>&1");
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	ASSERT_LT(10, dev_stat(NS "p1", f1[0]));
 	ASSERT_LT(10, dev_stat(NS "p2", f1[1]));
@@ -844,6 +843,7 @@ static void upper_exact(struct __test_metadata *_metadata,
 	static long long q2c[MAX_BIOS], diff[MAX_BIOS];
 	struct upper_rows *u = calloc(1, sizeof(*u));
 	char devt[32], dflags[128] = "", bflags[160] = "", iflags[128] = "";
+	char args[256], cmd[1024];
 	char *p, *lowers;
 	unsigned long long f0[17], f1[17], l0[2], l1[2];
 	long long dr, dw, sl[4], a;
@@ -879,15 +879,14 @@ static void upper_exact(struct __test_metadata *_metadata,
 			kname));
 	ASSERT_LT(10, dev_stat(kname, f0));
 	ASSERT_EQ(0, lower_stat(c->lowers, l0));
-	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
-	sh("rm -rf " BT "; mkdir -p " BT);
 	/* one blktrace for all (its files named after each device) */
-	st = sh("cd " BT " && blktrace -d /dev/%s%s >bt.log 2>&1 & bt=$!; sleep 2; "
-		"%s trace -o csv -d %s%s -- fio --name=u --filename=%s %s --output=/dev/null >" CSV " 2>" ERR "; st=$?; "
-		"sleep 1; kill -INT $bt; wait $bt; "
-		"cd " BT " && blkparse -q -i %s%s -d bt.bin -o bt.txt >/dev/null 2>&1; exit $st",
-		kname, bflags, env("IOLAT_CLI"), c->path, dflags, c->path,
-		c->fio, kname, iflags);
+	snprintf(args, sizeof(args), "-d /dev/%s%s", kname, bflags);
+	snprintf(cmd, sizeof(cmd),
+		 "%s trace -o csv -d %s%s -- fio --name=u --filename=%s %s --output=/dev/null >" CSV " 2>" ERR,
+		 env("IOLAT_CLI"), c->path, dflags, c->path, c->fio);
+	st = blktrace_around(BT, args, cmd);
+	sh("cd " BT " && blkparse -q -i %s%s -d bt.bin -o bt.txt >/dev/null 2>&1",
+	   kname, iflags);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	ASSERT_LT(10, dev_stat(kname, f1));
 	ASSERT_EQ(0, lower_stat(c->lowers, l1));
