@@ -206,7 +206,6 @@ TEST_F_TIMEOUT(acct, sparse_util_exact, 300)
 /* Per-request records of `iolat trace -o csv`: sums over the window. */
 struct rec_sums {
 	unsigned long long start_ns;
-	double q_integral;	/* sum of [first stage, complete] */
 	double d_integral;	/* sum of [issue, complete] */
 	unsigned long n, cap;
 	unsigned long long (*d)[2];	/* [issue, complete] of each */
@@ -221,7 +220,6 @@ static void rec_row(void *arg, const struct row *r)
 
 	if (first < s->start_ns)
 		first = s->start_ns;
-	s->q_integral += r->t[4] - first;
 	s->d_integral += r->t[4] - r->t[3];
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 4096;
