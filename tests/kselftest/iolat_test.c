@@ -1080,7 +1080,8 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
  * run (tests/kselftest/qd_vs_blktrace.py replays them): a null_blk device
  * of one hardware queue, four driver tags and a 1 ms timer, under
  * mq-deadline, read at depth 16, so that requests wait in the scheduler
- * (qd_insert up to 15) and at the driver (qd_issue up to 3).
+ * (qd_insert up to 7: the elevator holds twice the driver's tags) and at
+ * the driver (qd_issue up to 3).
  */
 TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
 {

@@ -1152,7 +1152,7 @@ TEST_F_TIMEOUT(upper, loop_by_name_and_path, 300)
 {
 	char loop[32], path[64], *o;
 
-	/* Debian's kernels have it as a module; the debug kernel has none */
+	/* a module on Debian's kernels and the debug kernel */
 	if (sh("modprobe loop 2>/dev/null; test -e /dev/loop-control"))
 		SKIP(return, "this kernel has no loop driver (CONFIG_BLK_DEV_LOOP)");
 	ASSERT_EQ(0, sh("truncate -s 64M /tmp/iolat_loop.img && losetup -f --show /tmp/iolat_loop.img >" OUT " 2>" ERR))
