@@ -378,6 +378,7 @@ FIXTURE_SETUP(fuzz)
 
 	ASSERT_EQ(0, module_load());
 	sh("modprobe -r null_blk 2>/dev/null");
+	ASSERT_EQ(0, nullb_settle());
 	ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1 && udevadm settle 2>/dev/null; test -b /dev/nullb0"));
 	dev = slurp("/sys/block/nullb0/dev");
 	depth = slurp("/sys/block/nullb0/queue/nr_requests");

@@ -355,6 +355,32 @@ double json_num(const char *text, const char *key)
 
 #define NULLB_CFS "/sys/kernel/config/nullb"
 
+/*
+ * Wait, up to 60 s, until no null_blk disk that is gone still has its
+ * blk-mq debugfs directory; 0, or -1 (and the directory's name on stderr).
+ * Call it before making a null_blk disk.
+ *
+ * Before v5.9 ("block: revert back to synchronous request_queue removal",
+ * e8c7d14ac6c3) a queue was released, and /sys/kernel/debug/block/NAME
+ * removed, later, from a work item.  A disk of the same name made before
+ * that found the old directory ("debugfs: Directory 'nullb0' with parent
+ * 'block' already present!") and went without one of its own, and
+ * blktrace on it could use the old queue's directory that the release
+ * then removed (upstream's 85e0cbbb8a79, "blktrace: fix debugfs use after
+ * free").  CI's 5.4 guest printed that line twice as the stack suite made
+ * its disks anew, and hung in the test that followed.
+ */
+int nullb_settle(void)
+{
+	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	return sh("for i in $(seq 600); do stale=; "
+		  "for d in /sys/kernel/debug/block/nullb*; do "
+		  "test -e \"$d\" && ! test -e \"/sys/block/${d##*/}\" && stale=${d##*/}; "
+		  "done; test -z \"$stale\" && exit 0; sleep 0.1; done; "
+		  "echo \"# $stale: its debugfs directory outlived the disk by 60 s\" >&2; "
+		  "exit 1") ? -1 : 0;
+}
+
 /* null_blk loaded without devices, and configfs mounted to make them. */
 int nullb_configfs(void)
 {
@@ -379,6 +405,8 @@ int nullb_create(const char *name, unsigned long nsec, char *disk,
 			size_t len)
 {
 	nullb_remove(name);
+	if (nullb_settle())
+		return -1;
 	if (sh("mkdir -p " NULLB_CFS "/%s && cd " NULLB_CFS "/%s && "
 	       "echo 2 >irqmode && echo %lu >completion_nsec && "
 	       "echo 2 >submit_queues && echo 1024 >size && echo 1 >power",

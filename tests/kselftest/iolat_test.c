@@ -44,8 +44,11 @@ FIXTURE_SETUP(iolat)
 	 * null_blk loaded without nullb0 (configfs devices of another
 	 * suite, since removed) is reloaded with it
 	 */
-	if (access("/sys/block/nullb0", F_OK))
-		ASSERT_EQ(0, sh("modprobe -r null_blk 2>/dev/null; modprobe null_blk nr_devices=1 poll_queues=2 2>/dev/null || modprobe null_blk nr_devices=1"));
+	if (access("/sys/block/nullb0", F_OK)) {
+		sh("modprobe -r null_blk 2>/dev/null");
+		ASSERT_EQ(0, nullb_settle());
+		ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1 poll_queues=2 2>/dev/null || modprobe null_blk nr_devices=1"));
+	}
 	ASSERT_EQ(0, access("/dev/nullb0", F_OK));
 	sh("dmesg -c >/dev/null");
 }
