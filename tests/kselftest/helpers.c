@@ -397,24 +397,38 @@ void nullb_remove(const char *name)
 }
 
 /*
- * A null_blk device of configfs directory @name with a fixed service time
- * and two hardware queues; its disk name into @disk: @name itself since
- * Linux 6.0, nullb<index> before.  0 or -1.
+ * A null_blk device of configfs directory @name with the attributes
+ * @attrs ("irqmode=2 size=1024 ...", written in that order), powered;
+ * its disk name into @disk: @name itself since Linux 6.0, nullb<index>
+ * before.  A device of that name is removed first.  0 or -1.
  */
-int nullb_create(const char *name, unsigned long nsec, char *disk,
-			size_t len)
+int nullb_make(const char *name, const char *attrs, char *disk, size_t len)
 {
 	nullb_remove(name);
 	if (nullb_settle())
 		return -1;
 	if (sh("mkdir -p " NULLB_CFS "/%s && cd " NULLB_CFS "/%s && "
-	       "echo 2 >irqmode && echo %lu >completion_nsec && "
-	       "echo 2 >submit_queues && echo 1024 >size && echo 1 >power",
-	       name, name, nsec))
+	       "for a in %s; do echo \"${a#*=}\" >\"${a%%%%=*}\" || exit 1; done && "
+	       "echo 1 >power", name, name, attrs))
 		return -1;
 	if (nullb_disk(name, disk, len))
 		return -1;
 	return sh("test -b /dev/%s", disk) ? -1 : 0;
+}
+
+/*
+ * nullb_make() with a fixed service time of @nsec (timer completions)
+ * and two hardware queues.
+ */
+int nullb_create(const char *name, unsigned long nsec, char *disk,
+			size_t len)
+{
+	char attrs[128];
+
+	snprintf(attrs, sizeof(attrs),
+		 "irqmode=2 completion_nsec=%lu submit_queues=2 size=1024",
+		 nsec);
+	return nullb_make(name, attrs, disk, len);
 }
 
 /*

@@ -38,6 +38,7 @@ pid_t spawn_tracing(const char *cmd, int secs);
 int nullb_settle(void);
 int nullb_configfs(void);
 void nullb_remove(const char *name);
+int nullb_make(const char *name, const char *attrs, char *disk, size_t len);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
 int nullb_disk(const char *name, char *disk, size_t len);
 int blktrace_around(const char *dir, const char *args, const char *cmd);

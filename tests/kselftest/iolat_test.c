@@ -1054,6 +1054,7 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
 		SKIP(return, "blktrace is not installed");
 	ASSERT_EQ(0, nullb_configfs());
 	nullb_remove("iolat_rq");
+	ASSERT_EQ(0, nullb_settle());
 	ASSERT_EQ(0, sh("mkdir -p /sys/kernel/config/nullb/iolat_rq"));
 	if (access("/sys/kernel/config/nullb/iolat_rq/mbps", F_OK)) {
 		nullb_remove("iolat_rq");
@@ -1094,9 +1095,7 @@ TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
 	if (sh("command -v blktrace >/dev/null && command -v blkparse >/dev/null"))
 		SKIP(return, "blktrace is not installed");
 	ASSERT_EQ(0, nullb_configfs());
-	nullb_remove("iolat_qd");
-	ASSERT_EQ(0, sh("mkdir -p /sys/kernel/config/nullb/iolat_qd && cd /sys/kernel/config/nullb/iolat_qd && echo 2 >irqmode && echo 1000000 >completion_nsec && echo 1 >submit_queues && echo 4 >hw_queue_depth && echo 1024 >size && echo 1 >power"));
-	ASSERT_EQ(0, nullb_disk("iolat_qd", disk, sizeof(disk)));
+	ASSERT_EQ(0, nullb_make("iolat_qd", "irqmode=2 completion_nsec=1000000 submit_queues=1 hw_queue_depth=4 size=1024", disk, sizeof(disk)));
 	ASSERT_EQ(0, wait_disk(disk));
 	sh("modprobe mq-deadline 2>/dev/null");
 	ASSERT_EQ(0, sh("echo mq-deadline >/sys/block/%s/queue/scheduler", disk));

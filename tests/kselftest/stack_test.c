@@ -374,6 +374,9 @@ TEST_F(part, disk_with_its_partition_refused)
  * path, with blktrace on the same device in the same run.
  */
 
+/* the upper fixture's two disks: 100 us a request, memory-backed */
+#define UPPER_DISK "irqmode=2 completion_nsec=100000 submit_queues=2 size=1024 memory_backed=1"
+
 FIXTURE(upper) {
 	char a[32], b[32];
 };
@@ -384,10 +387,9 @@ FIXTURE_SETUP(upper)
 		SKIP(return, "fio, dmsetup or blktrace is not installed");
 	ASSERT_EQ(0, module_load());
 	ASSERT_EQ(0, nullb_configfs());
-	ASSERT_EQ(0, nullb_create("iolat_ua", 100000, self->a, sizeof(self->a)));
-	ASSERT_EQ(0, nullb_create("iolat_ub", 100000, self->b, sizeof(self->b)));
 	/* md reads back its superblocks: the disks keep what is written */
-	ASSERT_EQ(0, sh("cd /sys/kernel/config/nullb && for d in iolat_ua iolat_ub; do echo 0 >$d/power && echo 1 >$d/memory_backed && echo 1 >$d/power || exit 1; done"));
+	ASSERT_EQ(0, nullb_make("iolat_ua", UPPER_DISK, self->a, sizeof(self->a)));
+	ASSERT_EQ(0, nullb_make("iolat_ub", UPPER_DISK, self->b, sizeof(self->b)));
 	ASSERT_EQ(0, wait_disk(self->a));
 	ASSERT_EQ(0, wait_disk(self->b));
 	ASSERT_EQ(0, sh("modprobe dm_mod 2>/dev/null; test -e /dev/mapper/control || dmsetup mknodes"));
