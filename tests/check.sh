@@ -356,7 +356,7 @@ guest_suite() {
 	local name=$1 res mem=2048 st t tests=() timeout=1800
 	res=$OUT/$name
 	mkdir -p "$res"
-	rm -f "$res/kernel.boot1.log"
+	rm -f "$res/kernel.boot1.log" "$res/kernel.irq1.log"
 	for t in $(guest_tests "$name"); do
 		tests+=("$ROOT/build/tests/kselftest/${t}_test")
 	done
@@ -395,6 +395,18 @@ guest_suite() {
 		st=$?
 		[ $st = 3 ] && echo "check: $name: the kernel reported a problem while booting, twice"
 	fi
+	if [ $st = 4 ]; then
+		# a shared legacy interrupt line disabled as unhandled: the
+		# emulated platform of a kernel without PCI MSI (tests/guest/run,
+		# irq_dead), not iolat's; once more, the first try's log kept
+		mv "$res/kernel.log" "$res/kernel.irq1.log" 2>/dev/null
+		echo "check: ******** $name: the guest's kernel disabled an interrupt line as unhandled (kept in $res/kernel.irq1.log); running the suite again, once ********"
+		echo "$name" >>"$OUT/irq-retries"
+		env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
+			--timeout "$timeout" --share "$res" -- tests/guest/suite.sh
+		st=$?
+	fi
+	[ $st = 4 ] && return 125
 	[ $st = 125 ] && return 125
 	for t in $(guest_tests "$name"); do
 		tap_ok "$res/$t.tap" || st=1
@@ -603,6 +615,10 @@ if [ -s "$OUT/digest" ]; then
 	echo
 	echo "check: what did not pass"
 	cat "$OUT/digest"
+fi
+if [ -s "$OUT/irq-retries" ]; then
+	echo
+	echo "check: run twice, their kernel having disabled an interrupt line as unhandled the first time: $(tr '\n' ' ' <"$OUT/irq-retries")"
 fi
 echo "$pass passed, $fail failed, $skip skipped"
 if [ "${CI:-}" = true ] && [ $skip -gt 0 ]; then
