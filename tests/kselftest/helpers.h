@@ -35,6 +35,7 @@ pid_t spawn_sh(const char *cmd);
 int wait_for(pid_t pid, int secs, int *status);
 int wait_text(const char *path, const char *text, int secs);
 pid_t spawn_tracing(const char *cmd, int secs);
+void debugfs_mount(void);
 int nullb_settle(void);
 int nullb_configfs(void);
 void nullb_remove(const char *name);

@@ -678,7 +678,7 @@ static void polled_on_poll_queues(struct __test_metadata *_metadata,
 	int st;
 
 	memset(&h, 0, sizeof(h));
-	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	debugfs_mount();
 	snprintf(path, sizeof(path), "/sys/kernel/debug/block/%s/hctx0/type", dev);
 	if (access(path, F_OK)) {
 		TH_LOG("%s: no queue types on this kernel", dev);
@@ -1054,14 +1054,12 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
 		SKIP(return, "blktrace is not installed");
 	ASSERT_EQ(0, nullb_configfs());
 	nullb_remove("iolat_rq");
-	ASSERT_EQ(0, nullb_settle());
 	ASSERT_EQ(0, sh("mkdir -p /sys/kernel/config/nullb/iolat_rq"));
 	if (access("/sys/kernel/config/nullb/iolat_rq/mbps", F_OK)) {
 		nullb_remove("iolat_rq");
 		SKIP(return, "this null_blk has no bandwidth limit (mbps): nothing to requeue");
 	}
-	ASSERT_EQ(0, sh("cd /sys/kernel/config/nullb/iolat_rq && echo 1 >mbps && echo 2 >irqmode && echo 20000 >completion_nsec && echo 1024 >size && echo 1 >power"));
-	ASSERT_EQ(0, nullb_disk("iolat_rq", disk, sizeof(disk)));
+	ASSERT_EQ(0, nullb_make("iolat_rq", "mbps=1 irqmode=2 completion_nsec=20000 size=1024", disk, sizeof(disk)));
 	ASSERT_EQ(0, wait_disk(disk));
 	before = completed(disk);
 	snprintf(path, sizeof(path),

@@ -776,7 +776,7 @@ TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 	 * it is after iolat_test's sched fixture: then nothing was polled.
 	 */
 	ASSERT_EQ(0, set_scheduler_none(NS));
-	sh("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug");
+	debugfs_mount();
 	for (i = 0; i < 16; i++) {
 		snprintf(path, sizeof(path),
 			 "/sys/kernel/debug/block/" NS "/hctx%u/type", i);
