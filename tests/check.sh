@@ -381,8 +381,10 @@ guest_suite() {
 	5.10|newest) ;;
 	*) env+=(IOLAT_DKMS=1) ;;
 	esac
-	env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
-		--timeout "$timeout" --share "$res" -- tests/guest/suite.sh
+	local -a run=(env "${env[@]}" tests/guest/run --kernel "$name"
+		      --mem "$mem" --timeout "$timeout" --share "$res" --
+		      tests/guest/suite.sh)
+	"${run[@]}"
 	st=$?
 	if [ $st = 3 ]; then
 		# a report while the kernel booted, before the suite ran
@@ -390,8 +392,7 @@ guest_suite() {
 		# more, keeping that boot's log
 		mv "$res/kernel.log" "$res/kernel.boot1.log"
 		echo "check: $name: the kernel reported a problem while booting (kept in $res/kernel.boot1.log); booting it again, once"
-		env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
-			--timeout "$timeout" --share "$res" -- tests/guest/suite.sh
+		"${run[@]}"
 		st=$?
 		[ $st = 3 ] && echo "check: $name: the kernel reported a problem while booting, twice"
 	fi
@@ -402,12 +403,10 @@ guest_suite() {
 		mv "$res/kernel.log" "$res/kernel.irq1.log" 2>/dev/null ||
 			echo "(the first try left no kernel log)" >"$res/kernel.irq1.log"
 		echo "check: ******** $name: the guest's kernel disabled an interrupt line as unhandled (kept in $res/kernel.irq1.log); running the suite again, once ********"
-		env "${env[@]}" tests/guest/run --kernel "$name" --mem "$mem" \
-			--timeout "$timeout" --share "$res" -- tests/guest/suite.sh
+		"${run[@]}"
 		st=$?
 	fi
-	[ $st = 4 ] && return 125
-	[ $st = 125 ] && return 125
+	case $st in 4|125) return 125 ;; esac
 	for t in $(guest_tests "$name"); do
 		tap_ok "$res/$t.tap" || st=1
 	done
