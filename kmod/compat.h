@@ -130,6 +130,22 @@ static inline int iolat_rq_errno(int err)
 #endif
 
 /*
+ * Every probe keeps its CPU from its first statement to its return: the
+ * per-CPU counters, sequence counts, stash and record buffer are only
+ * ever written by their own CPU.  A tracepoint ran its probes with
+ * preemption off until "tracing: Guard __DECLARE_TRACE() use of
+ * __DO_TRACE_CALL() with SRCU-fast", which left that to the tracers:
+ * there, a probe preempted and moved to another CPU between two per-CPU
+ * steps left a sequence count odd, and a reader of the counters spun on
+ * it for ever.  Elsewhere this is nothing.
+ */
+#ifdef IOLAT_HAVE_TP_PREEMPTIBLE
+#define iolat_probe_pin_cpu() guard(preempt_notrace)()
+#else
+#define iolat_probe_pin_cpu() do { } while (0)
+#endif
+
+/*
  * Tracepoints not every kernel has.  block_rq_error arrived in v5.18
  * ("block: introduce block_rq_error tracepoint"), block_rq_merge in v5.8
  * ("blktrace: Provide event for request merging").  A probe for one is

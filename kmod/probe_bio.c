@@ -63,6 +63,7 @@ static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_session_dev(s, iolat_bio_devt(bio),
 			       bio->bi_iter.bi_sector) ||
 	    !iolat_session_armed(s))
@@ -84,6 +85,7 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *parent, *e;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_session_dev(s, iolat_bio_devt(split),
 			       split->bi_iter.bi_sector))
 		return;
@@ -116,6 +118,7 @@ static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
 	struct iolat_stash_entry *e;
 	struct iolat_stash *st;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_session_dev(s, iolat_bio_devt(bio),
 			       bio->bi_iter.bi_sector))
 		return;
@@ -158,6 +161,7 @@ static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 	struct iolat_stash_entry *e;
 	u64 now;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_session_dev(s, iolat_bio_devt(bio),
 			       bio->bi_iter.bi_sector))
 		return;
@@ -180,6 +184,7 @@ static void iolat_probe_plug(void *data, struct request_queue *q)
 {
 	struct iolat_session *s = data;
 
+	iolat_probe_pin_cpu();
 	if (iolat_session_disk(s, iolat_queue_devt(q)))
 		this_cpu_inc(s->rings->stats.plugs);
 }
@@ -189,6 +194,7 @@ static void iolat_probe_unplug(void *data, struct request_queue *q,
 {
 	struct iolat_session *s = data;
 
+	iolat_probe_pin_cpu();
 	if (iolat_session_disk(s, iolat_queue_devt(q)))
 		this_cpu_inc(s->rings->stats.unplugs);
 }

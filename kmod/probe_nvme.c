@@ -248,6 +248,7 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 	u16 qid;
 	int qd;
 
+	iolat_probe_pin_cpu();
 	c = iolat_nvme_ctrl_of(s, rq) ?: iolat_nvme_relearn(s, rq);
 	if (!c)
 		return;
@@ -310,6 +311,7 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 	struct iolat_nvme_ctrl *c;
 	u16 qid;
 
+	iolat_probe_pin_cpu();
 	c = iolat_nvme_ctrl_of(s, rq);
 	if (!c)
 		return;

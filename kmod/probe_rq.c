@@ -253,6 +253,7 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 	struct iolat_dev *d;
 	unsigned int step;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
 	if (slot->rq == rq && slot->state != IOLAT_SLOT_ISSUED) {
@@ -281,6 +282,7 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	u64 now, t, old;
 	bool fresh;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
 	/* not seen yet: issued directly */
@@ -324,6 +326,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	unsigned int step;
 	u64 now;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
 	this_cpu_inc(s->rings->stats.requeues);
@@ -361,6 +364,7 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 
+	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
 	this_cpu_inc(s->rings->stats.rq_merges);
@@ -628,6 +632,7 @@ iolat_rq_complete(void *data, struct request *rq, int err,
 static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							       nr_bytes))
 {
+	iolat_probe_pin_cpu();
 	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, false);
 }
 
@@ -636,6 +641,7 @@ static void
 iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							 nr_bytes))
 {
+	iolat_probe_pin_cpu();
 	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, true);
 }
 
@@ -646,6 +652,7 @@ static void iolat_probe_rq_error(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 {
 	struct iolat_session *s = data;
 
+	iolat_probe_pin_cpu();
 	if (iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq)))
 		this_cpu_inc(s->rings->stats.errors);
 }

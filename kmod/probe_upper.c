@@ -113,6 +113,7 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	struct iolat_upper_slot *u;
 	struct iolat_dev *d;
 
+	iolat_probe_pin_cpu();
 	d = iolat_session_upper(s, iolat_bio_devt(bio));
 	if (!d) {
 		/* counters only stash no bio, and take no submitter */
@@ -235,6 +236,7 @@ static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
 	struct iolat_link *l;
 	struct iolat_dev *d;
 
+	iolat_probe_pin_cpu();
 	if (!s->links)
 		return;
 	d = iolat_session_upper(s, dev);
@@ -283,6 +285,7 @@ static void iolat_probe_upper_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	struct iolat_upper_slot *u;
 	struct iolat_dev *d;
 
+	iolat_probe_pin_cpu();
 	d = iolat_session_upper(s, iolat_bio_devt(split));
 	if (!d)
 		return;
@@ -371,6 +374,7 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 	bool wanted;
 	u64 now, t;
 
+	iolat_probe_pin_cpu();
 	d = iolat_session_upper(s, iolat_bio_devt(bio));
 	if (!d) {
 		if (s->links && iolat_session_lower_disk(s, iolat_bio_devt(bio)))
