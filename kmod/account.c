@@ -3,10 +3,14 @@
  * Accounting: the read side and the per-CPU counters' allocation; the
  * hot path is in account.h.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/percpu.h>
 #include <linux/cpumask.h>
 #include <linux/string.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
 #include "account.h"
 
 int iolat_acct_init(struct iolat_dev *d)
@@ -66,18 +70,36 @@ void iolat_acct_hwq_busy(const struct iolat_session *s,
 		busy[i] = iolat_busy_read((s64)word[i], now - s->base_ns);
 }
 
-/* A stable copy of one CPU's counters. */
-static void iolat_acct_copy(const struct iolat_acct_cpu *c,
+/*
+ * A stable copy of CPU @cpu's counters.  An update holds its CPU for a
+ * few hundred instructions, so a sequence count that stays odd for a
+ * second is a bug (as when the probes ran preemptible, compat.h's
+ * iolat_probe_pin_cpu()): the reader, which holds the netlink family's
+ * lock, takes the copy as it is and says so in the kernel log, instead
+ * of spinning for ever.
+ */
+static void iolat_acct_copy(const struct iolat_acct_cpu *c, int cpu,
 			    struct iolat_acct_cpu *copy)
 {
+	u64 give_up = 0;
 	u32 seq;
 
-	do {
+	for (;;) {
 		seq = READ_ONCE(c->seq);
 		smp_rmb();	/* pairs with the one in iolat_acct_get() */
 		memcpy(copy, c, sizeof(*copy));
 		smp_rmb();	/* pairs with the one in iolat_acct_put() */
-	} while ((seq & 1) || seq != READ_ONCE(c->seq));
+		if (!(seq & 1) && seq == READ_ONCE(c->seq))
+			return;
+		if (!give_up) {
+			give_up = ktime_get_ns() + NSEC_PER_SEC;
+		} else if (ktime_get_ns() > give_up) {
+			pr_err_once("CPU %d's counters stayed mid-update for a second: read as they are (a bug)\n",
+				    cpu);
+			return;
+		}
+		cond_resched();
+	}
 }
 
 /**
@@ -103,7 +125,7 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 	memset(snap, 0, sizeof(*snap));
 	snap->now_ns = iolat_acct_now(s);
 	for_each_possible_cpu(cpu) {
-		iolat_acct_copy(per_cpu_ptr(d->acct, cpu), c);
+		iolat_acct_copy(per_cpu_ptr(d->acct, cpu), cpu, c);
 		dev_sum += c->dev_sum;
 		dev_n += c->dev_n;
 		queue_sum += c->queue_sum;
