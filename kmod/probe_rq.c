@@ -373,6 +373,34 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 }
 
 /*
+ * A completion the session followed in no slot, counted as completed and
+ * as in its queue since @from (and at the device too, if @issued).
+ */
+static void iolat_acct_held(struct iolat_session *s, struct iolat_dev *d,
+			    const struct request *rq, u64 from, bool issued)
+{
+	struct iolat_slot held = {
+		.state = issued ? IOLAT_SLOT_ISSUED : IOLAT_SLOT_QUEUED,
+		.acct_ns = from,
+	};
+	struct iolat_acct_cpu *c;
+	unsigned long flags;
+	unsigned int step;
+
+	c = iolat_acct_begin(d, &flags, &step);
+	iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued, from - s->base_ns,
+			from - s->base_ns);
+	c->queue_sum -= from;
+	c->queue_n++;
+	if (issued) {
+		c->dev_sum -= from;
+		c->dev_n++;
+	}
+	iolat_acct_end(d, flags, step);
+	iolat_slot_drop(s, d, &held, rq, true);
+}
+
+/*
  * A request in flight when the session began completes: it kept its
  * queue and the device busy from the session's start, so it counts as
  * issued there (its record is DROP_UNMATCHED, being not seen whole).
@@ -380,30 +408,30 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 				const struct request *rq)
 {
-	struct iolat_slot held = { .state = IOLAT_SLOT_ISSUED };
-	u64 start = READ_ONCE(s->start_ns);
-	struct iolat_acct_cpu *c;
-	unsigned long flags;
-	unsigned int step;
+	iolat_acct_held(s, d, rq, READ_ONCE(s->start_ns), true);
+}
 
-	held.acct_ns = start;
-	c = iolat_acct_begin(d, &flags, &step);
-	iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, 1, start - s->base_ns,
-			start - s->base_ns);
-	c->queue_sum -= start;
-	c->queue_n++;
-	c->dev_sum -= start;
-	c->dev_n++;
-	iolat_acct_end(d, flags, step);
-	iolat_slot_drop(s, d, &held, rq, true);
+/*
+ * A request of the session's completes that it did not see issued:
+ * issued while the session was being armed (between the start's clock
+ * reading and the probes' sight of it), issued directly after the stop,
+ * or never issued (the one an empty flush waits on).  It was in its
+ * queue from its allocation at @alloc_ns and is counted there and as
+ * completed, as its record is delivered; the device's busy time and
+ * in-flight sum, which start at an issue, do not hold it.
+ */
+static void iolat_acct_unseen(struct iolat_session *s, struct iolat_dev *d,
+			      const struct request *rq, u64 alloc_ns)
+{
+	iolat_acct_held(s, d, rq, alloc_ns, false);
 }
 
 /*
  * A completion whose request was never seen inserted or issued: it was in
  * flight when the session began (counted as not seen whole), unless the
- * kernel's own allocation time says it is the session's (a request that
- * completes without being issued, like the one an empty flush waits
- * on).  A completion before the session's start (while its probes are
+ * kernel's own allocation time says it is the session's: then it is
+ * recorded with the stages it has, and counted (iolat_acct_unseen()).
+ * A completion before the session's start (while its probes are
  * still being attached) or of a request that began after its stop is
  * not the session's, and not counted: the probes are attached before
  * the start and stay so for a grace period after the stop (a few
@@ -434,6 +462,7 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 		return false;
 	}
 	iolat_slot_fill(s, slot, rq);
+	iolat_acct_unseen(s, d, rq, alloc_ns);
 	return true;
 }
 
