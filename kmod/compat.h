@@ -118,7 +118,8 @@
 	void *data, struct request *rq_, blk_status_t err_, unsigned int nr_bytes_
 static inline int iolat_rq_errno(blk_status_t err)
 {
-	return blk_status_to_errno(err);
+	/* BLK_STS_OK is 0: no out-of-line call for a request that succeeded */
+	return likely(!err) ? 0 : blk_status_to_errno(err);
 }
 #else
 #define IOLAT_TP_RQ_COMPLETE_PROTO(data, rq_, err_, nr_bytes_) \

@@ -50,16 +50,17 @@ static noinline bool iolat_slot_take_remote(struct iolat_session *s,
 }
 
 /*
- * Fill @slot for @rq from this CPU's stash, or another CPU's if its
- * submitter moved (a bio-less or passthrough request has no entry to look
- * for), or else with the current task as submitter when it runs a user
- * thread.  Field by field rather than memset(): for every request, and a
- * memset() of the slot is a `rep stos`, which costs far more than a few
- * stores under emulation and is not free on hardware either.
+ * Fill @slot for @rq, allocated at @alloc_ns (iolat_rq_start_ns()), from
+ * this CPU's stash, or another CPU's if its submitter moved (a bio-less
+ * or passthrough request has no entry to look for), or else with the
+ * current task as submitter when it runs a user thread.  Field by field
+ * rather than memset(): for every request, and a memset() of the slot is
+ * a `rep stos`, which costs far more than a few stores under emulation
+ * and is not free on hardware either.
  */
 static __always_inline void
 iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
-		const struct request *rq)
+		const struct request *rq, u64 alloc_ns)
 {
 	struct iolat_stash *st = this_cpu_ptr(s->stash);
 	struct iolat_stash_entry *e = NULL;
@@ -80,7 +81,7 @@ iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 		 * from which diskstats counts too.
 		 */
 		slot->q_ns = 0;
-		slot->g_ns = iolat_rq_start_ns(rq);
+		slot->g_ns = alloc_ns;
 		slot->flags = 0;
 		slot->filtered = false;
 		return;
@@ -201,8 +202,8 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 		return false;
 	if (slot->rq)	/* freed without completion */
 		iolat_slot_drop(s, d, slot, rq, false);
-	iolat_slot_fill(s, slot, rq);
 	alloc_ns = iolat_rq_start_ns(rq);
+	iolat_slot_fill(s, slot, rq, alloc_ns);
 	slot->outside = alloc_ns && alloc_ns < READ_ONCE(s->start_ns);
 	return true;
 }
@@ -219,15 +220,18 @@ iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 		 struct iolat_slot *slot, const struct request *rq,
 		 struct iolat_acct_cpu *c, u64 now, bool issued)
 {
+	struct iolat_acct_cpu __percpu *a = d->acct;
+	u64 from;
 	u64 old;
 
-	slot->acct_ns = max(min(slot->q_ns ?: slot->g_ns ?: now, now),
-			    READ_ONCE(s->start_ns));
+	from = max(min(slot->q_ns ?: slot->g_ns ?: now, now),
+		   READ_ONCE(s->start_ns));
+	slot->acct_ns = from;
 	old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued,
-			      slot->acct_ns - s->base_ns, now - s->base_ns);
+			      from - s->base_ns, now - s->base_ns);
 	slot->qd_insert = iolat_n_queued(old);
-	this_cpu_sub(d->acct->queue_sum, slot->acct_ns);
-	this_cpu_inc(d->acct->queue_n);
+	this_cpu_sub(a->queue_sum, from);
+	this_cpu_inc(a->queue_n);
 	slot->state = IOLAT_SLOT_QUEUED;
 	slot->rq = rq;
 	return old;
@@ -275,12 +279,14 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
+	struct iolat_acct_cpu __percpu *a;
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	unsigned int step;
 	u64 now, t, old;
 	bool fresh;
+	u64 qd;
 
 	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
@@ -304,14 +310,17 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	else
 		old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, 1, 0,
 				      t - s->base_ns);
+	qd = (u16)iolat_n_issued(old);	/* as slot->qd_issue holds it */
 	slot->d_ns = now;
-	slot->qd_issue = iolat_n_issued(old);
+	slot->qd_issue = qd;
 	slot->state = IOLAT_SLOT_ISSUED;
-	this_cpu_sub(d->acct->dev_sum, t);
-	this_cpu_inc(d->acct->dev_n);
-	this_cpu_inc(d->acct->issues);
-	this_cpu_add(d->acct->qd_sum, slot->qd_issue);
-	this_cpu_inc(d->acct->qd_hist[iolat_qd_bucket(slot->qd_issue)]);
+	/* through a local: a per-CPU write could alias d->acct for the compiler */
+	a = d->acct;
+	this_cpu_sub(a->dev_sum, t);
+	this_cpu_inc(a->dev_n);
+	this_cpu_inc(a->issues);
+	this_cpu_add(a->qd_sum, qd);
+	this_cpu_inc(a->qd_hist[iolat_qd_bucket(qd)]);
 	iolat_acct_put(d, step);
 }
 
@@ -461,7 +470,7 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 			this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
-	iolat_slot_fill(s, slot, rq);
+	iolat_slot_fill(s, slot, rq, alloc_ns);
 	iolat_acct_unseen(s, d, rq, alloc_ns);
 	return true;
 }
