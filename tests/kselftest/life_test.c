@@ -89,8 +89,14 @@ FIXTURE_SETUP(life)
 
 FIXTURE_TEARDOWN(life)
 {
-	/* a test that failed half-way leaves no fio behind for the next */
+	const char *cli = strrchr(env("IOLAT_CLI"), '/');
+
+	/* a test that failed half-way leaves no fio and no CLI behind */
 	sh("pkill -KILL -f -- '--name=(life|over|both)'; while pgrep -f -- '--name=(life|over|both)' >/dev/null; do sleep 0.1; done");
+	cli = cli ? cli + 1 : env("IOLAT_CLI");
+	/* at most 10 s: a CLI stuck in the kernel is not waited for */
+	sh("pkill -KILL -x '%.15s'; for i in $(seq 100); do pgrep -x '%.15s' >/dev/null || break; sleep 0.1; done",
+	   cli, cli);
 	/* a controller a failed test removed comes back for the next suite */
 	if (nvme_pci[0])
 		sh("test -e /sys/bus/pci/devices/%s || { echo 1 >/sys/bus/pci/rescan; udevadm settle 2>/dev/null; }",
