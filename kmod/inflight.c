@@ -11,6 +11,10 @@
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 {
+	size_t n;
+
+	/* a slot is one cache line (iolat.h) */
+	BUILD_BUG_ON(sizeof(struct iolat_slot) != SMP_CACHE_BYTES);
 	d->devt = MKDEV(spec->disk_major, spec->disk_minor);
 	d->id = MKDEV(spec->major, spec->minor);
 	d->first = spec->start;
@@ -24,16 +28,27 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 	/* a bio-based device's bios are in its own table instead */
 	if (spec->bio_based)
 		return iolat_upper_init(d);
-	d->slots = kvmalloc(array3_size(d->nr_hwq, d->depth + 1,
-					sizeof(*d->slots)),
-			    GFP_KERNEL | __GFP_ZERO);
-	return d->slots ? 0 : -ENOMEM;
+	n = array_size(d->nr_hwq, d->depth + 1);
+	if (n == SIZE_MAX)
+		return -ENOMEM;
+	/* one slot more, to align them whatever kvmalloc() returns */
+	d->slots_mem = kvmalloc(array_size(n + 1, sizeof(*d->slots)),
+				GFP_KERNEL | __GFP_ZERO);
+	d->slot_ext = kvmalloc(array_size(n, sizeof(*d->slot_ext)),
+			       GFP_KERNEL | __GFP_ZERO);
+	if (!d->slots_mem || !d->slot_ext)
+		return -ENOMEM;
+	d->slots = PTR_ALIGN(d->slots_mem, SMP_CACHE_BYTES);
+	return 0;
 }
 
 void iolat_inflight_free(struct iolat_dev *d)
 {
-	kvfree(d->slots);
+	kvfree(d->slots_mem);
+	d->slots_mem = NULL;
 	d->slots = NULL;
+	kvfree(d->slot_ext);
+	d->slot_ext = NULL;
 	kvfree(d->hwqs);
 	d->hwqs = NULL;
 	iolat_upper_free(d);

@@ -40,6 +40,13 @@ static inline struct iolat_slot *iolat_inflight_slot(const struct iolat_dev *d,
 	return &d->slots[hwq * (d->depth + 1) + tag];
 }
 
+/* The rest of @slot, one of @d's table (not a copy on the stack). */
+static inline struct iolat_slot_ext *iolat_slot_ext(const struct iolat_dev *d,
+						    const struct iolat_slot *slot)
+{
+	return &d->slot_ext[slot - d->slots];
+}
+
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec);
 void iolat_inflight_free(struct iolat_dev *d);
 

@@ -46,7 +46,10 @@ struct iolat_submitter {
 /*
  * A request's stages while it is in flight: one per (hardware queue,
  * allocation tag) of a traced device, owned by @rq from the request's
- * first insert or issue until its completion.
+ * first insert or issue until its completion.  One cache line: the
+ * probes of a session without records read and write nothing else of
+ * the request's; what only records and filters read is beside it, in a
+ * table of its own (struct iolat_slot_ext).
  */
 struct iolat_slot {
 	const struct request *rq;	/* owner; NULL when free */
@@ -55,7 +58,6 @@ struct iolat_slot {
 	u64 i_ns;
 	u64 d_ns;
 	u64 acct_ns;			/* start of its in-queue interval */
-	struct iolat_submitter who;
 	u32 flags;			/* IOLAT_F_SPLIT, IOLAT_F_SUBMITTER */
 	u16 requeues;
 	u16 qd_insert;
@@ -63,6 +65,11 @@ struct iolat_slot {
 	u8 state;			/* enum iolat_slot_state */
 	u8 filtered;			/* not wanted: no record at completion */
 	u8 outside;			/* allocated before the session began */
+} ____cacheline_aligned;
+
+/* The rest of a slot: at the same index of the device's @slot_ext. */
+struct iolat_slot_ext {
+	struct iolat_submitter who;
 	/*
 	 * A lower device's request in a session with a stack: the number
 	 * of the I/O it was made from, or 0 (upper.h); never written, so
@@ -125,6 +132,8 @@ struct iolat_dev {
 	u32 nr_hwq;
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
 	struct iolat_slot *slots;	/* [nr_hwq * (depth + 1)] */
+	struct iolat_slot_ext *slot_ext;	/* [the same] */
+	void *slots_mem;		/* @slots' allocation, for kvfree() */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
 	struct iolat_hwq all;		/* busy hardware queues, if several */
 	/* each CPU's part of the queues' busy words, if several */
@@ -430,7 +439,8 @@ static inline u8 iolat_record_op(blk_opf_t opf)
 struct iolat_nvme_slot;
 void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		       const struct request *rq, const struct iolat_slot *slot,
-		       u64 c_ns, int error, const struct iolat_nvme_slot *nvme);
+		       const struct iolat_slot_ext *x, u64 c_ns, int error,
+		       const struct iolat_nvme_slot *nvme);
 void iolat_record_emit_admin(struct iolat_session *s,
 			     const struct iolat_nvme_ctrl *c,
 			     const struct request *rq,

@@ -21,36 +21,37 @@
 #include "upper.h"
 #include "../lib/record.h"
 
-/* Take the bio stages, submitter and flags of @e into @slot. */
-static void iolat_slot_take(struct iolat_slot *slot,
+/* Take the bio stages, submitter and flags of @e into @slot and @x. */
+static void iolat_slot_take(struct iolat_slot *slot, struct iolat_slot_ext *x,
 			    const struct iolat_stash_entry *e)
 {
 	slot->q_ns = e->q_ns;
 	slot->g_ns = e->g_ns;
-	slot->who = e->who;
+	x->who = e->who;
 	slot->flags = e->flags;
 }
 
 /*
- * @bio's entry from another CPU's stash into @slot.  Out of line: its
+ * @bio's entry from another CPU's stash into @slot and @x.  Out of line: its
  * copy of the entry is a stack variable the kernel's automatic
  * initialisation (CONFIG_INIT_STACK_ALL_ZERO) zeroes, which only this
  * rare path should pay for.
  */
 static noinline bool iolat_slot_take_remote(struct iolat_session *s,
 					    struct iolat_slot *slot,
+					    struct iolat_slot_ext *x,
 					    const struct bio *bio)
 {
 	struct iolat_stash_entry e;
 
 	if (!iolat_stash_take_remote(s->stash, bio, &e))
 		return false;
-	iolat_slot_take(slot, &e);
+	iolat_slot_take(slot, x, &e);
 	return true;
 }
 
 /*
- * Fill @slot for @rq, allocated at @alloc_ns (iolat_rq_start_ns()), from
+ * Fill @slot and @x for @rq, allocated at @alloc_ns (iolat_rq_start_ns()), from
  * this CPU's stash, or another CPU's if its submitter moved (a bio-less
  * or passthrough request has no entry to look for), or else with the
  * current task as submitter when it runs a user thread.  Field by field
@@ -60,7 +61,7 @@ static noinline bool iolat_slot_take_remote(struct iolat_session *s,
  */
 static __always_inline void
 iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
-		const struct request *rq, u64 alloc_ns)
+		struct iolat_slot_ext *x, const struct request *rq, u64 alloc_ns)
 {
 	struct iolat_stash *st = this_cpu_ptr(s->stash);
 	struct iolat_stash_entry *e = NULL;
@@ -89,23 +90,23 @@ iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 	if (rq->bio)
 		e = iolat_stash_find(st, rq->bio);
 	if (e) {
-		iolat_slot_take(slot, e);
+		iolat_slot_take(slot, x, e);
 		iolat_stash_release(st, e);
 		goto filter;
 	}
 	slot->q_ns = 0;
 	slot->g_ns = 0;
 	slot->flags = 0;
-	memset(&slot->who, 0, sizeof(slot->who));
+	memset(&x->who, 0, sizeof(x->who));
 	if (rq->bio && !iolat_rq_passthrough(rq) &&
-	    iolat_slot_take_remote(s, slot, rq->bio))
+	    iolat_slot_take_remote(s, slot, x, rq->bio))
 		goto filter;
 	if (in_task() && !(current->flags & PF_KTHREAD))
-		slot->flags = iolat_submitter_set(&slot->who, current);
+		slot->flags = iolat_submitter_set(&x->who, current);
 filter:
 	slot->filtered = !iolat_filter_wanted(&s->filter,
 					      iolat_record_op(rq->cmd_flags),
-					      &slot->who,
+					      &x->who,
 					      slot->flags & IOLAT_F_SUBMITTER);
 }
 
@@ -203,7 +204,7 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 	if (slot->rq)	/* freed without completion */
 		iolat_slot_drop(s, d, slot, rq, false);
 	alloc_ns = iolat_rq_start_ns(rq);
-	iolat_slot_fill(s, slot, rq, alloc_ns);
+	iolat_slot_fill(s, slot, iolat_slot_ext(d, slot), rq, alloc_ns);
 	slot->outside = alloc_ns && alloc_ns < READ_ONCE(s->start_ns);
 	return true;
 }
@@ -450,8 +451,8 @@ static void iolat_acct_unseen(struct iolat_session *s, struct iolat_dev *d,
  * Return: whether to record it, with @now set to the completion's time.
  */
 static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
-			    struct iolat_slot *slot, const struct request *rq,
-			    u64 *now)
+			    struct iolat_slot *slot, struct iolat_slot_ext *x,
+			    const struct request *rq, u64 *now)
 {
 	u64 start = READ_ONCE(s->start_ns), alloc_ns = iolat_rq_start_ns(rq);
 	u64 stop = READ_ONCE(s->stop_ns);
@@ -470,21 +471,22 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 			this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
-	iolat_slot_fill(s, slot, rq, alloc_ns);
+	iolat_slot_fill(s, slot, x, rq, alloc_ns);
 	iolat_acct_unseen(s, d, rq, alloc_ns);
 	return true;
 }
 
 /*
- * A completed request's stages in @slot, complete at @now: counted as
- * filtered, or kept as the session's mode says.  @seen: @slot is the
+ * A completed request's stages in @slot and @x, complete at @now: counted
+ * as filtered, or kept as the session's mode says.  @seen: @slot is the
  * in-flight table's, already added to an aggregating session's
  * histograms by iolat_slot_end().
  */
 static __always_inline void
 iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
-	      const struct request *rq, const struct iolat_slot *slot, u64 now,
-	      int err, const struct iolat_nvme_slot *cmd, bool seen)
+	      const struct request *rq, const struct iolat_slot *slot,
+	      const struct iolat_slot_ext *x, u64 now, int err,
+	      const struct iolat_nvme_slot *cmd, bool seen)
 {
 	if (s->counters_only)
 		return;		/* it takes no filter: counted in iolat_slot_end() */
@@ -499,7 +501,7 @@ iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 		this_cpu_inc(s->rings->stats.written);
 		return;
 	}
-	iolat_record_emit(s, d, rq, slot, now, err, cmd);
+	iolat_record_emit(s, d, rq, slot, x, now, err, cmd);
 }
 
 /*
@@ -512,12 +514,13 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
 					  const struct request *rq, int err,
 					  const struct iolat_nvme_slot *cmd)
 {
+	struct iolat_slot_ext x;
 	struct iolat_slot done;
 	u64 now;
 
-	done.link = 0;
-	if (iolat_rq_unseen(s, d, &done, rq, &now))
-		iolat_rq_keep(s, d, rq, &done, now, err, cmd, false);
+	x.link = 0;
+	if (iolat_rq_unseen(s, d, &done, &x, rq, &now))
+		iolat_rq_keep(s, d, rq, &done, &x, now, err, cmd, false);
 }
 
 /*
@@ -554,7 +557,8 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 		else
 			this_cpu_inc(s->rings->stats.stack_unjoined);
 	}
-	iolat_rq_keep(s, d, rq, slot, now, err, cmd, true);
+	iolat_rq_keep(s, d, rq, slot, iolat_slot_ext(d, slot), now, err, cmd,
+		      true);
 	return now;
 }
 
@@ -610,7 +614,7 @@ static noinline u64 iolat_rq_link(struct iolat_session *s,
 	}
 	if (!slot || slot->rq != rq || slot->state == IOLAT_SLOT_FREE)
 		return 0;
-	slot->link = link;
+	iolat_slot_ext(d, slot)->link = link;
 	if (link)
 		slot->flags |= IOLAT_F_STACK;
 	return link;

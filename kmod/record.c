@@ -98,6 +98,7 @@ static void iolat_record_publish(struct iolat_session *s,
  * @d: the request's device
  * @rq: the request
  * @slot: its stages, taken out of the in-flight table
+ * @x: the rest of its slot: submitter, stack link
  * @c_ns: when it completed
  * @error: 0 or a negative errno
  * @nvme: the NVMe command that carried it, or NULL
@@ -108,7 +109,8 @@ static void iolat_record_publish(struct iolat_session *s,
  */
 void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		       const struct request *rq, const struct iolat_slot *slot,
-		       u64 c_ns, int error, const struct iolat_nvme_slot *nvme)
+		       const struct iolat_slot_ext *x, u64 c_ns, int error,
+		       const struct iolat_nvme_slot *nvme)
 {
 	struct iolat_ring_slot *rs;
 	struct iolat_record *rec;
@@ -129,9 +131,9 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->minor = MINOR(d->id);
 	rec->bytes = blk_rq_bytes(rq);
 	rec->flags = iolat_record_flags(rq->cmd_flags) | slot->flags;
-	rec->pid = slot->who.pid;
-	rec->tgid = slot->who.tgid;
-	memcpy(rec->comm, slot->who.comm, IOLAT_COMM_LEN);
+	rec->pid = x->who.pid;
+	rec->tgid = x->who.tgid;
+	memcpy(rec->comm, x->who.comm, IOLAT_COMM_LEN);
 	rec->hwq = iolat_rq_hwq(rq);
 	rec->tag = rq->tag;
 	rec->nr_bios = iolat_record_bios(rq);
@@ -147,7 +149,7 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	} else if (s->nvme || s->links) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 	}
-	rec->link = slot->link;
+	rec->link = x->link;
 	iolat_record_publish(s, rs, pos);
 }
 
