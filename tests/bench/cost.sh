@@ -52,6 +52,14 @@ if [ $check = 1 ]; then
 	args+=(--ios 100000 --repeats 1 --modes none,counters,aggregate,export,stream,file
 	       --control-ko "$ctl/iolat.ko")
 fi
+# make bench's peers run from this machine's root in the guest: missing,
+# they would fail there a guest boot later and less clearly
+if [ $check = 0 ]; then
+	for p in blktrace bpftrace /usr/sbin/biolatency-bpfcc; do
+		command -v "$p" >/dev/null ||
+			{ echo "cost: no $p: tests/deps.sh --bench installs the peers"; exit 1; }
+	done
+fi
 # the BPF peers compile against the guest kernel's headers
 IOLAT_KHEADERS=$(tests/guest/kernels.sh dir 6.1)/headers/usr/src || exit 1
 export IOLAT_KHEADERS
