@@ -175,15 +175,16 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 
 /*
  * iolat_slot_end() of a request gone without completing (merged, or its
- * slot found reused) or in flight at the session's start: out of line,
- * so that only the completion carries a copy.
+ * slot found reused) or held in no slot (iolat_acct_held()): out of
+ * line, so that only the completion carries a copy.
+ * Return: the time it left.
  */
-static noinline void iolat_slot_drop(struct iolat_session *s,
-				     struct iolat_dev *d,
-				     struct iolat_slot *slot,
-				     const struct request *rq, bool completed)
+static noinline u64 iolat_slot_drop(struct iolat_session *s,
+				    struct iolat_dev *d,
+				    struct iolat_slot *slot,
+				    const struct request *rq, bool completed)
 {
-	iolat_slot_end(s, d, slot, rq, completed, false);
+	return iolat_slot_end(s, d, slot, rq, completed, false);
 }
 
 /*
@@ -385,9 +386,10 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 /*
  * A completion the session followed in no slot, counted as completed and
  * as in its queue since @from (and at the device too, if @issued).
+ * Return: the time of its completion.
  */
-static void iolat_acct_held(struct iolat_session *s, struct iolat_dev *d,
-			    const struct request *rq, u64 from, bool issued)
+static u64 iolat_acct_held(struct iolat_session *s, struct iolat_dev *d,
+			   const struct request *rq, u64 from, bool issued)
 {
 	struct iolat_slot held = {
 		.state = issued ? IOLAT_SLOT_ISSUED : IOLAT_SLOT_QUEUED,
@@ -407,7 +409,7 @@ static void iolat_acct_held(struct iolat_session *s, struct iolat_dev *d,
 		c->dev_n++;
 	}
 	iolat_acct_end(d, flags, step);
-	iolat_slot_drop(s, d, &held, rq, true);
+	return iolat_slot_drop(s, d, &held, rq, true);
 }
 
 /*
@@ -429,11 +431,12 @@ static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
  * queue from its allocation at @alloc_ns and is counted there and as
  * completed, as its record is delivered; the device's busy time and
  * in-flight sum, which start at an issue, do not hold it.
+ * Return: the time of its completion, for its record too.
  */
-static void iolat_acct_unseen(struct iolat_session *s, struct iolat_dev *d,
-			      const struct request *rq, u64 alloc_ns)
+static u64 iolat_acct_unseen(struct iolat_session *s, struct iolat_dev *d,
+			     const struct request *rq, u64 alloc_ns)
 {
-	iolat_acct_held(s, d, rq, alloc_ns, false);
+	return iolat_acct_held(s, d, rq, alloc_ns, false);
 }
 
 /*
@@ -464,15 +467,15 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 		this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
-	*now = iolat_now();
 	if (!alloc_ns) {
 		/* no allocation time: in flight at the start, or after the stop */
-		if (*now < stop)
+		if (iolat_now() < stop)
 			this_cpu_inc(s->rings->stats.drop_unmatched);
 		return false;
 	}
 	iolat_slot_fill(s, slot, x, rq, alloc_ns);
-	iolat_acct_unseen(s, d, rq, alloc_ns);
+	/* one clock read: the record's completion is the counters' */
+	*now = iolat_acct_unseen(s, d, rq, alloc_ns);
 	return true;
 }
 
