@@ -1083,7 +1083,10 @@ TEST_F_TIMEOUT(iolat, requeues_against_blktrace, 300)
  * of one hardware queue, four driver tags and a 1 ms timer, under
  * mq-deadline, read at depth 16, so that requests wait in the scheduler
  * (qd_insert up to 7: the elevator holds twice the driver's tags) and at
- * the driver (qd_issue up to 3).
+ * the driver (qd_issue up to 3).  Merges are off (nomerges 2): a bio
+ * merged in front of a waiting request moves its sector, which the
+ * replay pairs by, and two random reads of adjacent blocks among the
+ * waiting eight met often enough to fail one run in seven.
  */
 TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
 {
@@ -1097,6 +1100,7 @@ TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
 	ASSERT_EQ(0, wait_disk(disk));
 	sh("modprobe mq-deadline 2>/dev/null");
 	ASSERT_EQ(0, sh("echo mq-deadline >/sys/block/%s/queue/scheduler", disk));
+	ASSERT_EQ(0, sh("echo 2 >/sys/block/%s/queue/nomerges", disk));
 	snprintf(path, sizeof(path),
 		 "fio --name=qd --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --number_ios=1000 --size=512M --eta=never --output=/dev/null",
 		 disk);
