@@ -64,16 +64,20 @@ void __iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		     const struct iolat_slot *slot, u64 c_ns)
 {
 	struct iolat_agg_cpu *a = d->agg[smp_processor_id()];
-	unsigned int i;
+	struct iolat_hist *h = a->h[op];
 	u64 ns;
 
+	/* the two stages written out: a loop of the inline add cost 12 more */
+	BUILD_BUG_ON(IOLAT_AGG_NR_STAGES != 2);
 	lockdep_assert_irqs_disabled();
 	a->ios[op]++;
 	a->bytes[op] += bytes;
-	for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
-		if (iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns,
-				   slot->d_ns, c_ns, iolat_agg_stage(i), &ns))
-			iolat_hist_add(&a->h[op][i], ns);
+	if (iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns, slot->d_ns,
+			   c_ns, iolat_agg_stage(0), &ns))
+		iolat_hist_add(&h[0], ns);
+	if (iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns, slot->d_ns,
+			   c_ns, iolat_agg_stage(1), &ns))
+		iolat_hist_add(&h[1], ns);
 }
 
 /*

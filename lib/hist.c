@@ -3,7 +3,6 @@
  * Log-linear latency histogram; see hist.h.
  */
 #include "hist.h"
-#include "loglin.h"
 
 /**
  * iolat_hist_bin() - bin index of a value
@@ -13,9 +12,7 @@
  */
 unsigned int iolat_hist_bin(__u64 v)
 {
-	if (v >= 1ULL << IOLAT_HIST_MAX_SHIFT)
-		return IOLAT_HIST_NR_BINS;
-	return iolat_loglin_bin(v, IOLAT_HIST_SUB_BITS);
+	return __iolat_hist_bin(v);
 }
 
 /**
@@ -53,47 +50,6 @@ void iolat_hist_init(struct iolat_hist *h)
 		h->bins[i] = 0;
 }
 
-/* (*hi, *lo) += (ahi, alo), 128 bits */
-static void add128(__u64 *hi, __u64 *lo, __u64 ahi, __u64 alo)
-{
-	*lo += alo;
-	*hi += ahi + (*lo < alo);
-}
-
-/* (*hi, *lo) += v * v */
-static void add_square(__u64 *hi, __u64 *lo, __u64 v)
-{
-#ifdef __SIZEOF_INT128__
-	__uint128_t sq = (__uint128_t)v * v;
-
-	add128(hi, lo, (__u64)(sq >> 64), (__u64)sq);
-#else
-	__u64 a = v >> 32, b = v & 0xffffffffULL;
-	__u64 ab = a * b, bb = b * b, aa = a * a;
-
-	/* v^2 = aa << 64 + 2ab << 32 + bb */
-	add128(hi, lo, aa, bb);
-	add128(hi, lo, ab >> 31, ab << 33);
-#endif
-}
-
-void iolat_hist_add(struct iolat_hist *h, __u64 v)
-{
-	unsigned int bin = iolat_hist_bin(v);
-
-	h->count++;
-	h->sum += v;
-	add_square(&h->sumsq_hi, &h->sumsq_lo, v);
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	if (bin < IOLAT_HIST_NR_BINS)
-		h->bins[bin]++;
-	else
-		h->overflow++;
-}
-
 void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src)
 {
 	unsigned int i;
@@ -105,7 +61,8 @@ void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src)
 	if (src->max > dst->max)
 		dst->max = src->max;
 	dst->overflow += src->overflow;
-	add128(&dst->sumsq_hi, &dst->sumsq_lo, src->sumsq_hi, src->sumsq_lo);
+	iolat_add128(&dst->sumsq_hi, &dst->sumsq_lo, src->sumsq_hi,
+		     src->sumsq_lo);
 	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
 		dst->bins[i] += src->bins[i];
 }
