@@ -152,7 +152,7 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 	snap->qbusy_ns = iolat_busy_read((s64)busy[IOLAT_SPAN_QUEUE],
 					 snap->now_ns - s->base_ns);
 	for (i = 0; i < d->nr_hwq; i++) {
-		n = atomic64_read(&d->hwqs[i].n);
+		n = iolat_n_counts(atomic64_read(&d->hwqs[i].n), d->nr_hwq);
 		snap->queued += iolat_n_queued(n);
 		snap->issued += iolat_n_issued(n);
 	}

@@ -6,9 +6,11 @@
  *
  * - Busy time is a union of intervals, so it needs to know when a span
  *   goes from idle to busy: each hardware queue counts its requests in
- *   its own cache line (struct iolat_hwq), queued and issued in one word,
- *   and only a queue's own idle/busy transitions touch the device's line
- *   (a device with one queue has no line above it).  A transition adds
+ *   its own cache line (struct iolat_hwq), queued and issued in one word.
+ *   A device of several queues keeps its own counts in the first queue's
+ *   word, which a request of that queue moves with the same add and one
+ *   of another queue only when its queue goes busy or idle (a device
+ *   with one queue has no level above it).  A transition adds
  *   its time to a busy word (lib/account.h), which is a sum kept in parts
  *   per CPU: a request costs one locked add when it enters and one when
  *   it leaves.  A request is in the queue from its first stage, which may
@@ -191,8 +193,8 @@ static __always_inline void iolat_busy_close(struct iolat_busy *b,
 }
 
 /*
- * Change the count of span @i of @h by @dn (-1, 0 or 1) at @t, given the
- * counts before (@old) and after (@new).
+ * Change the count of a span by @dn (-1, 0 or 1) at @t, given the counts
+ * before (@old) and after (@new).
  * Return: the change of the span between busy and idle (1 opened, -1
  * closed, 0 neither), with @t set to where the device's span above must
  * open or move back to (S64_MAX: nowhere).
@@ -217,66 +219,149 @@ static __always_inline int iolat_span_step(struct iolat_busy *b,
 	return 0;
 }
 
+/* A count of @w bits at bit @shift of a word (iolat.h). */
+static __always_inline u32 iolat_n_at(u64 n, unsigned int shift,
+				      unsigned int w)
+{
+	return (n >> shift) & (((u64)1 << w) - 1);
+}
+
 /*
  * Requests into (1) or out of (-1) the queue span (@dq, at *@tq) and the
- * device span (@dd, at *@td) of @h, whose busy words' parts on this CPU
- * are @words, with one locked add on @h's count.  Called with this CPU's
- * counters begun (iolat_acct_get()): the words are this CPU's.
- * Return: @h's counts before (queued in the low 32 bits, issued above);
- * in @oq and @od each span's change between busy and idle, and in @tq
- * and @td where the span above must open or move back to.
+ * device span (@dd, at *@td) of @span, whose busy words' parts on this
+ * CPU are @words, given their counts before and after (@q0 to @q1, @d0
+ * to @d1).
+ * Return: in @oq and @od each span's change between busy and idle, and
+ * in @tq and @td where the span above must open or move back to.
+ */
+static __always_inline void iolat_spans_step(struct iolat_busy *span,
+					     local64_t *words, int dq, int dd,
+					     u32 q0, u32 q1, u32 d0, u32 d1,
+					     s64 *tq, s64 *td, int *oq, int *od)
+{
+	*oq = 0;
+	*od = 0;
+	if (dq)
+		*oq = iolat_span_step(&span[IOLAT_SPAN_QUEUE],
+				      &words[IOLAT_SPAN_QUEUE], dq, q0, q1, tq);
+	if (dd)
+		*od = iolat_span_step(&span[IOLAT_SPAN_DEV],
+				      &words[IOLAT_SPAN_DEV], dd, d0, d1, td);
+}
+
+/* The word's change for @dq queued and @dd issued, counts of @w bits. */
+static __always_inline s64 iolat_n_delta(int dq, int dd, unsigned int shift,
+					 unsigned int w)
+{
+	return dq * ((s64)1 << shift) + dd * ((s64)1 << (shift + w));
+}
+
+/*
+ * __iolat_spans_move() on hardware queue @h, whose word counts its
+ * queued and issued requests in @w bits each from bit 0: a device's one
+ * queue (32: its spans are the device's), or one of several (16):
+ * one locked add.  Called with this CPU's counters begun
+ * (iolat_acct_get()): the words are this CPU's.
+ * Return: @h's word before, with @new set to it after.
  */
 static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h,
 					      local64_t *words,
 					      int dq, int dd, s64 *tq,
-					      s64 *td, int *oq, int *od)
+					      s64 *td, int *oq, int *od,
+					      u64 *new, unsigned int w)
 {
-	s64 delta = dq + ((s64)dd << IOLAT_N_DEV_SHIFT);
-	u64 new = atomic64_add_return(delta, &h->n), old = new - delta;
+	s64 delta = iolat_n_delta(dq, dd, 0, w);
+	u64 old;
 
-	*oq = 0;
-	*od = 0;
-	if (dq)
-		*oq = iolat_span_step(&h->span[IOLAT_SPAN_QUEUE],
-				      &words[IOLAT_SPAN_QUEUE], dq, (u32)old,
-				      (u32)new, tq);
-	if (dd)
-		*od = iolat_span_step(&h->span[IOLAT_SPAN_DEV],
-				      &words[IOLAT_SPAN_DEV], dd,
-				      old >> IOLAT_N_DEV_SHIFT,
-				      new >> IOLAT_N_DEV_SHIFT, td);
+	*new = atomic64_add_return(delta, &h->n);
+	old = *new - delta;
+	iolat_spans_step(h->span, words, dq, dd, iolat_n_at(old, 0, w),
+			 iolat_n_at(*new, 0, w), iolat_n_at(old, w, w),
+			 iolat_n_at(*new, w, w), tq, td, oq, od);
 	return old;
 }
 
 /*
- * __iolat_spans_move() on hardware queue @h, then on the device above it,
- * @all with its words @all_words: one locked add on @all's count only
- * when one of @h's spans goes busy or idle.
+ * The device's counts in its first queue's word @n: that queue's
+ * requests plus the other queues that hold one (iolat.h); 0 exactly
+ * when the device's span is idle.
+ */
+static __always_inline u32 iolat_n_dev_queued(u64 n)
+{
+	return iolat_n_at(n, 0, 16) + iolat_n_at(n, IOLAT_N_ALL_SHIFT, 16);
+}
+
+static __always_inline u32 iolat_n_dev_issued(u64 n)
+{
+	return iolat_n_at(n, 16, 16) + iolat_n_at(n, IOLAT_N_ALL_SHIFT + 16, 16);
+}
+
+/*
+ * The counts of a queue's word @n, of a device of @nr_hwq queues, as
+ * iolat_n_queued() and iolat_n_issued() take them: the queued requests
+ * in the low 32 bits, the issued ones in the high 32.
+ */
+static __always_inline u64 iolat_n_counts(u64 n, u32 nr_hwq)
+{
+	if (nr_hwq == 1)
+		return n;
+	return iolat_n_at(n, 0, 16) | (u64)iolat_n_at(n, 16, 16) << 32;
+}
+
+/*
+ * Requests into or out of the spans of hardware queue @h and of the
+ * device above it, whose spans are @all with their words @all_words.
+ * The device's counts are in its first queue's word (@home's, iolat.h):
+ * a request of @home moves them as it moves its queue's, with one
+ * locked add; one of another queue moves its queue's count with one,
+ * and @home's word with another only when its queue's span goes busy
+ * or idle.  Either way the queue's spans change before the device's, at
+ * the times the queue's say.
+ * Return: @h's counts before (iolat_n_counts()).
  */
 static __always_inline u64 iolat_spans_move(struct iolat_hwq *h,
 					    local64_t *words,
-					    struct iolat_hwq *all,
+					    struct iolat_hwq *home,
+					    struct iolat_busy *all,
 					    local64_t *all_words, int dq, int dd,
 					    s64 tq, s64 td)
 {
 	int oq, od, aq, ad;
-	s64 atq, atd;
-	u64 old;
+	u64 old, new, aold;
+	s64 delta;
 
-	old = __iolat_spans_move(h, words, dq, dd, &tq, &td, &oq, &od);
-	atq = tq;
-	atd = td;
-	if (oq || od)
-		__iolat_spans_move(all, all_words, oq, od, &atq, &atd, &aq,
-				   &ad);
-	/* a busy span's period moved back: the device's too */
+	old = __iolat_spans_move(h, words, dq, dd, &tq, &td, &oq, &od, &new,
+				 16);
+	if (h == home) {
+		/*
+		 * the device's span moves with each of them: back to where
+		 * the queue's opened or moved back to, if it is busy
+		 */
+		iolat_spans_step(all, all_words, dq, dd,
+				 iolat_n_dev_queued(old),
+				 iolat_n_dev_queued(new),
+				 iolat_n_dev_issued(old),
+				 iolat_n_dev_issued(new), &tq, &td, &aq, &ad);
+		return iolat_n_counts(old, 2);
+	}
+	delta = iolat_n_delta(oq, od, IOLAT_N_ALL_SHIFT, 16);
+	if (delta) {
+		new = atomic64_add_return(delta, &home->n);
+		aold = new - delta;
+		iolat_spans_step(all, all_words, oq, od,
+				 iolat_n_dev_queued(aold),
+				 iolat_n_dev_queued(new),
+				 iolat_n_dev_issued(aold),
+				 iolat_n_dev_issued(new), &tq, &td, &aq, &ad);
+	}
+	/* a busy queue's period moved back: the device's too */
 	if (!oq && dq > 0 && tq != S64_MAX)
-		iolat_busy_extend(&all->span[IOLAT_SPAN_QUEUE],
+		iolat_busy_extend(&all[IOLAT_SPAN_QUEUE],
 				  &all_words[IOLAT_SPAN_QUEUE], tq);
 	if (!od && dd > 0 && td != S64_MAX)
-		iolat_busy_extend(&all->span[IOLAT_SPAN_DEV],
+		iolat_busy_extend(&all[IOLAT_SPAN_DEV],
 				  &all_words[IOLAT_SPAN_DEV], td);
-	return old;
+	return iolat_n_counts(old, 2);
 }
 
 /*
@@ -284,20 +369,24 @@ static __always_inline u64 iolat_spans_move(struct iolat_hwq *h,
  * begun counters.  A device with one queue keeps that queue's busy words
  * as the device's, in @c; one with several keeps each queue's in its own
  * per-CPU array and the device's in @c.
+ * Return: the counts of @rq's queue before (iolat_n_queued(),
+ * iolat_n_issued()).
  */
 static __always_inline u64 iolat_acct_move(struct iolat_dev *d, u32 hwq,
 					   struct iolat_acct_cpu *c,
 					   int dq, int dd, s64 tq, s64 td)
 {
 	int oq, od;
+	u64 new;
 
 	if (d->nr_hwq == 1)
 		return __iolat_spans_move(&d->hwqs[0], c->busy, dq, dd, &tq,
-					  &td, &oq, &od);
+					  &td, &oq, &od, &new, 32);
 	return iolat_spans_move(&d->hwqs[hwq],
 				this_cpu_ptr(d->hwq_words) +
 				hwq * IOLAT_NR_SPANS,
-				&d->all, c->busy, dq, dd, tq, td);
+				&d->hwqs[0], d->all.span, c->busy, dq, dd, tq,
+				td);
 }
 
 static inline u32 iolat_n_queued(u64 n)
@@ -307,7 +396,7 @@ static inline u32 iolat_n_queued(u64 n)
 
 static inline u32 iolat_n_issued(u64 n)
 {
-	return n >> IOLAT_N_DEV_SHIFT;
+	return n >> 32;
 }
 
 int iolat_acct_init(struct iolat_dev *d);

@@ -95,19 +95,32 @@ enum iolat_span {
 	IOLAT_NR_SPANS,
 };
 
-#define IOLAT_N_DEV_SHIFT	32
+#define IOLAT_N_ALL_SHIFT	32
 
 /*
- * One hardware queue, or the device as a whole: @n counts its queued
- * requests (low 32 bits) and issued ones (high 32 bits), so that a
- * request issued directly enters both spans, and a completed one leaves
- * both, with one locked add.  A hardware queue's line is written by the
- * CPUs submitting to it and the one completing it; the device's only
- * when one of its queues goes busy or idle, and not at all when it has
- * one queue, whose spans are the device's (account.h).
+ * One hardware queue: @n counts its queued and issued requests, so that
+ * a request issued directly enters both spans, and a completed one
+ * leaves both, with one locked add; a queue's line is written by the
+ * CPUs submitting to it and the one completing it.  A device with one
+ * queue, whose spans are the device's, counts them in the low and the
+ * high 32 bits.  One of several counts them in bits 0-15 and 16-31 (a
+ * queue holds at most its scheduler's requests and its driver tags, a
+ * few thousand), and the first queue's @n also counts the device's
+ * other queues that hold a request queued (bits 32-47) and issued
+ * (bits 48-63): a request of the first queue moves both halves with one
+ * locked add, one of another queue writes the first queue's line only
+ * when its own span goes busy or idle (account.h).
  */
 struct iolat_hwq {
 	atomic64_t n;
+	struct iolat_busy span[IOLAT_NR_SPANS];
+} ____cacheline_aligned_in_smp;
+
+/*
+ * The spans of a device of several queues, in a line of their own: their
+ * counts are in its first queue's word.
+ */
+struct iolat_dev_spans {
 	struct iolat_busy span[IOLAT_NR_SPANS];
 } ____cacheline_aligned_in_smp;
 
@@ -135,7 +148,7 @@ struct iolat_dev {
 	struct iolat_slot_ext *slot_ext;	/* [the same] */
 	void *slots_mem;		/* @slots' allocation, for kvfree() */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
-	struct iolat_hwq all;		/* busy hardware queues, if several */
+	struct iolat_dev_spans all;	/* the device's, if several queues */
 	/* each CPU's part of the queues' busy words, if several */
 	local64_t __percpu *hwq_words;	/* [nr_hwq][IOLAT_NR_SPANS] */
 	struct iolat_acct_cpu __percpu *acct;

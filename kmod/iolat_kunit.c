@@ -755,11 +755,15 @@ static u64 acct_union(const u64 *start, const u64 *end, unsigned int n)
 	return t;
 }
 
-/* Requests into (@dn 1) or out of (-1) both spans of @h at @t. */
+/*
+ * Requests into (@dn 1) or out of (-1) both spans of @h at @t, the first
+ * of @hwqs, and of the device above, whose spans are @all.
+ */
 static void acct_move(struct iolat_hwq *h, local64_t *words,
-		      struct iolat_hwq *all, local64_t *all_words, int dn, s64 t)
+		      struct iolat_hwq *hwqs, struct iolat_busy *all,
+		      local64_t *all_words, int dn, s64 t)
 {
-	iolat_spans_move(h, words, all, all_words, dn, dn, t, t);
+	iolat_spans_move(h, words, hwqs, all, all_words, dn, dn, t, t);
 }
 
 /* Busy time of span @i in @words at @t. */
@@ -781,7 +785,8 @@ static void iolat_busy_union_test(struct kunit *test)
 	enum { N = 200 };
 	u64 *start = kunit_kcalloc(test, 2 * N, sizeof(u64), GFP_KERNEL);
 	u64 *end = start + N;
-	struct iolat_hwq hwq[2] = {}, all = {};
+	struct iolat_busy all[IOLAT_NR_SPANS] = {};
+	struct iolat_hwq hwq[2] = {};
 	/* the queues', the device's */
 	local64_t words[3][IOLAT_NR_SPANS] = {};
 	u64 t, next_t, q_busy[2];
@@ -801,8 +806,8 @@ static void iolat_busy_union_test(struct kunit *test)
 		for (i = 0; i < N; i++) {
 			q = i & 1;
 			if (end[i] == t) {
-				acct_move(&hwq[q], words[q], &all, words[2], -1,
-					  t);
+				acct_move(&hwq[q], words[q], hwq, all, words[2],
+					  -1, t);
 				done++;
 			}
 			if (end[i] > t)
@@ -811,15 +816,16 @@ static void iolat_busy_union_test(struct kunit *test)
 		for (i = 0; i < N; i++) {
 			q = i & 1;
 			if (start[i] == t) {
-				acct_move(&hwq[q], words[q], &all, words[2], 1,
-					  t);
+				acct_move(&hwq[q], words[q], hwq, all, words[2],
+					  1, t);
 				done++;
 			}
 			if (start[i] > t)
 				next_t = min(next_t, start[i]);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, atomic64_read(&all.n), 0LL);
+	/* the device's counts, in the first queue's word, and the queues' */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&hwq[0].n), 0LL);
 	KUNIT_EXPECT_EQ(test, acct_busy(words[2], IOLAT_SPAN_QUEUE, t),
 			acct_union(start, end, N));
 	KUNIT_EXPECT_EQ(test, acct_busy(words[2], IOLAT_SPAN_DEV, t),
@@ -841,7 +847,7 @@ static void iolat_busy_union_test(struct kunit *test)
 	}
 	/* open a period at 10^6 and read it at 10^6 + 500 */
 	t = acct_busy(words[2], IOLAT_SPAN_DEV, 1000000);
-	acct_move(&hwq[0], words[0], &all, words[2], 1, 1000000);
+	acct_move(&hwq[0], words[0], hwq, all, words[2], 1, 1000000);
 	KUNIT_EXPECT_EQ(test, acct_busy(words[2], IOLAT_SPAN_DEV, 1000500),
 			t + 500);
 }
@@ -853,36 +859,56 @@ static void iolat_busy_union_test(struct kunit *test)
  * back to it, on the queue and on the device.  The device span (issue to
  * completion) of the same requests, entered at the times they are seen,
  * does not move; the counts say how many requests each span holds.
+ * @home: the requests are the device's first queue's, whose word holds
+ * the device's counts too (iolat.h), else another queue's.
  */
-static void iolat_busy_backdate_test(struct kunit *test)
+static void busy_backdate(struct kunit *test, bool home)
 {
-	struct iolat_hwq q = {}, all = {};
+	struct iolat_hwq hwq[2] = {};
+	struct iolat_hwq *q = &hwq[!home];
+	struct iolat_busy all[IOLAT_NR_SPANS] = {};
 	local64_t wq[IOLAT_NR_SPANS] = {}, wa[IOLAT_NR_SPANS] = {};
 	u64 old;
 
-	iolat_spans_move(&q, wq, &all, wa, 1, 1, 100, 100);
-	iolat_spans_move(&q, wq, &all, wa, -1, -1, 200, 200);	/* [100, 200] */
-	iolat_spans_move(&q, wq, &all, wa, 1, 1, 150, 300);	/* seen at 300 */
-	iolat_spans_move(&q, wq, &all, wa, -1, -1, 400, 400);	/* [100, 400] */
+	iolat_spans_move(q, wq, hwq, all, wa, 1, 1, 100, 100);
+	iolat_spans_move(q, wq, hwq, all, wa, -1, -1, 200, 200);	/* [100, 200] */
+	iolat_spans_move(q, wq, hwq, all, wa, 1, 1, 150, 300);	/* seen at 300 */
+	iolat_spans_move(q, wq, hwq, all, wa, -1, -1, 400, 400);	/* [100, 400] */
 	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_QUEUE, 1000), 300ULL);
 	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_DEV, 1000), 200ULL);
-	iolat_spans_move(&q, wq, &all, wa, 1, 0, 500, 0);
-	iolat_spans_move(&q, wq, &all, wa, 1, 0, 450, 0);	/* moves back */
+	iolat_spans_move(q, wq, hwq, all, wa, 1, 0, 500, 0);
+	iolat_spans_move(q, wq, hwq, all, wa, 1, 0, 450, 0);	/* moves back */
 	/* not past 400 */
-	old = iolat_spans_move(&q, wq, &all, wa, 1, 1, 300, 540);
+	old = iolat_spans_move(q, wq, hwq, all, wa, 1, 1, 300, 540);
 	KUNIT_EXPECT_EQ(test, iolat_n_queued(old), 2U);
 	KUNIT_EXPECT_EQ(test, iolat_n_issued(old), 0U);
+	/*
+	 * three requests queued, one of them issued: the device's counts
+	 * are the first queue's own, or one other queue busy in both spans
+	 */
+	KUNIT_EXPECT_EQ(test, iolat_n_dev_queued(atomic64_read(&hwq[0].n)),
+			home ? 3U : 1U);
+	KUNIT_EXPECT_EQ(test, iolat_n_dev_issued(atomic64_read(&hwq[0].n)),
+			1U);
 	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_QUEUE, 550),
 			300ULL + 150);
 	KUNIT_EXPECT_EQ(test, acct_busy(wa, IOLAT_SPAN_QUEUE, 550),
 			300ULL + 150);
-	iolat_spans_move(&q, wq, &all, wa, -1, 0, 560, 0);
-	iolat_spans_move(&q, wq, &all, wa, -1, 0, 570, 0);
-	iolat_spans_move(&q, wq, &all, wa, -1, -1, 600, 600);	/* [400, 600] */
-	KUNIT_EXPECT_EQ(test, atomic64_read(&q.n), 0LL);
+	iolat_spans_move(q, wq, hwq, all, wa, -1, 0, 560, 0);
+	iolat_spans_move(q, wq, hwq, all, wa, -1, 0, 570, 0);
+	iolat_spans_move(q, wq, hwq, all, wa, -1, -1, 600, 600);	/* [400, 600] */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&hwq[0].n), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&hwq[1].n), 0LL);
 	KUNIT_EXPECT_EQ(test, acct_busy(wq, IOLAT_SPAN_QUEUE, 1000), 500ULL);
 	KUNIT_EXPECT_EQ(test, acct_busy(wa, IOLAT_SPAN_QUEUE, 1000), 500ULL);
 	KUNIT_EXPECT_EQ(test, acct_busy(wa, IOLAT_SPAN_DEV, 1000), 260ULL);
+}
+
+/* busy_backdate() on the device's first queue, then on another */
+static void iolat_busy_backdate_test(struct kunit *test)
+{
+	busy_backdate(test, true);
+	busy_backdate(test, false);
 }
 
 /*

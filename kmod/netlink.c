@@ -645,7 +645,8 @@ static int iolat_nl_put_hwqs(struct sk_buff *skb, struct iolat_session *s,
 	for (; *next < d->nr_hwq; (*next)++) {
 		iolat_acct_hwq_busy(s, d, *next, now, busy);
 		/* queued and issued from one reading of the count */
-		n = atomic64_read(&d->hwqs[*next].n);
+		n = iolat_n_counts(atomic64_read(&d->hwqs[*next].n),
+				   d->nr_hwq);
 		nest = nla_nest_start(skb, IOLAT_CNT_A_HWQ);
 		if (!nest ||
 		    nla_put_u32(skb, IOLAT_HWQ_A_INDEX, *next) ||
