@@ -1124,7 +1124,10 @@ TEST_F_TIMEOUT(iolat, queue_depths_against_blktrace, 300)
  * host the vCPU can be descheduled between the two sessions' probes of
  * one event for longer than any bound): the CSV session's probe runs
  * first, so each JSON stamp lies between the CSV's of the same stage and
- * of the next.  The kernel's count of the device's requests is the rows'.
+ * of the next.  The queue depths too are each session's own count at its
+ * probe, which a completion on another CPU or in a softirq between the
+ * two probes changes for one of them: 90% of them must agree.  The
+ * kernel's count of the device's requests is the rows'.
  */
 TEST_F_TIMEOUT(iolat, trace_json_matches_csv, 300)
 {
