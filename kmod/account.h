@@ -297,6 +297,21 @@ static __always_inline u32 iolat_n_dev_issued(u64 n)
 }
 
 /*
+ * iolat_spans_step() on the device's spans @all, whose words are
+ * @all_words, given its first queue's word before (@old) and after (@new).
+ */
+static __always_inline void iolat_dev_step(struct iolat_busy *all,
+					   local64_t *all_words, int dq, int dd,
+					   u64 old, u64 new, s64 *tq, s64 *td)
+{
+	int aq, ad;
+
+	iolat_spans_step(all, all_words, dq, dd, iolat_n_dev_queued(old),
+			 iolat_n_dev_queued(new), iolat_n_dev_issued(old),
+			 iolat_n_dev_issued(new), tq, td, &aq, &ad);
+}
+
+/*
  * The counts of a queue's word @n, of a device of @nr_hwq queues, as
  * iolat_n_queued() and iolat_n_issued() take them: the queued requests
  * in the low 32 bits, the issued ones in the high 32.
@@ -326,8 +341,8 @@ static __always_inline u64 iolat_spans_move(struct iolat_hwq *h,
 					    local64_t *all_words, int dq, int dd,
 					    s64 tq, s64 td)
 {
-	int oq, od, aq, ad;
-	u64 old, new, aold;
+	int oq, od;
+	u64 old, new;
 	s64 delta;
 
 	old = __iolat_spans_move(h, words, dq, dd, &tq, &td, &oq, &od, &new,
@@ -337,22 +352,14 @@ static __always_inline u64 iolat_spans_move(struct iolat_hwq *h,
 		 * the device's span moves with each of them: back to where
 		 * the queue's opened or moved back to, if it is busy
 		 */
-		iolat_spans_step(all, all_words, dq, dd,
-				 iolat_n_dev_queued(old),
-				 iolat_n_dev_queued(new),
-				 iolat_n_dev_issued(old),
-				 iolat_n_dev_issued(new), &tq, &td, &aq, &ad);
+		iolat_dev_step(all, all_words, dq, dd, old, new, &tq, &td);
 		return iolat_n_counts(old, 2);
 	}
 	delta = iolat_n_delta(oq, od, IOLAT_N_ALL_SHIFT, 16);
 	if (delta) {
 		new = atomic64_add_return(delta, &home->n);
-		aold = new - delta;
-		iolat_spans_step(all, all_words, oq, od,
-				 iolat_n_dev_queued(aold),
-				 iolat_n_dev_queued(new),
-				 iolat_n_dev_issued(aold),
-				 iolat_n_dev_issued(new), &tq, &td, &aq, &ad);
+		iolat_dev_step(all, all_words, oq, od, new - delta, new, &tq,
+			       &td);
 	}
 	/* a busy queue's period moved back: the device's too */
 	if (!oq && dq > 0 && tq != S64_MAX)
