@@ -20,6 +20,7 @@ int iolat_acct_init(struct iolat_dev *d)
 		return -ENOMEM;
 	if (d->nr_hwq == 1)
 		return 0;
+	iolat_hwqs_init(d->hwqs, d->nr_hwq);
 	d->hwq_words = __alloc_percpu(array3_size(d->nr_hwq, IOLAT_NR_SPANS,
 						  sizeof(local64_t)),
 				      __alignof__(local64_t));

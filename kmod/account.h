@@ -7,10 +7,11 @@
  * - Busy time is a union of intervals, so it needs to know when a span
  *   goes from idle to busy: each hardware queue counts its requests in
  *   its own cache line (struct iolat_hwq), queued and issued in one word.
- *   A device of several queues keeps its own counts in the first queue's
- *   word, which a request of that queue moves with the same add and one
- *   of another queue only when its queue goes busy or idle (a device
- *   with one queue has no level above it).  A transition adds
+ *   A device of several queues keeps its own counts in one queue's
+ *   word, its home's, which a request of that queue moves with the same
+ *   add and one of another queue only when its queue goes busy or idle
+ *   (a device with one queue has no level above it); the home moves to
+ *   the queue in use when the device is idle.  A transition adds
  *   its time to a busy word (lib/account.h), which is a sum kept in parts
  *   per CPU: a request costs one locked add when it enters and one when
  *   it leaves.  A request is in the queue from its first stage, which may
@@ -257,48 +258,48 @@ static __always_inline s64 iolat_n_delta(int dq, int dd, unsigned int shift,
 }
 
 /*
- * __iolat_spans_move() on hardware queue @h, whose word counts its
- * queued and issued requests in @w bits each from bit 0: a device's one
- * queue (32: its spans are the device's), or one of several (16):
- * one locked add.  Called with this CPU's counters begun
- * (iolat_acct_get()): the words are this CPU's.
+ * __iolat_spans_move() on the one hardware queue @h of a device, whose
+ * spans are the device's: one locked add.  Called with this CPU's
+ * counters begun (iolat_acct_get()): the words are this CPU's.
  * Return: @h's word before, with @new set to it after.
  */
 static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h,
 					      local64_t *words,
 					      int dq, int dd, s64 *tq,
 					      s64 *td, int *oq, int *od,
-					      u64 *new, unsigned int w)
+					      u64 *new)
 {
-	s64 delta = iolat_n_delta(dq, dd, 0, w);
+	s64 delta = iolat_n_delta(dq, dd, 0, 32);
 	u64 old;
 
 	*new = atomic64_add_return(delta, &h->n);
 	old = *new - delta;
-	iolat_spans_step(h->span, words, dq, dd, iolat_n_at(old, 0, w),
-			 iolat_n_at(*new, 0, w), iolat_n_at(old, w, w),
-			 iolat_n_at(*new, w, w), tq, td, oq, od);
+	iolat_spans_step(h->span, words, dq, dd, iolat_n_at(old, 0, 32),
+			 iolat_n_at(*new, 0, 32), iolat_n_at(old, 32, 32),
+			 iolat_n_at(*new, 32, 32), tq, td, oq, od);
 	return old;
 }
 
 /*
- * The device's counts in its first queue's word @n: that queue's
+ * The device's counts in its home queue's word @n: that queue's
  * requests plus the other queues that hold one (iolat.h); 0 exactly
  * when the device's span is idle.
  */
 static __always_inline u32 iolat_n_dev_queued(u64 n)
 {
-	return iolat_n_at(n, 0, 16) + iolat_n_at(n, IOLAT_N_ALL_SHIFT, 16);
+	return iolat_n_at(n, 0, IOLAT_N_W) +
+	       iolat_n_at(n, IOLAT_N_ALL_SHIFT, IOLAT_N_W);
 }
 
 static __always_inline u32 iolat_n_dev_issued(u64 n)
 {
-	return iolat_n_at(n, 16, 16) + iolat_n_at(n, IOLAT_N_ALL_SHIFT + 16, 16);
+	return iolat_n_at(n, IOLAT_N_W, IOLAT_N_W) +
+	       iolat_n_at(n, IOLAT_N_ALL_SHIFT + IOLAT_N_W, IOLAT_N_W - 2);
 }
 
 /*
  * iolat_spans_step() on the device's spans @all, whose words are
- * @all_words, given its first queue's word before (@old) and after (@new).
+ * @all_words, given its home queue's word before (@old) and after (@new).
  */
 static __always_inline void iolat_dev_step(struct iolat_busy *all,
 					   local64_t *all_words, int dq, int dd,
@@ -320,55 +321,238 @@ static __always_inline u64 iolat_n_counts(u64 n, u32 nr_hwq)
 {
 	if (nr_hwq == 1)
 		return n;
-	return iolat_n_at(n, 0, 16) | (u64)iolat_n_at(n, 16, 16) << 32;
+	return iolat_n_at(n, 0, IOLAT_N_W) |
+	       (u64)iolat_n_at(n, IOLAT_N_W, IOLAT_N_W) << 32;
+}
+
+/* The words of a device's @nr_hwq queues, the first its home. */
+static inline void iolat_hwqs_init(struct iolat_hwq *hwqs, u32 nr_hwq)
+{
+	u32 i;
+
+	for (i = 1; i < nr_hwq; i++)
+		atomic64_set(&hwqs[i].n, IOLAT_N_AWAY);
 }
 
 /*
- * Requests into or out of the spans of hardware queue @h and of the
- * device above it, whose spans are @all with their words @all_words.
- * The device's counts are in its first queue's word (@home's, iolat.h):
- * a request of @home moves them as it moves its queue's, with one
- * locked add; one of another queue moves its queue's count with one,
- * and @home's word with another only when its queue's span goes busy
- * or idle.  Either way the queue's spans change before the device's, at
- * the times the queue's say.
- * Return: @h's counts before (iolat_n_counts()).
+ * A pause where another CPU's move of the home or add can come in:
+ * nothing in the module; the KUnit suite's race test widens the windows
+ * with it (iolat_kunit.c).
  */
-static __always_inline u64 iolat_spans_move(struct iolat_hwq *h,
-					    local64_t *words,
-					    struct iolat_hwq *home,
-					    struct iolat_busy *all,
-					    local64_t *all_words, int dq, int dd,
-					    s64 tq, s64 td)
-{
-	int oq, od;
-	u64 old, new;
-	s64 delta;
+#ifndef iolat_race_window
+#define iolat_race_window() do { } while (0)
+#endif
 
-	old = __iolat_spans_move(h, words, dq, dd, &tq, &td, &oq, &od, &new,
-				 16);
-	if (h == home) {
+/*
+ * An add that found queue word @n marked by a CPU moving the home
+ * (iolat_home_claim(), which holds the mark with interrupts off and
+ * waits for nothing): wait for the mark to go, and take the add as made
+ * just after, in the word as the move left it (away from the home or
+ * not), with the adds before it (@old, from the add).  A word with a
+ * request's count in it keeps its place until that count leaves.
+ * Return: @old as the add would have found it then.
+ */
+static noinline __maybe_unused u64 iolat_n_settle(atomic64_t *n, u64 old)
+{
+	u64 now;
+
+	while ((now = atomic64_read(n)) & IOLAT_N_MOVING)
+		cpu_relax();
+	return (old & ~(IOLAT_N_MOVING | IOLAT_N_AWAY)) |
+	       (now & IOLAT_N_AWAY);
+}
+
+/*
+ * Add @delta to queue word @n, with @old and @new set to it before and
+ * after (iolat_n_settle() if the home was moving).  With @home, an add
+ * to the device's counts, which must find the home's word: one that
+ * found a word away from it is taken back (the counts above of a word
+ * away from the home are read by no one).
+ * Return: false if the add was taken back.
+ */
+static __always_inline bool iolat_n_add(atomic64_t *n, s64 delta, u64 *old,
+					u64 *new, bool home)
+{
+	*new = atomic64_add_return(delta, n);
+	*old = *new - delta;
+	if (unlikely(*old & IOLAT_N_MOVING)) {
+		*old = iolat_n_settle(n, *old);
+		*new = *old + delta;
+	}
+	if (!home || likely(!(*old & IOLAT_N_AWAY)))
+		return true;
+	atomic64_sub(delta, n);
+	return false;
+}
+
+/*
+ * Make queue @q, whose request's add has just left its word at @now
+ * (idle to busy, away from the home @home of @homep), the home of the
+ * device, if the device is idle: the old home's word is
+ * marked from 0 (its queue idle, no other queue busy) and @q's from
+ * @now, so that an add to either waits until the home has moved, with
+ * interrupts off so that no probe on this CPU waits on its own mark.
+ * The request's count stays in @q's word, which is the device's once
+ * it is the home.
+ * Return: whether @q is the home.
+ */
+static noinline __maybe_unused bool
+iolat_home_claim(struct iolat_hwq *hwqs, u32 *homep, u32 home, u32 q,
+		 u64 now)
+{
+	const u64 mark = IOLAT_N_AWAY | IOLAT_N_MOVING;
+	unsigned long flags;
+	bool moved = false;
+
+	local_irq_save(flags);
+	/* only the home's word can be 0, and it cannot move but from here */
+	if (atomic64_cmpxchg(&hwqs[home].n, 0, mark) == 0) {
+		moved = atomic64_cmpxchg(&hwqs[q].n, now, now ^ mark) == now;
+		iolat_race_window();
+		if (moved) {
+			WRITE_ONCE(*homep, q);
+			atomic64_sub(IOLAT_N_MOVING, &hwqs[q].n);
+		}
+		/* away, or home again */
+		atomic64_sub(moved ? IOLAT_N_MOVING : mark, &hwqs[home].n);
+	}
+	local_irq_restore(flags);
+	return moved;
+}
+
+/*
+ * The spans of hardware queue @q of @hwqs (its own word's counts before
+ * @old and after @new, its busy words' parts on this CPU @words) step,
+ * then those of the device above (@all, @all_words) if @q is its home,
+ * else the device's count of busy queues in the home's word (@homep)
+ * when @q's span goes busy or idle.
+ * Return: @q's counts before (iolat_n_counts()).
+ */
+static __always_inline u64 iolat_spans_step_multi(struct iolat_hwq *hwqs,
+						  u32 q, u32 *homep,
+						  local64_t *words,
+						  struct iolat_dev_spans *all,
+						  local64_t *all_words,
+						  int dq, int dd, s64 tq,
+						  s64 td, u64 old, u64 new)
+{
+	struct iolat_hwq *h = &hwqs[q];
+	u64 hold, hnew;
+	int oq, od;
+	s64 delta;
+	u32 home;
+
+	iolat_spans_step(h->span, words, dq, dd,
+			 iolat_n_at(old, 0, IOLAT_N_W),
+			 iolat_n_at(new, 0, IOLAT_N_W),
+			 iolat_n_at(old, IOLAT_N_W, IOLAT_N_W),
+			 iolat_n_at(new, IOLAT_N_W, IOLAT_N_W),
+			 &tq, &td, &oq, &od);
+	if (!(old & IOLAT_N_AWAY)) {
 		/*
-		 * the device's span moves with each of them: back to where
-		 * the queue's opened or moved back to, if it is busy
+		 * the home: the device's span moves with each of them, back
+		 * to where the queue's opened or moved back to if it is busy
 		 */
-		iolat_dev_step(all, all_words, dq, dd, old, new, &tq, &td);
+		if (dq > 0 && !iolat_n_dev_queued(old))
+			WRITE_ONCE(all->opener, q);
+		iolat_dev_step(all->span, all_words, dq, dd, old, new, &tq,
+			       &td);
 		return iolat_n_counts(old, 2);
 	}
-	delta = iolat_n_delta(oq, od, IOLAT_N_ALL_SHIFT, 16);
+	delta = iolat_n_delta(oq, od, IOLAT_N_ALL_SHIFT, IOLAT_N_W);
 	if (delta) {
-		new = atomic64_add_return(delta, &home->n);
-		iolat_dev_step(all, all_words, oq, od, new - delta, new, &tq,
+		do {
+			home = READ_ONCE(*homep);
+			iolat_race_window();
+		} while (!iolat_n_add(&hwqs[home].n, delta, &hold, &hnew,
+				      true));
+		if (oq > 0 && !iolat_n_dev_queued(hold))
+			WRITE_ONCE(all->opener, q);
+		iolat_dev_step(all->span, all_words, oq, od, hold, hnew, &tq,
 			       &td);
 	}
 	/* a busy queue's period moved back: the device's too */
 	if (!oq && dq > 0 && tq != S64_MAX)
-		iolat_busy_extend(&all[IOLAT_SPAN_QUEUE],
+		iolat_busy_extend(&all->span[IOLAT_SPAN_QUEUE],
 				  &all_words[IOLAT_SPAN_QUEUE], tq);
 	if (!od && dd > 0 && td != S64_MAX)
-		iolat_busy_extend(&all[IOLAT_SPAN_DEV],
+		iolat_busy_extend(&all->span[IOLAT_SPAN_DEV],
 				  &all_words[IOLAT_SPAN_DEV], td);
 	return iolat_n_counts(old, 2);
+}
+
+/*
+ * iolat_spans_move() of a request whose add to its queue's word @q met
+ * a mark, or found it away from the home (@old before, @new after): out
+ * of line, so that the home's requests carry none of it.  A queue that
+ * goes busy on an idle device, which it opened last time too (@all's
+ * opener), becomes its home.
+ */
+static noinline __maybe_unused u64
+iolat_spans_move_away(struct iolat_hwq *hwqs, u32 q, u32 *homep,
+		      local64_t *words, struct iolat_dev_spans *all,
+		      local64_t *all_words, int dq, int dd, s64 tq, s64 td,
+		      u64 old, u64 new)
+{
+	s64 delta = iolat_n_delta(dq, dd, 0, IOLAT_N_W);
+	u32 home;
+
+	if (old & IOLAT_N_MOVING) {
+		old = iolat_n_settle(&hwqs[q].n, old);
+		new = old + delta;
+	}
+	if ((old & IOLAT_N_AWAY) && dq > 0 && !iolat_n_at(old, 0, IOLAT_N_W) &&
+	    READ_ONCE(all->opener) == q) {
+		home = READ_ONCE(*homep);
+		if (!atomic64_read(&hwqs[home].n) &&
+		    iolat_home_claim(hwqs, homep, home, q, new)) {
+			old &= ~IOLAT_N_AWAY;
+			new &= ~IOLAT_N_AWAY;
+		}
+	}
+	return iolat_spans_step_multi(hwqs, q, homep, words, all, all_words,
+				      dq, dd, tq, td, old, new);
+}
+
+/*
+ * Requests into or out of the spans of hardware queue @q of @hwqs, whose
+ * busy words' parts on this CPU are @words, and of the device above,
+ * whose spans are @all with @all_words.  The device's counts are in its
+ * home queue's word (@homep, iolat.h), the only one without
+ * IOLAT_N_AWAY: a request of the home moves them as it moves its
+ * queue's, with one locked add; one of another queue moves its queue's
+ * count with one, and the home's word with another only when its
+ * queue's span goes busy or idle.  Either way the queue's spans change
+ * before the device's, at the times the queue's say.
+ *
+ * The home moves (iolat_home_claim()) to a queue that opens the idle
+ * device's span as it did last time, so that a device whose I/O uses
+ * one queue at a time, wherever its submitter runs, takes one locked add
+ * per request's entry and one per exit, and queues taking turns do not
+ * move it back and forth.  Whether a queue is the home is known from its
+ * word as its add found it; the home cannot move from a word that
+ * counts a busy queue, so a busy queue's count above stays where it was
+ * added, and an add above that found a word away from the home is taken
+ * back and made again.
+ * Return: @q's counts before (iolat_n_counts()).
+ */
+static __always_inline u64 iolat_spans_move(struct iolat_hwq *hwqs, u32 q,
+					    u32 *homep, local64_t *words,
+					    struct iolat_dev_spans *all,
+					    local64_t *all_words, int dq, int dd,
+					    s64 tq, s64 td)
+{
+	s64 delta = iolat_n_delta(dq, dd, 0, IOLAT_N_W);
+	u64 old, new;
+
+	new = atomic64_add_return(delta, &hwqs[q].n);
+	old = new - delta;
+	if (likely(!(old & (IOLAT_N_AWAY | IOLAT_N_MOVING))))
+		return iolat_spans_step_multi(hwqs, q, homep, words, all,
+					      all_words, dq, dd, tq, td, old,
+					      new);
+	return iolat_spans_move_away(hwqs, q, homep, words, all, all_words,
+				     dq, dd, tq, td, old, new);
 }
 
 /*
@@ -388,12 +572,11 @@ static __always_inline u64 iolat_acct_move(struct iolat_dev *d, u32 hwq,
 
 	if (d->nr_hwq == 1)
 		return __iolat_spans_move(&d->hwqs[0], c->busy, dq, dd, &tq,
-					  &td, &oq, &od, &new, 32);
-	return iolat_spans_move(&d->hwqs[hwq],
+					  &td, &oq, &od, &new);
+	return iolat_spans_move(d->hwqs, hwq, &d->home,
 				this_cpu_ptr(d->hwq_words) +
 				hwq * IOLAT_NR_SPANS,
-				&d->hwqs[0], d->all.span, c->busy, dq, dd, tq,
-				td);
+				&d->all, c->busy, dq, dd, tq, td);
 }
 
 static inline u32 iolat_n_queued(u64 n)

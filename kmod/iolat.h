@@ -95,22 +95,30 @@ enum iolat_span {
 	IOLAT_NR_SPANS,
 };
 
-#define IOLAT_N_ALL_SHIFT	32
-
 /*
  * One hardware queue: @n counts its queued and issued requests, so that
  * a request issued directly enters both spans, and a completed one
  * leaves both, with one locked add; a queue's line is written by the
  * CPUs submitting to it and the one completing it.  A device with one
  * queue, whose spans are the device's, counts them in the low and the
- * high 32 bits.  One of several counts them in bits 0-15 and 16-31 (a
- * queue holds at most its scheduler's requests and its driver tags, a
- * few thousand), and the first queue's @n also counts the device's
- * other queues that hold a request queued (bits 32-47) and issued
- * (bits 48-63): a request of the first queue moves both halves with one
- * locked add, one of another queue writes the first queue's line only
- * when its own span goes busy or idle (account.h).
+ * high 32 bits.  One of several counts them in bits 0-15 and 16-31
+ * (IOLAT_N_W bits each: a queue holds at most its scheduler's requests
+ * and its driver tags, a few thousand).  The device's counts are in the
+ * word of one of them, its home (@home of struct iolat_dev), the only
+ * word without IOLAT_N_AWAY: the device's other queues that hold a
+ * request queued (bits 32-47) and issued (bits 48-61).  A request of
+ * the home moves both halves with one locked add, one of another queue
+ * writes the home's line only when its own span goes busy or idle.  The
+ * home moves to a queue that goes busy while the device is idle, so that
+ * a device whose I/O uses one queue at a time takes one locked add per
+ * request's entry and exit; the words it moves between are marked
+ * IOLAT_N_MOVING meanwhile (account.h).
  */
+#define IOLAT_N_W		16
+#define IOLAT_N_ALL_SHIFT	32
+#define IOLAT_N_MOVING		BIT_ULL(62)
+#define IOLAT_N_AWAY		BIT_ULL(63)
+
 struct iolat_hwq {
 	atomic64_t n;
 	struct iolat_busy span[IOLAT_NR_SPANS];
@@ -118,10 +126,12 @@ struct iolat_hwq {
 
 /*
  * The spans of a device of several queues, in a line of their own: their
- * counts are in its first queue's word.
+ * counts are in its home queue's word.  @opener: the queue whose request
+ * last opened the device's queue span (account.h, iolat_spans_move()).
  */
 struct iolat_dev_spans {
 	struct iolat_busy span[IOLAT_NR_SPANS];
+	u32 opener;
 } ____cacheline_aligned_in_smp;
 
 struct iolat_acct_cpu;
@@ -144,6 +154,7 @@ struct iolat_dev {
 	u64 last;
 	u32 nr_hwq;
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
+	u32 home;		/* the queue whose @n holds the device's counts */
 	struct iolat_slot *slots;	/* [nr_hwq * (depth + 1)] */
 	struct iolat_slot_ext *slot_ext;	/* [the same] */
 	void *slots_mem;		/* @slots' allocation, for kvfree() */

@@ -103,6 +103,10 @@ tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
 END { clear(@start); }
 """
 CONFIGS = [("qd1", "psync", 1), ("qd32", "libaio", 32)]
+# the profile also at QD 1 on null_blk's poll queue (polled reads: fio's
+# pvsync2 with --hipri), its second hardware queue: a device's I/O on a
+# queue other than the first
+PROFILE_CONFIGS = CONFIGS + [("qd1-poll", "io_uring", 1)]
 
 
 def sh(cmd):
@@ -121,7 +125,8 @@ def fio_cmd(engine, qd, ios, out):
             "--bs=4k", "--direct=1", "--ioengine=" + engine,
             "--iodepth=%d" % qd, "--number_ios=%d" % ios, "--size=1G",
             "--norandommap", "--randrepeat=0", "--eta=never",
-            "--output-format=json", "--output=" + out]
+            "--output-format=json", "--output=" + out] + \
+        (["--hipri"] if engine == "io_uring" else [])
 
 
 def kheaders():
@@ -306,7 +311,7 @@ def profile_run(args, tmp, modes):
     """Each mode once per configuration between two markers."""
     marker = os.environ["IOLAT_MARKER"]
     with open(os.path.join(args.out, "windows"), "w") as f:
-        for name, engine, qd in CONFIGS:
+        for name, engine, qd in PROFILE_CONFIGS:
             run_one(tmp, engine, qd, args.ios, "none")
             for mode in modes:
                 run_one(tmp, engine, qd, args.ios, mode)     # warm-up
@@ -382,7 +387,7 @@ def profile(args):
         locked[key] = nlock / w["ios"]
         clocks[key] = nclock / w["ios"]
     out = []
-    for c, _, _ in CONFIGS:
+    for c, _, _ in PROFILE_CONFIGS:
         base = per.get((c, "none"))
         if not base:
             continue
