@@ -149,6 +149,17 @@ def kheaders():
     return KHDR
 
 
+def cpu_seconds(pid):
+    """The CPU time of process @pid and its waited-for children."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            v = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    # utime, stime, cutime, cstime: fields 14 to 17, after the name's 2
+    return sum(int(x) for x in v[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def peer_start(tmp, mode, log):
     """Start a BPF peer; return it once its probes are attached."""
     env = dict(os.environ, BCC_KERNEL_SOURCE=kheaders(),
@@ -171,12 +182,16 @@ def peer_start(tmp, mode, log):
     for attempt in (1, 2):
         p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                              env=env)
-        # compiling the program takes seconds of guest time
-        for _ in range(600):
+        # compiling the program takes seconds of the guest's CPU; its
+        # reads of this machine's root, through 9p, leave the vCPU idle
+        # while the host answers, and an idle vCPU's clock jumps ahead
+        # (sleep=off): on a busy host minutes of guest time pass, so the
+        # limit is on the peer's CPU time, with a far one on the wait
+        for _ in range(36000):
             time.sleep(1)
             if ready in open(log.name).read():
                 return p
-            if p.poll() is not None:
+            if p.poll() is not None or cpu_seconds(p.pid) > 600:
                 break
         p.kill()
         p.wait()
