@@ -258,6 +258,22 @@ static __always_inline s64 iolat_n_delta(int dq, int dd, unsigned int shift,
 }
 
 /*
+ * iolat_spans_step() on the spans of hardware queue @h, whose word
+ * counts its queued and issued requests in @w bits each from bit 0 (32
+ * on a device's one queue, IOLAT_N_W on one of several), given it
+ * before (@old) and after (@new).
+ */
+static __always_inline void iolat_hwq_step(struct iolat_hwq *h,
+					   local64_t *words, int dq, int dd,
+					   u64 old, u64 new, unsigned int w,
+					   s64 *tq, s64 *td, int *oq, int *od)
+{
+	iolat_spans_step(h->span, words, dq, dd, iolat_n_at(old, 0, w),
+			 iolat_n_at(new, 0, w), iolat_n_at(old, w, w),
+			 iolat_n_at(new, w, w), tq, td, oq, od);
+}
+
+/*
  * __iolat_spans_move() on the one hardware queue @h of a device, whose
  * spans are the device's: one locked add.  Called with this CPU's
  * counters begun (iolat_acct_get()): the words are this CPU's.
@@ -274,9 +290,7 @@ static __always_inline u64 __iolat_spans_move(struct iolat_hwq *h,
 
 	*new = atomic64_add_return(delta, &h->n);
 	old = *new - delta;
-	iolat_spans_step(h->span, words, dq, dd, iolat_n_at(old, 0, 32),
-			 iolat_n_at(*new, 0, 32), iolat_n_at(old, 32, 32),
-			 iolat_n_at(*new, 32, 32), tq, td, oq, od);
+	iolat_hwq_step(h, words, dq, dd, old, *new, 32, tq, td, oq, od);
 	return old;
 }
 
@@ -436,18 +450,13 @@ static __always_inline u64 iolat_spans_step_multi(struct iolat_hwq *hwqs,
 						  int dq, int dd, s64 tq,
 						  s64 td, u64 old, u64 new)
 {
-	struct iolat_hwq *h = &hwqs[q];
 	u64 hold, hnew;
 	int oq, od;
 	s64 delta;
 	u32 home;
 
-	iolat_spans_step(h->span, words, dq, dd,
-			 iolat_n_at(old, 0, IOLAT_N_W),
-			 iolat_n_at(new, 0, IOLAT_N_W),
-			 iolat_n_at(old, IOLAT_N_W, IOLAT_N_W),
-			 iolat_n_at(new, IOLAT_N_W, IOLAT_N_W),
-			 &tq, &td, &oq, &od);
+	iolat_hwq_step(&hwqs[q], words, dq, dd, old, new, IOLAT_N_W, &tq,
+		       &td, &oq, &od);
 	if (!(old & IOLAT_N_AWAY)) {
 		/*
 		 * the home: the device's span moves with each of them, back

@@ -109,7 +109,8 @@ enum iolat_span {
  * request queued (bits 32-47) and issued (bits 48-61).  A request of
  * the home moves both halves with one locked add, one of another queue
  * writes the home's line only when its own span goes busy or idle.  The
- * home moves to a queue that goes busy while the device is idle, so that
+ * home moves to a queue that opens the idle device's span twice in a
+ * row, so that
  * a device whose I/O uses one queue at a time takes one locked add per
  * request's entry and exit; the words it moves between are marked
  * IOLAT_N_MOVING meanwhile (account.h).

@@ -104,8 +104,8 @@ END { clear(@start); }
 """
 CONFIGS = [("qd1", "psync", 1), ("qd32", "libaio", 32)]
 # the profile also at QD 1 on null_blk's poll queue (polled reads: fio's
-# pvsync2 with --hipri), its second hardware queue: a device's I/O on a
-# queue other than the first
+# io_uring with --hipri; pvsync2's stayed on the submit queue), its
+# second hardware queue: a device's I/O on a queue other than the first
 PROFILE_CONFIGS = CONFIGS + [("qd1-poll", "io_uring", 1)]
 
 
