@@ -23,40 +23,46 @@ VARIANTS = {
     # what remains is the tracepoints' dispatch, the compare and the CLI
     "probes-only": [
         ("kmod/iolat.h",
-         "if (s->devs[i].devt == devt)",
-         "if (s->devs[i].devt == (devt ^ 0x40000000))"),
+         "if (s->devs[i].devt == devt)\n\t\t\treturn &s->devs[i];\n"
+         "\tif (unlikely",
+         "if (s->devs[i].devt == (devt ^ 0x40000000))\n"
+         "\t\t\treturn &s->devs[i];\n\tif (unlikely"),
     ],
     # the busy-time spans (account.h) do nothing: no count, no period
     "no-busy": [
         ("kmod/account.h",
-         "\tint oq, od;\n\n\tif (d->nr_hwq == 1)",
-         "\tint oq, od;\n\n\treturn 0;\n\tif (d->nr_hwq == 1)"),
+         "\tu64 new;\n\n\tif (d->nr_hwq == 1)",
+         "\tu64 new;\n\n\treturn 0;\n\tif (d->nr_hwq == 1)"),
     ],
     # the per-CPU counters change without interrupts off
     "no-irqoff": [
         ("kmod/account.h", "\tlocal_irq_save(*flags);", "\t*flags = 0;"),
-        ("kmod/account.h", "\tlocal_irq_restore(flags);", ""),
+        ("kmod/account.h",
+         "\tiolat_acct_put(d, step);\n\tlocal_irq_restore(flags);",
+         "\tiolat_acct_put(d, step);"),
     ],
     # no bio stages: block_bio_queue's probe returns at once and a
     # request's slot takes no stash entry, remote entry or submitter
     "no-stash": [
         ("kmod/probe_bio.c",
-         "\tif (!iolat_session_dev(s, iolat_bio_devt(bio)) ||\n"
+         "\tif (!iolat_session_dev(s, iolat_bio_devt(bio),\n"
+         "\t\t\t       bio->bi_iter.bi_sector) ||\n"
          "\t    !iolat_session_armed(s))\n\t\treturn;\n"
          "\te = iolat_stash_new(s);",
-         "\tif (iolat_session_dev(s, iolat_bio_devt(bio)))\n"
+         "\tif (iolat_session_dev(s, iolat_bio_devt(bio),\n"
+         "\t\t\t      bio->bi_iter.bi_sector))\n"
          "\t\treturn;\n\te = iolat_stash_new(s);"),
         ("kmod/probe_rq.c",
          "\tif (rq->bio)\n\t\te = iolat_stash_find(st, rq->bio);",
          ""),
         ("kmod/probe_rq.c",
          "\tif (rq->bio && !iolat_rq_passthrough(rq) &&\n"
-         "\t    iolat_slot_take_remote(s, slot, rq->bio))\n"
+         "\t    iolat_slot_take_remote(s, slot, x, rq->bio))\n"
          "\t\tgoto filter;",
          ""),
         ("kmod/probe_rq.c",
          "\tif (in_task() && !(current->flags & PF_KTHREAD))\n"
-         "\t\tslot->flags = iolat_submitter_set(&slot->who, current);",
+         "\t\tslot->flags = iolat_submitter_set(&x->who, current);",
          ""),
     ],
     # iolat_now() counts up instead of reading the clock
