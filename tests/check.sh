@@ -121,6 +121,7 @@ guest_lane() {
 		case $k in
 		demo) demo_check ;;
 		cost) tests/bench/cost.sh --check ;;
+		locks) tests/bench/profile.sh --check ;;
 		*) guest_suite "$k" ;;
 		esac >"$OUT/guest-$k.log" 2>&1
 		st=$?
@@ -131,6 +132,10 @@ guest_lane() {
 		elif [ "$k" = cost ] && [ "$st" != 0 ]; then
 			echo "failed: instruction budgets" >"$OUT/guest-$k.why"
 			grep -E '^(cost|run): ' "$OUT/guest-$k.log" | grep -E 'FAIL|run:|status|no ' |
+				head -n 6 >"$OUT/guest-$k.detail"
+		elif [ "$k" = locks ] && [ "$st" != 0 ]; then
+			echo "failed: locked instructions or clock reads per I/O" >"$OUT/guest-$k.why"
+			grep -E '^profile: ' "$OUT/guest-$k.log" | grep -vE '^profile: ok ' |
 				head -n 6 >"$OUT/guest-$k.detail"
 		elif [ "$st" != 0 ]; then
 			guest_why "$k" >"$OUT/guest-$k.why"
@@ -143,7 +148,12 @@ guest_lane() {
 # (The cost stage, tests/bench/cost.sh --check: the instructions each
 # tracing mode adds per I/O, counted in a 6.1 guest under QEMU's icount,
 # against tests/bench/budgets, and a module built to loop in its
-# completion probe that must go over them.  About four minutes, in lane 2.)
+# completion probe that must go over them.  About four minutes, in lane 2.
+# The locks stage, tests/bench/profile.sh --check: the same guest under
+# its instruction-counting plugin, the locked instructions iolat's module
+# executes per I/O and the clock reads it adds, counted in the blocks
+# that ran.  About two minutes, in lane 1, with QEMU's source package
+# fetched once for the plugin's header.)
 #
 # README's sample output against today's (tests/docs/samples.py): the
 # guest half of `make demo` on 6.1, as `make demo` runs it, its output
@@ -507,8 +517,9 @@ for k in $KERNELS; do
 	fi
 	ready+=("$k")
 	# README's sample, from 6.1's guest (demo_check), and the
-	# instruction budgets (tests/bench/cost.sh --check)
-	[ "$k" = 6.1 ] && ready+=(demo cost)
+	# instruction budgets (tests/bench/cost.sh --check), and the locked
+	# instructions and clock reads per I/O (tests/bench/profile.sh --check)
+	[ "$k" = 6.1 ] && ready+=(demo cost locks)
 done
 # The struct sizes and record offsets the docs give, against the 6.1
 # module's debug information (tests/docs/sizes.py).
@@ -525,7 +536,7 @@ distro=()
 debug=()
 for k in "${ready[@]}"; do
 	case $k in
-	debug|5.10|demo|cost) debug+=("$k") ;;
+	debug|5.10|demo|cost|locks) debug+=("$k") ;;
 	*) distro+=("$k") ;;
 	esac
 done

@@ -11,6 +11,13 @@
 # between its profile markers.
 #
 #   tests/bench/profile.sh [MODES]   default: none,counters,aggregate,stream,file,blktrace
+#   tests/bench/profile.sh --check   make check's: none, counters, aggregate
+#                                    and stream, nothing spliced; fails
+#                                    unless each of iolat's modes executed
+#                                    2 locked instructions per I/O and the
+#                                    counters and aggregate modes added at
+#                                    most 2 clock reads, at every
+#                                    configuration (cost.py profile --check)
 #
 # The plugin needs QEMU's qemu-plugin.h, which no Debian binary package
 # ships: it is taken from the source package of the installed QEMU
@@ -21,13 +28,20 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT" || exit 1
+check=0
+if [ "${1:-}" = --check ]; then
+	check=1
+	set -- none,counters,aggregate,stream
+fi
 modes=${1:-none,counters,aggregate,stream,file,blktrace}
 cache=${IOLAT_CACHE:-/var/cache/iolat}/qemu-plugin
 out=$ROOT/build/profile
 rm -rf "$out"
 mkdir -p "$out" "$cache"
 
-for f in build/iolat build/kmod/6.1/iolat.ko; do
+# the module profiled: IOLAT_PROFILE_KO, to try a variant by hand
+ko=$(realpath -m "${IOLAT_PROFILE_KO:-build/kmod/6.1/iolat.ko}")
+for f in build/iolat "$ko"; do
 	[ -f "$f" ] || { echo "profile: no $f (make cli; tests/build-module.sh 6.1)"; exit 1; }
 done
 
@@ -58,13 +72,18 @@ fi
 gcc -O2 -Wall -shared -fPIC -I"$cache" -o "$out/tbprof.so" tests/bench/tbprof.c &&
 	gcc -O2 -Wall -static -o "$out/marker" tests/bench/marker.c || exit 1
 
-IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
+IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ko \
 IOLAT_MARKER=$out/marker \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/tbprof.so,out=$out/prof" \
 	tests/guest/run --kernel 6.1 --smp 1 --timeout 3600 --share "$out" -- \
 	python3 tests/bench/cost.py run --profile --out "$out" --ios 30000 --modes "$modes"
 st=$?
 [ $st = 0 ] || { echo "profile: the guest ended with status $st"; exit $st; }
-python3 tests/bench/cost.py profile "$out" --md "$out/profile.md" || exit 1
+if [ $check = 1 ]; then
+	python3 tests/bench/cost.py profile "$out" --ko "$ko" --md "$out/profile.md" --check |
+		grep '^profile: '
+	exit "${PIPESTATUS[0]}"
+fi
+python3 tests/bench/cost.py profile "$out" --ko "$ko" --md "$out/profile.md" || exit 1
 python3 tests/bench/cost.py splice profile "$out/profile.md" docs/bench.md || exit 1
 echo "profile: the tables are in docs/bench.md"
