@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   tests/bench/ablate.sh
+#   tests/bench/ablate.sh --apply   make check's: only apply each variant's
+#                                   edits to a copy of the source, so that
+#                                   a change to the probes that leaves a
+#                                   variant stale fails at once
 #
 # Where iolat's instructions per I/O go (issue 18): the counters and
 # aggregate modes of cost.sh's measure (Debian's 6.1, one vCPU under
@@ -17,6 +21,19 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT" || exit 1
+if [ "${1:-}" = --apply ]; then
+	st=0
+	for v in $(python3 tests/bench/ablate.py names); do
+		dir=$ROOT/build/ablate-src/$v
+		tests/module-src.sh "$dir" || exit 1
+		if python3 tests/bench/ablate.py edit "$v" "$dir"; then
+			echo "ablate: variant $v applies"
+		else
+			st=1
+		fi
+	done
+	exit $st
+fi
 out=$ROOT/build/ablate
 rm -rf "$out"
 mkdir -p "$out"
