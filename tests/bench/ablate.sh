@@ -21,24 +21,15 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT" || exit 1
-if [ "${1:-}" = --apply ]; then
-	st=0
-	for v in $(python3 tests/bench/ablate.py names); do
-		dir=$ROOT/build/ablate-src/$v
-		tests/module-src.sh "$dir" || exit 1
-		if python3 tests/bench/ablate.py edit "$v" "$dir"; then
-			echo "ablate: variant $v applies"
-		else
-			st=1
-		fi
-	done
-	exit $st
-fi
+apply=0
+[ "${1:-}" = --apply ] && apply=1
 out=$ROOT/build/ablate
-rm -rf "$out"
-mkdir -p "$out"
-[ -f build/iolat ] || { echo "ablate: no build/iolat (make cli)"; exit 1; }
-kdir=$(tests/guest/kernels.sh dir 6.1)/build || exit 1
+if [ $apply = 0 ]; then
+	rm -rf "$out"
+	mkdir -p "$out"
+	[ -f build/iolat ] || { echo "ablate: no build/iolat (make cli)"; exit 1; }
+	kdir=$(tests/guest/kernels.sh dir 6.1)/build || exit 1
+fi
 args=(--out "$out" --ios 30000 --repeats 1 --modes none,counters,aggregate)
 for v in as-is $(python3 tests/bench/ablate.py names); do
 	dir=$ROOT/build/kmod/6.1-ablate-$v
@@ -47,9 +38,14 @@ for v in as-is $(python3 tests/bench/ablate.py names); do
 		python3 tests/bench/ablate.py edit "$v" "$dir" || exit 1
 		args+=(--variant "$v=$dir/iolat.ko")
 	fi
+	if [ $apply = 1 ]; then
+		echo "ablate: variant $v applies"
+		continue
+	fi
 	make -s -C "$kdir" M="$dir" modules >"$dir/build.log" 2>&1 ||
 		{ cat "$dir/build.log"; echo "ablate: variant $v did not build"; exit 1; }
 done
+[ $apply = 1 ] && exit 0
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1-ablate-as-is/iolat.ko \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
 	tests/guest/run --kernel 6.1 --smp 1 --timeout 3600 --share "$out" -- \
