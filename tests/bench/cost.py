@@ -466,7 +466,11 @@ def profile_check(locked, clocks):
               "%s [%.2f, %.2f]" % ("ok" if ok else "FAIL", m, c, n,
                                    "within" if ok else "outside", lo, hi))
         st |= not ok
-        if m in CLOCKS_PER_IO and (c, "none") in clocks:
+        if m in CLOCKS_PER_IO and (c, "none") not in clocks:
+            print("profile: FAIL %s at %s: no none window to count its "
+                  "clock reads against" % (m, c))
+            st = 1
+        elif m in CLOCKS_PER_IO:
             k = clocks[(c, m)] - clocks[(c, "none")]
             ok = k <= CLOCKS_PER_IO[m]
             print("profile: %s %s at %s: %+.2f clock reads per I/O, "
