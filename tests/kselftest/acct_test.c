@@ -714,4 +714,4 @@ TEST_F_TIMEOUT(acct, clocktest_finds_a_skewed_clock, 300)
 	free(out);
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

@@ -670,4 +670,4 @@ TEST_F_TIMEOUT(analysis, top_many_disks, 300)
 	free(out);
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

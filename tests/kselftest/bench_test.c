@@ -152,4 +152,4 @@ TEST_F_TIMEOUT(bench, smoke_every_mode_accounts_for_every_io, 600)
 	EXPECT_EQ(0, dmesg_bad_reports());
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

@@ -534,4 +534,4 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 	EXPECT_LT(N_MSGS / 2, f->err_msg);
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

@@ -27,6 +27,65 @@ const char *env(const char *name)
 	return v;
 }
 
+/*
+ * $IOLAT_ONLY: the tests to run, as words FIXTURE.TEST; unset or empty,
+ * all.  only_wanted() marks the words it matches, only_check() names
+ * those that matched no test of this program.
+ */
+static char *only_words[64];
+static bool only_matched[64];
+static int only_nr = -1;
+
+static void only_parse(void)
+{
+	char *list, *w, *save;
+
+	only_nr = 0;
+	list = getenv("IOLAT_ONLY");
+	if (!list || !*list)
+		return;
+	list = strdup(list);
+	for (w = strtok_r(list, " ", &save); w && only_nr < 64;
+	     w = strtok_r(NULL, " ", &save))
+		only_words[only_nr++] = w;
+}
+
+bool only_wanted(const char *fixture, const char *test)
+{
+	size_t flen = strlen(fixture);
+	bool want = false;
+	int i;
+
+	if (only_nr < 0)
+		only_parse();
+	if (!only_nr)
+		return true;
+	for (i = 0; i < only_nr; i++) {
+		const char *w = only_words[i];
+
+		if (!strncmp(w, fixture, flen) && w[flen] == '.' &&
+		    !strcmp(w + flen + 1, test)) {
+			only_matched[i] = true;
+			want = true;
+		}
+	}
+	return want;
+}
+
+int only_check(void)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < only_nr; i++) {
+		if (only_matched[i])
+			continue;
+		fprintf(stderr, "# IOLAT_ONLY names %s: no such test here\n",
+			only_words[i]);
+		bad = -1;
+	}
+	return bad;
+}
+
 /* sh -c the formatted command; its exit status, or -1. */
 int sh(const char *fmt, ...)
 {

@@ -71,4 +71,48 @@ int csv_rows(const char *path, void (*fn)(void *arg, const struct row *r),
 	     void *arg);
 unsigned long long row_first(const struct row *r);
 
+/*
+ * TEST_HARNESS_MAIN, but running only the tests $IOLAT_ONLY names
+ * (FIXTURE.TEST words; all if unset), and failing if a word names no
+ * test.  The 6.1 harness we build with has no filter of its own (its
+ * -r/-t options came later), so this keeps the harness's list of each
+ * fixture's tests but the wanted ones, in their order.
+ */
+bool only_wanted(const char *fixture, const char *test);
+int only_check(void);
+#define IOLAT_HARNESS_MAIN \
+	static void __attribute__((constructor)) \
+	__constructor_order_last(void) \
+	{ \
+		if (!__constructor_order) \
+			__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD; \
+	} \
+	int main(int argc, char **argv) \
+	{ \
+		struct __fixture_metadata *f; \
+		struct __test_metadata *t, *next, *last; \
+		\
+		for (f = __fixture_list; f; f = f->next) { \
+			t = f->tests; \
+			f->tests = last = NULL; \
+			for (; t; t = next) { \
+				next = t->next; \
+				if (!only_wanted(f->name, t->name)) \
+					continue; \
+				t->next = NULL; \
+				t->prev = last; \
+				if (last) \
+					last->next = t; \
+				else \
+					f->tests = t; \
+				last = t; \
+			} \
+			if (f->tests) \
+				f->tests->prev = last; \
+		} \
+		if (only_check()) \
+			return KSFT_FAIL; \
+		return test_harness_run(argc, argv); \
+	}
+
 #endif /* IOLAT_KSFT_HELPERS_H */

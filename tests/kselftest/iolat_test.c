@@ -1300,4 +1300,4 @@ TEST_F_TIMEOUT(iolat, trace_live_in_a_pipe, 300)
 	EXPECT_LE(1 + 8, lines);
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

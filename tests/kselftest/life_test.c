@@ -582,4 +582,4 @@ TEST_F(life, abi_mismatch_refused)
 	EXPECT_EQ(0U, strlen(slurp(OUT)));
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

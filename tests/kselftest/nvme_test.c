@@ -899,4 +899,4 @@ TEST_F_TIMEOUT(nvme, reload_while_tracing, 600)
 	EXPECT_EQ(0, sh("dmesg | grep -q 'tracing NVMe commands again'"));
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN

@@ -1387,4 +1387,4 @@ TEST_F_TIMEOUT(part, lvm_on_partition_exact, 300)
 	upper_case(_metadata, make, &c);
 }
 
-TEST_HARNESS_MAIN
+IOLAT_HARNESS_MAIN
