@@ -25,7 +25,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 LIB_SRCS := lib/hist.c lib/record.c lib/account.c lib/nvme.c
 CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/device.c user/decode.c \
 	    user/session.c user/diskstats.c user/nvme.c user/analyze.c \
-	    user/aggregate.c user/stack.c \
+	    user/aggregate.c user/stack.c user/stats.c \
 	    user/recfile.c user/rows.c user/out_text.c user/out_json.c \
 	    user/out_fio.c user/out_prom.c user/out_svg.c \
 	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
@@ -40,7 +40,7 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 KSFT_DIR ?=
 TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compare
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
-	      $(BUILD)/tests/unit/report_test
+	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
 	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test \
@@ -90,6 +90,12 @@ $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(BUILD)/user/recfile.
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/user/recfile.o $(BUILD)/user/msg.o \
 		$(LIB_OBJS) -lm
 
+$(BUILD)/tests/unit/stats_test: tests/unit/stats_test.c $(BUILD)/user/recfile.o \
+				$(BUILD)/user/msg.o $(BUILD)/user/stats.o \
+				$(LIB_OBJS) $(BUILD)/iolat
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
 # The CLI's ingest rate (tests/bench/ingest.c): every CLI object but main.o.
 $(BUILD)/tests/bench/ingest: tests/bench/ingest.c $(filter-out $(BUILD)/user/main.o,$(CLI_OBJS)) $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -119,7 +125,7 @@ DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)
 KMOD_SRCS = Kbuild VERSION dkms.conf \
 	    $(filter-out kmod/features.h,$(wildcard kmod/*.[ch] lib/*.[ch])) \
 	    kmod/features.sh $(wildcard kmod/features/*.c) \
-	    include/uapi/linux/iolat.h
+	    include/uapi/linux/iolat.h include/uapi/linux/iolat_stats.h
 
 dkms-src:
 	rm -rf $(DKMS_SRC)

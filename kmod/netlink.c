@@ -426,34 +426,10 @@ static int iolat_nl_start(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* Each counter with its attribute. */
-#define IOLAT_STAT(field, attr) { offsetof(struct iolat_cpu_stats, field), attr }
-static const struct {
-	size_t off;
-	int attr;
-} iolat_nl_stats[] = {
-	IOLAT_STAT(written, IOLAT_STAT_A_WRITTEN),
-	IOLAT_STAT(drop_full, IOLAT_STAT_A_DROP_FULL),
-	IOLAT_STAT(drop_unmatched, IOLAT_STAT_A_DROP_UNMATCHED),
-	IOLAT_STAT(drop_range, IOLAT_STAT_A_DROP_RANGE),
-	IOLAT_STAT(partial, IOLAT_STAT_A_PARTIAL),
-	IOLAT_STAT(filtered, IOLAT_STAT_A_FILTERED),
-	IOLAT_STAT(errors, IOLAT_STAT_A_ERRORS),
-	IOLAT_STAT(requeues, IOLAT_STAT_A_REQUEUES),
-	IOLAT_STAT(bio_merges, IOLAT_STAT_A_BIO_MERGES),
-	IOLAT_STAT(rq_merges, IOLAT_STAT_A_RQ_MERGES),
-	IOLAT_STAT(splits, IOLAT_STAT_A_SPLITS),
-	IOLAT_STAT(plugs, IOLAT_STAT_A_PLUGS),
-	IOLAT_STAT(unplugs, IOLAT_STAT_A_UNPLUGS),
-	IOLAT_STAT(nvme_completed, IOLAT_STAT_A_NVME_COMPLETED),
-	IOLAT_STAT(nvme_unmatched, IOLAT_STAT_A_NVME_UNMATCHED),
-	IOLAT_STAT(nvme_retried, IOLAT_STAT_A_NVME_RETRIED),
-	IOLAT_STAT(nvme_other_ns, IOLAT_STAT_A_NVME_OTHER_NS),
-	IOLAT_STAT(events_lost, IOLAT_STAT_A_EVENTS_LOST),
-	IOLAT_STAT(stack_joined, IOLAT_STAT_A_STACK_JOINED),
-	IOLAT_STAT(stack_unjoined, IOLAT_STAT_A_STACK_UNJOINED),
-	IOLAT_STAT(remaps, IOLAT_STAT_A_REMAPS),
-	IOLAT_STAT(remaps_unmatched, IOLAT_STAT_A_REMAPS_UNMATCHED),
+/* Each counter's attribute, by its place: the list's order (lib/stats.h). */
+static const u8 iolat_nl_stat_attr[] = {
+#define IOLAT_STAT(field, ATTR, ...) IOLAT_STAT_A_##ATTR,
+#include <linux/iolat_stats.h>
 };
 
 static int iolat_nl_put_stats(struct sk_buff *msg,
@@ -464,15 +440,11 @@ static int iolat_nl_put_stats(struct sk_buff *msg,
 
 	if (!nest)
 		return -EMSGSIZE;
-	BUILD_BUG_ON(ARRAY_SIZE(iolat_nl_stats) !=
-		     sizeof(*st) / sizeof(u64));
-	for (i = 0; i < ARRAY_SIZE(iolat_nl_stats); i++) {
-		const u64 *v = (const void *)st + iolat_nl_stats[i].off;
-
-		if (nla_put_u64_64bit(msg, iolat_nl_stats[i].attr, *v,
+	BUILD_BUG_ON(ARRAY_SIZE(iolat_nl_stat_attr) != IOLAT_STAT_NR);
+	for (i = 0; i < IOLAT_STAT_NR; i++)
+		if (nla_put_u64_64bit(msg, iolat_nl_stat_attr[i], st->n[i],
 				      IOLAT_STAT_A_PAD))
 			return -EMSGSIZE;
-	}
 	nla_nest_end(msg, nest);
 	return 0;
 }
@@ -596,7 +568,7 @@ static void iolat_nl_read_events(struct sk_buff *skb,
 	genlmsg_end(skb, hdr);
 	return;
 lost:
-	this_cpu_add(s->rings->stats.events_lost, n);
+	this_cpu_add(s->rings->stats.n[IOLAT_S_EVENTS_LOST], n);
 }
 
 /*

@@ -89,7 +89,7 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	if (!iolat_session_dev(s, iolat_bio_devt(split),
 			       split->bi_iter.bi_sector))
 		return;
-	this_cpu_inc(s->rings->stats.splits);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_SPLITS]);
 	if (!iolat_session_armed(s))
 		return;
 	parent = split->bi_private ?
@@ -122,7 +122,7 @@ static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
 	if (!iolat_session_dev(s, iolat_bio_devt(bio),
 			       bio->bi_iter.bi_sector))
 		return;
-	this_cpu_inc(s->rings->stats.bio_merges);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_BIO_MERGES]);
 	st = this_cpu_ptr(s->stash);
 	e = iolat_stash_find(st, bio);
 	if (e)
@@ -186,7 +186,7 @@ static void iolat_probe_plug(void *data, struct request_queue *q)
 
 	iolat_probe_pin_cpu();
 	if (iolat_session_disk(s, iolat_queue_devt(q)))
-		this_cpu_inc(s->rings->stats.plugs);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_PLUGS]);
 }
 
 static void iolat_probe_unplug(void *data, struct request_queue *q,
@@ -196,7 +196,7 @@ static void iolat_probe_unplug(void *data, struct request_queue *q,
 
 	iolat_probe_pin_cpu();
 	if (iolat_session_disk(s, iolat_queue_devt(q)))
-		this_cpu_inc(s->rings->stats.unplugs);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_UNPLUGS]);
 }
 
 /* Each probe against the kernel's declaration of its tracepoint. */

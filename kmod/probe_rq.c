@@ -340,7 +340,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	this_cpu_inc(s->rings->stats.requeues);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_REQUEUES]);
 	/*
 	 * Given back before it was started, too: a driver may refuse a
 	 * request before its blk_mq_start_request() (null_blk's bandwidth
@@ -378,7 +378,7 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	this_cpu_inc(s->rings->stats.rq_merges);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_RQ_MERGES]);
 	if (slot->rq == rq)
 		iolat_slot_drop(s, d, slot, rq, false);
 }
@@ -464,13 +464,13 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 		return false;
 	if (alloc_ns && alloc_ns < start) {
 		iolat_acct_at_start(s, d, rq);
-		this_cpu_inc(s->rings->stats.drop_unmatched);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
 		return false;
 	}
 	if (!alloc_ns) {
 		/* no allocation time: in flight at the start, or after the stop */
 		if (iolat_now() < stop)
-			this_cpu_inc(s->rings->stats.drop_unmatched);
+			this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
 		return false;
 	}
 	iolat_slot_fill(s, slot, x, rq, alloc_ns);
@@ -494,14 +494,14 @@ iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 	if (s->counters_only)
 		return;		/* it takes no filter: counted in iolat_slot_end() */
 	if (!iolat_rq_wanted(s, slot, now)) {
-		this_cpu_inc(s->rings->stats.filtered);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_FILTERED]);
 		return;
 	}
 	if (s->aggregate) {
 		if (!seen)
 			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
 				      blk_rq_bytes(rq), slot, now);
-		this_cpu_inc(s->rings->stats.written);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_WRITTEN]);
 		return;
 	}
 	iolat_record_emit(s, d, rq, slot, x, now, err, cmd);
@@ -541,7 +541,7 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	u64 now;
 
 	if (!slot) {
-		this_cpu_inc(s->rings->stats.drop_range);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_RANGE]);
 		return 0;
 	}
 	if (slot->rq != rq) {
@@ -550,15 +550,15 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	}
 	now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
 	if (slot->outside) {
-		this_cpu_inc(s->rings->stats.drop_unmatched);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
 		return now;
 	}
 	/* a lower device's request: joined, or the stack's own */
 	if (stack && d->lower) {
 		if (slot->flags & IOLAT_F_STACK)
-			this_cpu_inc(s->rings->stats.stack_joined);
+			this_cpu_inc(s->rings->stats.n[IOLAT_S_STACK_JOINED]);
 		else
-			this_cpu_inc(s->rings->stats.stack_unjoined);
+			this_cpu_inc(s->rings->stats.n[IOLAT_S_STACK_UNJOINED]);
 	}
 	iolat_rq_keep(s, d, rq, slot, iolat_slot_ext(d, slot), now, err, cmd,
 		      true);
@@ -661,7 +661,7 @@ iolat_rq_complete(void *data, struct request *rq, int err,
 		return;
 	iolat_cost_control();
 	if (nr_bytes < blk_rq_bytes(rq)) {
-		this_cpu_inc(s->rings->stats.partial);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_PARTIAL]);
 		return;
 	}
 	if (stack && d->lower)
@@ -699,7 +699,7 @@ static void iolat_probe_rq_error(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 
 	iolat_probe_pin_cpu();
 	if (iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq)))
-		this_cpu_inc(s->rings->stats.errors);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_ERRORS]);
 }
 #endif
 

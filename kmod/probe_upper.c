@@ -246,14 +246,14 @@ static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
 	u = iolat_upper_remapped(s, d, from);
 	l = u ? iolat_link_claim(s, bio) : NULL;
 	if (!l) {
-		this_cpu_inc(s->rings->stats.remaps_unmatched);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_REMAPS_UNMATCHED]);
 		return;
 	}
 	l->who = u->who;
 	l->flags = u->flags & IOLAT_F_SUBMITTER;
 	l->link = u->link;
 	l->up = u;
-	this_cpu_inc(s->rings->stats.remaps);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_REMAPS]);
 }
 
 /*
@@ -289,7 +289,7 @@ static void iolat_probe_upper_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	d = iolat_session_upper(s, iolat_bio_devt(split));
 	if (!d)
 		return;
-	this_cpu_inc(s->rings->stats.splits);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_SPLITS]);
 	if (!iolat_session_armed(s) || iolat_upper_find(d, split))
 		return;
 	u = iolat_upper_claim(d, split);
@@ -334,7 +334,7 @@ static noinline void iolat_upper_unseen(struct iolat_session *s,
 		c->ios[op]++;
 		c->bytes[op] += bio->bi_iter.bi_size;
 		c->wait_ns[op] += now - start;
-		this_cpu_inc(s->rings->stats.drop_unmatched);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
 	}
 	iolat_acct_end(d, flags, step);
 }
@@ -412,9 +412,9 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 	if (s->counters_only)
 		;
 	else if (!wanted)
-		this_cpu_inc(s->rings->stats.filtered);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_FILTERED]);
 	else if (s->aggregate)
-		this_cpu_inc(s->rings->stats.written);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_WRITTEN]);
 	else
 		iolat_record_emit_upper(s, d, u, now,
 					blk_status_to_errno(bio->bi_status));

@@ -81,7 +81,7 @@ static struct iolat_ring_slot *iolat_record_reserve(struct iolat_session *s,
 							 pos);
 
 	if (!rs)
-		this_cpu_inc(s->rings->stats.drop_full);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_FULL]);
 	return rs;
 }
 
@@ -89,7 +89,7 @@ static void iolat_record_publish(struct iolat_session *s,
 				 struct iolat_ring_slot *rs, unsigned long pos)
 {
 	iolat_ring_publish(rs, pos);
-	this_cpu_inc(s->rings->stats.written);
+	this_cpu_inc(s->rings->stats.n[IOLAT_S_WRITTEN]);
 }
 
 /**

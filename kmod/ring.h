@@ -20,6 +20,7 @@
 #include <linux/cache.h>
 #include <asm/local.h>
 #include <linux/iolat.h>
+#include "../lib/stats.h"
 
 /*
  * A record and its sequence, in whole cache lines of their own: writing
@@ -33,32 +34,11 @@ struct iolat_ring_slot {
 } ____cacheline_aligned;
 
 /*
- * Counters of one CPU, written only by that CPU's probes; the meaning of
- * each is that of the IOLAT_STAT_A_* attribute of the same name.
+ * Counters of one CPU, written only by that CPU's probes: n[IOLAT_S_X]
+ * counts what IOLAT_STAT_A_X does (lib/stats.h).
  */
 struct iolat_cpu_stats {
-	u64 written;
-	u64 drop_full;
-	u64 drop_unmatched;
-	u64 drop_range;
-	u64 partial;
-	u64 filtered;
-	u64 errors;
-	u64 requeues;
-	u64 bio_merges;
-	u64 rq_merges;
-	u64 splits;
-	u64 plugs;
-	u64 unplugs;
-	u64 nvme_completed;
-	u64 nvme_unmatched;
-	u64 nvme_retried;
-	u64 nvme_other_ns;
-	u64 events_lost;
-	u64 stack_joined;
-	u64 stack_unjoined;
-	u64 remaps;
-	u64 remaps_unmatched;
+	u64 n[IOLAT_STAT_NR];
 };
 
 /*

@@ -210,7 +210,7 @@ static void iolat_session_event(struct iolat_session *s, u32 kind,
 
 	lockdep_assert_held(&iolat_mutex);
 	if (s->nr_events == IOLAT_MAX_EVENTS) {
-		this_cpu_inc(s->rings->stats.events_lost);
+		this_cpu_inc(s->rings->stats.n[IOLAT_S_EVENTS_LOST]);
 		return;
 	}
 	ev = &s->events[s->nr_events++];
@@ -346,17 +346,15 @@ static struct iolat_session *iolat_session_owned(u32 portid,
 static void iolat_session_stats(struct iolat_session *s,
 				struct iolat_cpu_stats *st)
 {
-	const unsigned int n = sizeof(*st) / sizeof(u64);
-	u64 *sum = (u64 *)st;
 	unsigned int i;
 	int cpu;
 
 	memset(st, 0, sizeof(*st));
 	for_each_possible_cpu(cpu) {
-		const u64 *c = (const u64 *)&per_cpu_ptr(s->rings, cpu)->stats;
+		const u64 *c = per_cpu_ptr(s->rings, cpu)->stats.n;
 
-		for (i = 0; i < n; i++)
-			sum[i] += READ_ONCE(c[i]);
+		for (i = 0; i < IOLAT_STAT_NR; i++)
+			st->n[i] += READ_ONCE(c[i]);
 	}
 }
 

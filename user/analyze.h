@@ -302,8 +302,9 @@ void iolat_put_names(const char *const *names, unsigned int n);
 
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
-#define IOLAT_FILE_VERSION	4	/* 2: block checksums; 3: partitions;
-					 * 4: records of ABI 5 (link)
+#define IOLAT_FILE_VERSION	5	/* 2: block checksums; 3: partitions;
+					 * 4: records of ABI 5 (link);
+					 * 5: the counters counted
 					 */
 /* the records of versions 2 and 3: ABI 4's, without the link */
 #define IOLAT_FILE_V3_RECORD	176
@@ -369,14 +370,35 @@ struct iolat_file_event {
 	char module[56];
 };
 
-/* The run's end: what `iolat record` printed its accounting from. */
+/*
+ * The run's end (version 5): what `iolat record` printed its accounting
+ * from.  Then nr_stats session counters, __u64, in their list's order
+ * (linux/iolat_stats.h: a reader takes those it knows, zero for the
+ * others); then per device, struct iolat_file_counters.
+ */
 struct iolat_file_end {
 	__u64 end_ns;
 	__u64 seconds_ns;
 	__u64 delivered;
 	__u64 decode_errors;
 	__u64 foreign;
-	__u64 stats[18];	/* struct iolat_stats, in its order */
+	__u32 incomplete;
+	__u32 kernel_valid;
+	__u32 nvme_detaches;
+	__u32 nvme_attaches;
+	__u32 nr_missing;
+	__u32 nr_stats;
+	char missing[IOLAT_MAX_MISSING][48];
+};
+
+/* The end of versions 2 to 4: the first 18 counters inside. */
+struct iolat_file_end_v4 {
+	__u64 end_ns;
+	__u64 seconds_ns;
+	__u64 delivered;
+	__u64 decode_errors;
+	__u64 foreign;
+	__u64 stats[18];
 	__u32 incomplete;
 	__u32 kernel_valid;
 	__u32 nvme_detaches;
@@ -384,12 +406,10 @@ struct iolat_file_end {
 	__u32 nr_missing;
 	__u32 pad;
 	char missing[IOLAT_MAX_MISSING][48];
-	/* version 4: the stack's counters, struct iolat_stats's last four */
-	__u64 stack[4];
-	/* then per device: struct iolat_file_counters */
+	__u64 stack[4];		/* version 4: the next 4 (the stack's) */
 };
 /* the end block of versions 2 and 3: without the stack's counters */
-#define IOLAT_FILE_V3_END	offsetof(struct iolat_file_end, stack)
+#define IOLAT_FILE_V3_END	offsetof(struct iolat_file_end_v4, stack)
 
 struct iolat_file_counters {
 	__u64 start_ns;

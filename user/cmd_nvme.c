@@ -320,10 +320,10 @@ int cmd_nvme(int argc, const char **argv)
 			text_dev(&st, i);
 	}
 	fflush(stdout);
-	fprintf(stderr, "iolat: NVMe: %llu commands completed, %llu records; %llu not seen set up, %llu retried, %llu of namespaces not traced; %llu records dropped\n",
-		U(s.run.stats.nvme_completed), U(s.run.delivered),
-		U(s.run.stats.nvme_unmatched), U(s.run.stats.nvme_retried),
-		U(s.run.stats.nvme_other_ns), U(iolat_run_dropped(&s.run)));
+	fprintf(stderr, "iolat: NVMe: ");
+	iolat_stats_text(stderr, &s.run.stats, IOLAT_SC_nvme);
+	fprintf(stderr, "; %llu records, %llu records dropped\n",
+		U(s.run.delivered), U(iolat_run_dropped(&s.run)));
 	rc = iolat_session_accounted(&s) ? EXIT_OK : EXIT_FAIL;
 out:
 	free_state(&st);

@@ -204,17 +204,18 @@ static void summary(const struct trace_state *t, const struct iolat_run *run)
 {
 	const struct iolat_stats *st = &run->stats;
 
-	fprintf(stderr, "iolat: %llu requests traced, %llu dropped (buffer full %llu, in flight at start %llu, outside queue geometry %llu), %llu filtered in %.2f s\n",
-		U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
-		U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
+	fprintf(stderr, "iolat: %llu requests traced, %llu dropped (",
+		U(run->delivered), U(iolat_run_dropped(run)));
+	iolat_stats_text(stderr, st, IOLAT_SC_drop);
+	fprintf(stderr, "), %llu filtered in %.2f s\n", U(st->filtered),
 		run->seconds);
 	iolat_stack_line(stderr, "iolat: ", st);
-	if (t->nvme)
-		fprintf(stderr, "iolat: NVMe: %llu commands completed, %llu shown; %llu not seen set up, %llu retried, %llu of namespaces not traced; %llu requests without a command seen\n",
-			U(st->nvme_completed),
-			U(run->delivered - t->no_command),
-			U(st->nvme_unmatched), U(st->nvme_retried),
-			U(st->nvme_other_ns), U(t->no_command));
+	if (t->nvme) {
+		fprintf(stderr, "iolat: NVMe: ");
+		iolat_stats_text(stderr, st, IOLAT_SC_nvme);
+		fprintf(stderr, "; %llu shown, %llu requests without a command seen\n",
+			U(run->delivered - t->no_command), U(t->no_command));
+	}
 }
 
 int cmd_trace(int argc, const char **argv)

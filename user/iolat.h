@@ -29,6 +29,7 @@
 #include "../lib/hist.h"
 #include "../lib/record.h"
 #include "../lib/account.h"
+#include "../lib/stats.h"
 
 /*
  * The ABI this CLI speaks: the uapi header's.  The guest tests build the
@@ -61,37 +62,44 @@ struct iolat_info {
 	unsigned int nr_missing;	/* tracepoints the kernel lacks */
 	char missing[IOLAT_MAX_MISSING][48];
 };
-/* The module's session counters (enum iolat_stat_attr). */
+/* The module's session counters (linux/iolat_stats.h), by name or place. */
 struct iolat_stats {
-	uint64_t written;
-	uint64_t drop_full;
-	uint64_t drop_unmatched;
-	uint64_t drop_range;
-	uint64_t partial;
-	uint64_t filtered;
-	uint64_t errors;
-	uint64_t requeues;
-	uint64_t bio_merges;
-	uint64_t rq_merges;
-	uint64_t splits;
-	uint64_t plugs;
-	uint64_t unplugs;
-	uint64_t nvme_completed;
-	uint64_t nvme_unmatched;
-	uint64_t nvme_retried;
-	uint64_t nvme_other_ns;
-	uint64_t events_lost;
-	/* a stack: its remaps, and its lower devices' requests */
-	uint64_t stack_joined;
-	uint64_t stack_unjoined;
-	uint64_t remaps;
-	uint64_t remaps_unmatched;
+	union {
+		struct {
+#define IOLAT_STAT(field, ...) uint64_t field;
+#include <linux/iolat_stats.h>
+		};
+		uint64_t n[IOLAT_STAT_NR];
+	};
 };
+
+/* How the outputs group the counters: their list's class column. */
+enum iolat_stat_class {
+	IOLAT_SC_record,	/* what became of a traced completion */
+	IOLAT_SC_drop,		/* why one has no record */
+	IOLAT_SC_event,
+	IOLAT_SC_nvme,
+	IOLAT_SC_stack,
+};
+
+/* A counter's name (in C and JSON), text, attribute and class. */
+struct iolat_stat_info {
+	const char *name;
+	const char *text;
+	int attr;
+	enum iolat_stat_class class;
+};
+extern const struct iolat_stat_info iolat_stat_info[IOLAT_STAT_NR];
+
+uint64_t iolat_stats_sum(const struct iolat_stats *st, enum iolat_stat_class c);
+void iolat_stats_text(FILE *f, const struct iolat_stats *st,
+		      enum iolat_stat_class c);
+void iolat_stats_json(FILE *f, const struct iolat_stats *st,
+		      enum iolat_stat_class c);
 /* Did the session trace a stack (its counters say so)? */
 static inline bool iolat_stats_stack(const struct iolat_stats *st)
 {
-	return st->remaps || st->remaps_unmatched || st->stack_joined ||
-	       st->stack_unjoined;
+	return iolat_stats_sum(st, IOLAT_SC_stack) != 0;
 }
 
 void iolat_stack_line(FILE *f, const char *prefix, const struct iolat_stats *st);

@@ -315,35 +315,14 @@ static int stop_reply(struct iolat_req *req, struct nlattr **tb)
 {
 	struct iolat_stats *st = req->arg;
 	struct nlattr *s[IOLAT_STAT_A_MAX + 1];
+	unsigned int i;
 
 	if (!tb[IOLAT_A_STATS] ||
 	    nla_parse_nested(s, IOLAT_STAT_A_MAX, tb[IOLAT_A_STATS], NULL) < 0)
 		return 0;
-#define GET(field, attr) \
-	do { if (s[attr]) st->field = nla_get_u64(s[attr]); } while (0)
-	GET(written, IOLAT_STAT_A_WRITTEN);
-	GET(drop_full, IOLAT_STAT_A_DROP_FULL);
-	GET(drop_unmatched, IOLAT_STAT_A_DROP_UNMATCHED);
-	GET(drop_range, IOLAT_STAT_A_DROP_RANGE);
-	GET(partial, IOLAT_STAT_A_PARTIAL);
-	GET(filtered, IOLAT_STAT_A_FILTERED);
-	GET(errors, IOLAT_STAT_A_ERRORS);
-	GET(requeues, IOLAT_STAT_A_REQUEUES);
-	GET(bio_merges, IOLAT_STAT_A_BIO_MERGES);
-	GET(rq_merges, IOLAT_STAT_A_RQ_MERGES);
-	GET(splits, IOLAT_STAT_A_SPLITS);
-	GET(plugs, IOLAT_STAT_A_PLUGS);
-	GET(unplugs, IOLAT_STAT_A_UNPLUGS);
-	GET(nvme_completed, IOLAT_STAT_A_NVME_COMPLETED);
-	GET(nvme_unmatched, IOLAT_STAT_A_NVME_UNMATCHED);
-	GET(nvme_retried, IOLAT_STAT_A_NVME_RETRIED);
-	GET(nvme_other_ns, IOLAT_STAT_A_NVME_OTHER_NS);
-	GET(events_lost, IOLAT_STAT_A_EVENTS_LOST);
-	GET(stack_joined, IOLAT_STAT_A_STACK_JOINED);
-	GET(stack_unjoined, IOLAT_STAT_A_STACK_UNJOINED);
-	GET(remaps, IOLAT_STAT_A_REMAPS);
-	GET(remaps_unmatched, IOLAT_STAT_A_REMAPS_UNMATCHED);
-#undef GET
+	for (i = 0; i < IOLAT_STAT_NR; i++)
+		if (s[iolat_stat_info[i].attr])
+			st->n[i] = nla_get_u64(s[iolat_stat_info[i].attr]);
 	return 0;
 }
 

@@ -237,20 +237,25 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 	printf("], \"nvme_queues\": [");
 	for (i = 0; i < an->nr_qids; i++)
 		json_group(an, &an->qids[i], false, !i);
-	printf("], \"seconds\": %.3f, \"records\": {\"delivered\": %llu, \"written\": %llu, \"dropped\": %llu, \"drop_full\": %llu, \"drop_unmatched\": %llu, \"drop_range\": %llu, \"filtered\": %llu, \"decode_errors\": %llu, \"late\": %llu}",
-	       run->seconds, U(run->delivered), U(st->written),
-	       U(iolat_run_dropped(run)), U(st->drop_full),
-	       U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
+	printf("], \"seconds\": %.3f, \"records\": {\"delivered\": %llu, \"dropped\": %llu, ",
+	       run->seconds, U(run->delivered), U(iolat_run_dropped(run)));
+	iolat_stats_json(stdout, st, IOLAT_SC_record);
+	printf(", ");
+	iolat_stats_json(stdout, st, IOLAT_SC_drop);
+	printf(", \"decode_errors\": %llu, \"late\": %llu}, \"events\": {",
 	       U(run->decode_errors), U(an->late));
-	printf(", \"events\": {\"bio_merges\": %llu, \"rq_merges\": %llu, \"splits\": %llu, \"requeues\": %llu, \"errors\": %llu, \"partial\": %llu, \"plugs\": %llu, \"unplugs\": %llu}",
-	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
-	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
-	       U(st->unplugs));
-	if (iolat_stats_stack(st) || an->split_orphans)
-		printf(", \"stack\": {\"remaps\": %llu, \"remaps_unmatched\": %llu, \"joined\": %llu, \"unjoined\": %llu, \"orphans\": %llu}",
-		       U(st->remaps), U(st->remaps_unmatched),
-		       U(st->stack_joined), U(st->stack_unjoined),
-		       U(an->split_orphans));
+	iolat_stats_json(stdout, st, IOLAT_SC_event);
+	printf("}");
+	if (iolat_stats_stack(st) || an->split_orphans) {
+		printf(", \"stack\": {");
+		iolat_stats_json(stdout, st, IOLAT_SC_stack);
+		printf(", \"orphans\": %llu}", U(an->split_orphans));
+	}
+	if (iolat_stats_sum(st, IOLAT_SC_nvme)) {
+		printf(", \"nvme\": {");
+		iolat_stats_json(stdout, st, IOLAT_SC_nvme);
+		printf("}");
+	}
 	printf(", \"missing_tracepoints\": [");
 	for (i = 0; i < run->nr_missing; i++) {
 		printf("%s", i ? ", " : "");

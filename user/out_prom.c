@@ -174,7 +174,7 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 {
 	static struct iolat_hist zero;	/* a series before its first request */
 	const struct iolat_stats *st = &run->stats;
-	unsigned int d, op, s;
+	unsigned int d, op, s, i;
 
 	fprintf(f, "# HELP iolat_build_info The versions of iolat's CLI and module, and the kernel.\n# TYPE iolat_build_info gauge\n");
 	fprintf(f, "iolat_build_info{version=\"%s\",module=\"%s\",kernel=\"%s\"} 1\n",
@@ -238,12 +238,17 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 	counter_head(f, "iolat_records_total", "Records delivered to iolat.");
 	fprintf(f, "iolat_records_total %llu\n", U(run->delivered));
 	counter_head(f, "iolat_records_dropped_total", "Completions not recorded, per reason.");
-	fprintf(f, "iolat_records_dropped_total{reason=\"buffer_full\"} %llu\n",
-		U(st->drop_full));
-	fprintf(f, "iolat_records_dropped_total{reason=\"not_seen_whole\"} %llu\n",
-		U(st->drop_unmatched));
-	fprintf(f, "iolat_records_dropped_total{reason=\"outside_geometry\"} %llu\n",
-		U(st->drop_range));
+	/* a reason's label: its text, words joined by '_' */
+	for (i = 0; i < IOLAT_STAT_NR; i++) {
+		const char *t = iolat_stat_info[i].text;
+
+		if (iolat_stat_info[i].class != IOLAT_SC_drop)
+			continue;
+		fprintf(f, "iolat_records_dropped_total{reason=\"");
+		for (; *t; t++)
+			fputc(*t == ' ' ? '_' : *t, f);
+		fprintf(f, "\"} %llu\n", U(st->n[i]));
+	}
 }
 
 static void prom_summary(struct iolat_an *an, const struct iolat_run *run,

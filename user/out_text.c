@@ -458,15 +458,19 @@ static void text_summary(struct iolat_an *an, const struct iolat_run *run,
 	groups(an);
 	if (!an->records)
 		printf("no requests completed on the traced devices\n");
-	printf("\nrecords: %llu delivered, %llu dropped (buffer full %llu, in flight at start %llu, outside queue geometry %llu), %llu filtered; %.2f s\n",
-	       U(run->delivered), U(iolat_run_dropped(run)), U(st->drop_full),
-	       U(st->drop_unmatched), U(st->drop_range), U(st->filtered),
+	printf("\nrecords: %llu delivered, %llu dropped (", U(run->delivered),
+	       U(iolat_run_dropped(run)));
+	iolat_stats_text(stdout, st, IOLAT_SC_drop);
+	printf("), %llu filtered; %.2f s\nevents: ", U(st->filtered),
 	       run->seconds);
-	printf("events: %llu bio merges, %llu request merges, %llu splits, %llu requeues, %llu errors, %llu partial completions, %llu plugs, %llu unplugs\n",
-	       U(st->bio_merges), U(st->rq_merges), U(st->splits),
-	       U(st->requeues), U(st->errors), U(st->partial), U(st->plugs),
-	       U(st->unplugs));
+	iolat_stats_text(stdout, st, IOLAT_SC_event);
+	printf("\n");
 	iolat_stack_line(stdout, "", st);
+	if (iolat_stats_sum(st, IOLAT_SC_nvme)) {
+		printf("nvme: ");
+		iolat_stats_text(stdout, st, IOLAT_SC_nvme);
+		printf("\n");
+	}
 	if (an->late)
 		printf("%llu records came after their interval was printed: in the totals only\n",
 		       U(an->late));

@@ -243,36 +243,6 @@ int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
 	return put(f, IOLAT_FB_EVENT, &e, sizeof(e), NULL, 0);
 }
 
-static void stats_to(__u64 *v, const struct iolat_stats *st)
-{
-	const uint64_t src[18] = {
-		st->written, st->drop_full, st->drop_unmatched,
-		st->drop_range, st->partial, st->filtered, st->errors,
-		st->requeues, st->bio_merges, st->rq_merges, st->splits,
-		st->plugs, st->unplugs, st->nvme_completed,
-		st->nvme_unmatched, st->nvme_retried, st->nvme_other_ns,
-		st->events_lost,
-	};
-
-	memcpy(v, src, sizeof(src));
-}
-
-static void stats_from(struct iolat_stats *st, const __u64 *v)
-{
-	uint64_t *dst[18] = {
-		&st->written, &st->drop_full, &st->drop_unmatched,
-		&st->drop_range, &st->partial, &st->filtered, &st->errors,
-		&st->requeues, &st->bio_merges, &st->rq_merges, &st->splits,
-		&st->plugs, &st->unplugs, &st->nvme_completed,
-		&st->nvme_unmatched, &st->nvme_retried, &st->nvme_other_ns,
-		&st->events_lost,
-	};
-	unsigned int i;
-
-	for (i = 0; i < 18; i++)
-		*dst[i] = v[i];
-}
-
 int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 		   const struct iolat_run *run, unsigned int nr_devs,
 		   const struct iolat_dev_counters *c)
@@ -280,17 +250,17 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 	struct iolat_file_counters fc[IOLAT_MAX_DEVS];
 	struct iolat_file_end e = { 0 };
 	unsigned int d;
+	struct {
+		struct iolat_file_end e;
+		__u64 stats[IOLAT_STAT_NR];
+	} head;
 
 	e.end_ns = end_ns;
 	e.seconds_ns = (uint64_t)(run->seconds * 1e9 + 0.5);
 	e.delivered = run->delivered;
 	e.decode_errors = run->decode_errors;
 	e.foreign = run->foreign;
-	stats_to(e.stats, &run->stats);
-	e.stack[0] = run->stats.stack_joined;
-	e.stack[1] = run->stats.stack_unjoined;
-	e.stack[2] = run->stats.remaps;
-	e.stack[3] = run->stats.remaps_unmatched;
+	e.nr_stats = IOLAT_STAT_NR;
 	e.incomplete = run->incomplete;
 	e.kernel_valid = run->kernel_valid;
 	e.nvme_detaches = run->nvme_detaches;
@@ -313,8 +283,13 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 		memcpy(fc[d].kstart, run->kstart[d].f, sizeof(fc[d].kstart));
 		memcpy(fc[d].kend, run->kend[d].f, sizeof(fc[d].kend));
 	}
+	_Static_assert(sizeof(head) == sizeof(e) + sizeof(head.stats),
+		       "the counters follow the end block unpadded");
+	head.e = e;
+	memcpy(head.stats, run->stats.n, sizeof(head.stats));
 	flush_batch(f);
-	return put(f, IOLAT_FB_END, &e, sizeof(e), fc, nr_devs * sizeof(fc[0]));
+	return put(f, IOLAT_FB_END, &head, sizeof(head), fc,
+		   nr_devs * sizeof(fc[0]));
 }
 
 /*
@@ -402,22 +377,62 @@ int iolat_file_peek(const char *path, struct iolat_file_header *h)
 	return err;
 }
 
+/*
+ * An end block of version 2 to 4 as one of version 5: its counters into
+ * @stats, its size returned (0: the block is too short).
+ */
+static size_t end_v4(const struct iolat_file_header *h, const void *buf,
+		     uint32_t len, struct iolat_file_end *e, __u64 *stats)
+{
+	size_t esz = h->version < 4 ? IOLAT_FILE_V3_END :
+		     sizeof(struct iolat_file_end_v4);
+	struct iolat_file_end_v4 v = { 0 };
+
+	if (len < esz)
+		return 0;
+	memcpy(&v, buf, esz);
+	e->end_ns = v.end_ns;
+	e->seconds_ns = v.seconds_ns;
+	e->delivered = v.delivered;
+	e->decode_errors = v.decode_errors;
+	e->foreign = v.foreign;
+	e->incomplete = v.incomplete;
+	e->kernel_valid = v.kernel_valid;
+	e->nvme_detaches = v.nvme_detaches;
+	e->nvme_attaches = v.nvme_attaches;
+	e->nr_missing = v.nr_missing;
+	memcpy(e->missing, v.missing, sizeof(e->missing));
+	memcpy(stats, v.stats, sizeof(v.stats));
+	memcpy(stats + 18, v.stack, sizeof(v.stack));
+	return esz;
+}
+
 static int end_block(const char *path, const struct iolat_file_header *h,
 		     const void *buf, uint32_t len,
 		     const struct iolat_file_reader *rd)
 {
 	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
 	const struct iolat_file_counters *fc;
-	size_t esz = h->version < 4 ? IOLAT_FILE_V3_END : sizeof(struct iolat_file_end);
+	__u64 stats[IOLAT_STAT_NR > 22 ? IOLAT_STAT_NR : 22] = { 0 };
 	struct iolat_file_end e = { 0 };
 	struct iolat_run run;
+	size_t esz = 0;
 	unsigned int d;
 
-	if (len != esz + h->nr_devs * sizeof(*fc)) {
+	if (h->version < 5) {
+		esz = end_v4(h, buf, len, &e, stats);
+	} else if (len >= sizeof(e)) {
+		memcpy(&e, buf, sizeof(e));
+		esz = sizeof(e) + (size_t)e.nr_stats * sizeof(__u64);
+		if (esz <= len)
+			memcpy(stats, (const char *)buf + sizeof(e),
+			       (e.nr_stats < IOLAT_STAT_NR ? e.nr_stats :
+				IOLAT_STAT_NR) * sizeof(__u64));
+	}
+	if (!esz || len != esz + h->nr_devs * sizeof(*fc)) {
 		iolat_err("%s is corrupt: an end block of %u bytes", path, len);
 		return -EINVAL;
 	}
-	memcpy(&e, buf, esz);
 	fc = (const void *)((const char *)buf + esz);
 	memset(&run, 0, sizeof(run));
 	memset(c, 0, sizeof(c));
@@ -425,11 +440,7 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 	run.delivered = e.delivered;
 	run.decode_errors = e.decode_errors;
 	run.foreign = e.foreign;
-	stats_from(&run.stats, e.stats);
-	run.stats.stack_joined = e.stack[0];
-	run.stats.stack_unjoined = e.stack[1];
-	run.stats.remaps = e.stack[2];
-	run.stats.remaps_unmatched = e.stack[3];
+	memcpy(run.stats.n, stats, sizeof(run.stats.n));
 	run.incomplete = e.incomplete;
 	run.kernel_valid = e.kernel_valid;
 	run.nvme_detaches = e.nvme_detaches;

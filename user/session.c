@@ -823,18 +823,27 @@ static int write_summary(const struct iolat_session *s)
 	 * written too, marked incomplete: its counts are up to the loss,
 	 * its devices' counters those of the last reading, if any.
 	 */
-	fprintf(f, "{\"incomplete\":%s,\"seconds\":%.6f,\"delivered\":%llu,\"written\":%llu,"
-		"\"dropped\":%llu,\"drop_full\":%llu,\"drop_unmatched\":%llu,"
-		"\"drop_range\":%llu,\"filtered\":%llu,",
+	fprintf(f, "{\"incomplete\":%s,\"seconds\":%.6f,\"delivered\":%llu,\"dropped\":%llu,",
 		s->run.incomplete ? "true" : "false",
-		s->run.seconds, U(s->run.delivered), U(st->written),
-		U(iolat_run_dropped(&s->run)), U(st->drop_full),
-		U(st->drop_unmatched), U(st->drop_range), U(st->filtered));
-	if (s->nvme)
-		fprintf(f, "\"nvme\":{\"completed\":%llu,\"unmatched\":%llu,\"retried\":%llu,\"other_ns\":%llu,\"detaches\":%u,\"attaches\":%u},",
-			U(st->nvme_completed), U(st->nvme_unmatched),
-			U(st->nvme_retried), U(st->nvme_other_ns),
+		s->run.seconds, U(s->run.delivered),
+		U(iolat_run_dropped(&s->run)));
+	iolat_stats_json(f, st, IOLAT_SC_record);
+	fprintf(f, ", ");
+	iolat_stats_json(f, st, IOLAT_SC_drop);
+	fprintf(f, ", \"events\":{");
+	iolat_stats_json(f, st, IOLAT_SC_event);
+	fprintf(f, "},");
+	if (iolat_stats_stack(st)) {
+		fprintf(f, "\"stack\":{");
+		iolat_stats_json(f, st, IOLAT_SC_stack);
+		fprintf(f, "},");
+	}
+	if (s->nvme) {
+		fprintf(f, "\"nvme\":{");
+		iolat_stats_json(f, st, IOLAT_SC_nvme);
+		fprintf(f, ", \"detaches\":%u,\"attaches\":%u},",
 			s->run.nvme_detaches, s->run.nvme_attaches);
+	}
 	fprintf(f, "\"devices\":[");
 	for (d = 0; d < s->nr_devs; d++) {
 		const unsigned long long *k1 = s->run.kstart[d].f;
@@ -997,16 +1006,14 @@ void iolat_stack_line(FILE *f, const char *prefix, const struct iolat_stats *st)
 {
 	if (!iolat_stats_stack(st))
 		return;
-	fprintf(f, "%sstack: %llu remaps tied to their I/O, %llu not; %llu requests of the lower devices joined to an I/O, %llu not (the stack's own, or not reported remapped)\n",
-		prefix, U(st->remaps), U(st->remaps_unmatched),
-		U(st->stack_joined), U(st->stack_unjoined));
+	fprintf(f, "%sstack: ", prefix);
+	iolat_stats_text(f, st, IOLAT_SC_stack);
+	fprintf(f, " (a lower request not joined: the stack's own, or not reported remapped)\n");
 }
 
 uint64_t iolat_run_dropped(const struct iolat_run *run)
 {
-	const struct iolat_stats *st = &run->stats;
-
-	return st->drop_full + st->drop_unmatched + st->drop_range;
+	return iolat_stats_sum(&run->stats, IOLAT_SC_drop);
 }
 
 /**

@@ -808,9 +808,9 @@ TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 	events = ftrace_completions();
 	sum = slurp("/tmp/iolat_nvme.json");
 	dropped = json_sum(sum, "dropped");
-	retried = json_num(sum, "retried");
-	unmatched = json_num(sum, "unmatched");
-	seen = json_num(sum, "completed");
+	retried = json_num(sum, "nvme_retried");
+	unmatched = json_num(sum, "nvme_unmatched");
+	seen = json_num(sum, "nvme_completed");
 	ASSERT_LT(0, read_cmds(CSV, &cs));
 	for (i = 0; i < cs.n; i++) {
 		admin += cs.c[i].admin;

@@ -810,15 +810,18 @@ static void btt_check(struct __test_metadata *_metadata,
 	EXPECT_GE(0.05 * low_avg + 2000, fabs(below - low_avg));
 }
 
-/* The stack line of `iolat trace`'s summary in ERR. */
+/*
+ * The stack line of `iolat trace`'s summary in ERR: remaps tied and not,
+ * lower requests joined and not, into @v in that order.
+ */
 static int stack_line(long long v[4])
 {
 	char *text = slurp(ERR), *p;
 	int n;
 
 	p = text ? strstr(text, "iolat: stack: ") : NULL;
-	n = p ? sscanf(p, "iolat: stack: %lld remaps tied to their I/O, %lld not; %lld requests of the lower devices joined to an I/O, %lld not",
-		       &v[0], &v[1], &v[2], &v[3]) : 0;
+	n = p ? sscanf(p, "iolat: stack: %lld lower requests joined to an I/O, %lld lower requests not joined, %lld remaps tied to their I/O, %lld remaps not tied",
+		       &v[2], &v[3], &v[0], &v[1]) : 0;
 	free(text);
 	return n == 4 ? 0 : -1;
 }

@@ -716,12 +716,12 @@ static void put_block(FILE *f, uint32_t type, const void *buf, uint32_t len)
 TEST(reads_version_3_files)
 {
 	struct iolat_file_header *h = calloc(1, sizeof(*h));
-	unsigned char end[sizeof(struct iolat_file_end) +
+	unsigned char end[sizeof(struct iolat_file_end_v4) +
 			  sizeof(struct iolat_file_counters)] = { 0 };
 	static unsigned char recs[N_V3 * IOLAT_FILE_V3_RECORD];
 	uint64_t t0 = 1000000000000ULL, mark;
 	struct iolat_record r;
-	struct iolat_file_end e = { 0 };
+	struct iolat_file_end_v4 e = { 0 };
 	unsigned int i;
 	char *out;
 	FILE *f;

@@ -133,7 +133,8 @@ enum iolat_dev_attr {
 };
 
 /*
- * Session counters, all u64.  Every completion of a traced device is
+ * The session counters (IOLAT_A_STATS), all u64, listed in
+ * linux/iolat_stats.h.  Every completion of a traced device is
  * counted in exactly one of: WRITTEN (a record in a buffer, delivered by
  * the drain; in an aggregating session, added to its histograms; in a
  * counters-only session, not counted here), FILTERED (not wanted by the session's filters) or a DROP_*
@@ -171,29 +172,9 @@ enum iolat_dev_attr {
  */
 enum iolat_stat_attr {
 	IOLAT_STAT_A_UNSPEC,
-	IOLAT_STAT_A_WRITTEN,
-	IOLAT_STAT_A_DROP_FULL,
-	IOLAT_STAT_A_DROP_UNMATCHED,
-	IOLAT_STAT_A_DROP_RANGE,
-	IOLAT_STAT_A_PARTIAL,
-	IOLAT_STAT_A_PAD,
-	IOLAT_STAT_A_FILTERED,
-	IOLAT_STAT_A_ERRORS,
-	IOLAT_STAT_A_REQUEUES,
-	IOLAT_STAT_A_BIO_MERGES,
-	IOLAT_STAT_A_RQ_MERGES,
-	IOLAT_STAT_A_SPLITS,
-	IOLAT_STAT_A_PLUGS,
-	IOLAT_STAT_A_UNPLUGS,
-	IOLAT_STAT_A_NVME_COMPLETED,
-	IOLAT_STAT_A_NVME_UNMATCHED,
-	IOLAT_STAT_A_NVME_RETRIED,
-	IOLAT_STAT_A_NVME_OTHER_NS,
-	IOLAT_STAT_A_EVENTS_LOST,
-	IOLAT_STAT_A_STACK_JOINED,
-	IOLAT_STAT_A_STACK_UNJOINED,
-	IOLAT_STAT_A_REMAPS,
-	IOLAT_STAT_A_REMAPS_UNMATCHED,
+#define IOLAT_STAT(field, ATTR, ...) IOLAT_STAT_A_##ATTR,
+#define IOLAT_STAT_GAP(ATTR) IOLAT_STAT_A_##ATTR,
+#include <linux/iolat_stats.h>
 
 	__IOLAT_STAT_A_MAX,
 	IOLAT_STAT_A_MAX = __IOLAT_STAT_A_MAX - 1
