@@ -7,7 +7,9 @@
 # with CI=true, if any stage was skipped (a guest that could not run).
 #
 #   IOLAT_KERNELS="rhel8 4.19 5.4 5.10 6.1 6.12 newest debug"
-#                                    the guest kernels (default: all)
+#                                    the guest kernels (default: all of
+#                                    tests/kernels/table, which holds
+#                                    each one's settings)
 #   IOLAT_BUILD_KERNELS=""           kernels the module is only built
 #                                    (W=1) and DKMS-installed for
 #   IOLAT_CACHE=/var/cache/iolat     where kernels are cached
@@ -17,7 +19,9 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=$ROOT/build/check
-KERNELS=${IOLAT_KERNELS:-rhel8 4.19 5.4 5.10 6.1 6.12 newest debug}
+# shellcheck source=tests/kernels/table.sh
+. tests/kernels/table.sh
+KERNELS=${IOLAT_KERNELS:-$(kernel_names | paste -sd' ')}
 BUILD_KERNELS=${IOLAT_BUILD_KERNELS-}
 export IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 
@@ -87,16 +91,21 @@ stage() {
 }
 
 # The guest suites in the background, each leaving "STATUS SECS" in
-# $OUT/guest-K.status for the report at the end.  TCG runs one host thread per
-# guest, so with two or more CPUs the debug kernel (the slowest suite:
-# 19 minutes alone, 30 and more beside another guest) goes last in a
-# lane of its own after 4.19, the demo, the cost stage and the newest
-# kernel (about 8 + 1 + 2 + 9 minutes), beside the other five: on a cold
-# cache its kernel is still building (debug_prep) while they run.
+# $OUT/guest-K.status for the report at the end.  TCG runs one host thread
+# per guest, so with two or more CPUs they run in two lanes, each kernel
+# in the lane tests/kernels/table gives it: the debug kernel (the slowest
+# suite) last in lane 2, on a cold cache still building (debug_prep)
+# while the others run.  6.1's three stages: the demo and the cost stage
+# in lane 2, the locks stage in lane 1.
 run_guests() {
-	local k lane1=() lane2=()
+	local k lane lane1=() lane2=()
 	for k in "$@"; do
-		if [ "$(nproc)" -lt 2 ] || [[ $k != @(debug|4.19|newest|demo|cost) ]]; then
+		case $k in
+		demo|cost) lane=2 ;;
+		locks) lane=1 ;;
+		*) lane=$(kernel_field "$k" lane) ;;
+		esac
+		if [ "$(nproc)" -lt 2 ] || [ "$lane" = 1 ]; then
 			lane1+=("$k")
 		else
 			lane2+=("$k")
@@ -181,7 +190,8 @@ guest_why() {
 	done
 	grep -qF -f tests/kernel-reports "$res/kernel.log" 2>/dev/null &&
 		why+=("kernel-report:$(grep -m1 -oF -f tests/kernel-reports "$res/kernel.log")")
-	[ "$1" = debug ] && ! grep -q 'passed: [0-9]*$' "$OUT/guest-$1.log" &&
+	[ "$(kernel_field "$1" kunit)" = yes ] &&
+		! grep -q 'passed: [0-9]*$' "$OUT/guest-$1.log" &&
 		why+=(kunit)
 	echo "failed: ${why[*]:-see log}"
 }
@@ -343,18 +353,55 @@ tap_ok() {
 	[ "${CI:-}" != true ]
 }
 
-# The kselftest programs a kernel's guest runs: the whole suite on every
-# kernel (issue 8), and the smoke version of `make bench` on 6.1.  life
-# goes last: it removes the NVMe controller and rescans it.  (The stack
-# suite ran after it once: on 5.4 the rescanned controller's legacy
-# interrupt, shared with virtio, was disabled as unhandled, "irq 10:
-# nobody cared", and every NVMe test after it timed out.)
+# The kselftest programs a kernel's guest runs, as its "tests" column
+# says: every suite, with the smoke version of `make bench` (all+bench),
+# or those of the tests a file names (tests_only).  life goes last: it
+# removes the NVMe controller and rescans it.  (The stack suite ran after
+# it once: on 5.4 the rescanned controller's legacy interrupt, shared
+# with virtio, was disabled as unhandled, "irq 10: nobody cared", and
+# every NVMe test after it timed out.)
 ALL_SUITES="iolat acct nvme analysis bench fuzz stack life"
 guest_tests() {
-	case $1 in
-	6.1) echo iolat acct nvme analysis bench fuzz stack life ;;
-	*) echo iolat acct nvme analysis fuzz stack life ;;
-	esac
+	local t tests only
+	tests=$(kernel_field "$1" tests) || return 1
+	[ "$tests" = all ] || [ "$tests" = all+bench ] ||
+		only=" $(tests_only "$1") "
+	for t in $ALL_SUITES; do
+		case $tests in
+		all) [ "$t" = bench ] && continue ;;
+		all+bench) ;;
+		*) [[ $only == *" $t:"* ]] || continue ;;
+		esac
+		echo "$t"
+	done
+}
+
+# tests_only KERNEL: the tests of the file in KERNEL's "tests" column, as
+# SUITE:FIXTURE.TEST words (suite.sh gives each program its own, as
+# IOLAT_ONLY); the file has a line per test, "SUITE FIXTURE.TEST  # why".
+tests_only() {
+	sed 's/#.*//' "tests/kernels/$(kernel_field "$1" tests)" |
+		awk 'NF == 2 { printf "%s%s:%s", sep, $1, $2; sep = " " }'
+}
+
+# Every test a kernel's list names (its "tests" column a file) is a test
+# of that suite's source: a stale list fails here, at once, and not in
+# the guest at the end of the run.
+guest_lists() {
+	local k w suite test bad st=0
+	for k in $(kernel_names); do
+		case $(kernel_field "$k" tests) in all|all+bench) continue ;; esac
+		bad=0
+		for w in $(tests_only "$k"); do
+			suite=${w%%:*} test=${w#*:}
+			grep -qE "^TEST_F(_TIMEOUT)?\(${test%%.*}, ${test#*.}[,)]" \
+				"tests/kselftest/${suite}_test.c" ||
+				{ echo "$k: $w is no test of tests/kselftest/${suite}_test.c"; bad=1; }
+		done
+		[ $bad = 0 ] && echo "$k: $(tests_only "$k" | wc -w) tests listed, all found"
+		[ $bad = 0 ] || st=1
+	done
+	return $st
 }
 
 # guest_suite KERNEL: the guest half in the guest; its files in
@@ -363,7 +410,7 @@ guest_tests() {
 # DKMS would want), the newest (whose DKMS module is in the sid chroot)
 # and the debug kernel load the one built by module-KERNEL.
 guest_suite() {
-	local name=$1 res mem=2048 st t tests=() timeout=1800
+	local name=$1 res mem st t tests=() append
 	res=$OUT/$name
 	mkdir -p "$res"
 	rm -f "$res/kernel.boot1.log" "$res/kernel.irq1.log"
@@ -373,27 +420,19 @@ guest_suite() {
 	local -a env=(IOLAT_RESULTS="$res" IOLAT_CLI="$ROOT/build/iolat"
 		      IOLAT_TESTS="${tests[*]}"
 		      IOLAT_KO="$ROOT/build/kmod/$name/iolat.ko")
-	case $name in
-	debug)
-		# under KASAN and kmemleak in TCG, ACPI's _PRT took 21 to 26 s
-		# per PCI device, and three in a row made RCU report a 60 s
-		# "stall" at boot: slow, not stuck.  RCU waits 180 s here (the
-		# later parameter wins).  pci=noacpi avoided _PRT but misrouted
-		# a legacy interrupt ("irq 10: nobody cared").  On a busy host
-		# _PRT can overrun ACPICA's loop timeout: the kernel has MSI
-		# (tests/kernels/debug.config), so no device needs its INTx.
-		# (CI gave up on it at the rig's default 30 minutes: its run took
-		# 3554 s, lane 2's three other suites and 1800 s)
-		mem=3072
-		timeout=4200
-		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko"
-		      IOLAT_APPEND="rcupdate.rcu_cpu_stall_timeout=180") ;;
-	5.10|newest) ;;
-	*) env+=(IOLAT_DKMS=1) ;;
+	# its settings: tests/kernels/table
+	mem=$(kernel_field "$name" mem) || return 1
+	append=$(kernel_field "$name" append)
+	[ "$append" = - ] || env+=(IOLAT_APPEND="$append")
+	[ "$(kernel_field "$name" module)" = dkms ] && env+=(IOLAT_DKMS=1)
+	[ "$(kernel_field "$name" kunit)" = yes ] &&
+		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko")
+	case $(kernel_field "$name" tests) in
+	all|all+bench) ;;
+	*) env+=(IOLAT_ONLY="$(tests_only "$name")") ;;
 	esac
 	local -a run=(env "${env[@]}" tests/guest/run --kernel "$name"
-		      --mem "$mem" --timeout "$timeout" --share "$res" --
-		      tests/guest/suite.sh)
+		      --mem "$mem" --share "$res" -- tests/guest/suite.sh)
 	"${run[@]}"
 	st=$?
 	if [ $st = 3 ]; then
@@ -420,10 +459,13 @@ guest_suite() {
 	for t in $(guest_tests "$name"); do
 		tap_ok "$res/$t.tap" || st=1
 	done
-	if [ "$name" = debug ]; then
+	if [ "$(kernel_field "$name" kunit)" = yes ]; then
 		kunit_parse "$res/kunit.dmesg" "$res/kunit.ktap" || st=1
 	fi
 	kernel_clean "$res/kernel.log" || st=1
+	# each test's duration, for the results (tests/guest/durations.py)
+	python3 tests/guest/durations.py "$res/kernel.log" >"$res/durations" ||
+		st=1
 	return $st
 }
 
@@ -489,6 +531,7 @@ stage checkpatch checkpatch
 # them is make bench's, by hand)
 stage ablate-variants tests/bench/ablate.sh --apply
 stage no-kdir no_kdir_message
+stage guest-lists guest_lists
 stage guest-tests make -s guest-tests KSFT_DIR="$KSFT" EXTRA_CFLAGS=-Werror
 
 # Kernels the module is built for (W=1, warning-free) and installed
@@ -539,8 +582,12 @@ distro=()
 debug=()
 for k in "${ready[@]}"; do
 	case $k in
-	debug|5.10|demo|cost|locks) debug+=("$k") ;;
-	*) distro+=("$k") ;;
+	demo|cost|locks) debug+=("$k") ;;
+	*) if [ "$(kernel_field "$k" module)" = dkms ]; then
+		distro+=("$k")
+	else
+		debug+=("$k")
+	fi ;;
 	esac
 done
 if [ $((${#distro[@]} + ${#built[@]})) -gt 0 ] &&
@@ -562,6 +609,10 @@ for k in "${ready[@]}"; do
 		secs="$secs, booted twice: a boot-time kernel report, see $OUT/$k/kernel.boot1.log"
 	[ -e "$OUT/$k/kernel.irq1.log" ] &&
 		secs="$secs, run twice: an interrupt line disabled, see $OUT/$k/kernel.irq1.log"
+	# the slowest tests: every test's time is in $OUT/K/durations
+	[ -s "$OUT/$k/durations" ] &&
+		secs="$secs; slowest $(python3 tests/guest/durations.py \
+			"$OUT/$k/kernel.log" --slowest 3)"
 	report "guest-$k" "$st" "$secs"
 done
 
@@ -603,7 +654,7 @@ matrix() {
 			fi
 			line+=$(printf ' %-10s' "$cell")
 		done
-		if [ "$k" != debug ]; then cell=-
+		if [ "$(kernel_field "$k" kunit)" != yes ]; then cell=-
 		elif grep -qE 'Ran [0-9]+ tests: passed: [0-9]+$' "$OUT/guest-$k.log" 2>/dev/null
 		then cell=$(grep -oE 'passed: [0-9]+$' "$OUT/guest-$k.log" | tail -n1 | cut -d' ' -f2)
 			cell="$cell/$cell"

@@ -65,7 +65,7 @@ IOLAT_KHEADERS=$(tests/guest/kernels.sh dir 6.1)/headers/usr/src || exit 1
 export IOLAT_KHEADERS
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
-	tests/guest/run --kernel 6.1 --smp 1 --mem "$mem" --timeout 3600 \
+	tests/guest/run --kernel 6.1 --smp 1 --mem "$mem" --stall 3600 \
 	--share "$out" -- \
 	python3 tests/bench/cost.py run "${args[@]}"
 st=$?

@@ -9,7 +9,8 @@
 #   tests/guest/kernels.sh dir NAME       print its dir (must be ready)
 #   tests/guest/kernels.sh source         extract linux-source-6.1, print dir
 #
-# NAME is 5.10, 6.1, 6.12, newest, debug, or one of the old-kernel
+# NAME is a kernel of tests/kernels/table, whose "from" column says how
+# it is made: 5.10, 6.1, 6.12, newest, debug, or one of the old-kernel
 # fixtures 5.4, rhel8 and 4.19.  newest is Debian's newest kernel (sid's
 # linux-image-amd64), with the toolchain it needs: a sid chroot made with
 # debootstrap from the machine's own archive, cached, in which its
@@ -39,6 +40,9 @@ IOLAT_CACHE=${IOLAT_CACHE:-/var/cache/iolat}
 RIG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$RIG_DIR/../.." && pwd)
 IOLAT_FIXTURES=${IOLAT_FIXTURES:-$REPO_DIR/../shared/kernels}
+
+# shellcheck source=tests/kernels/table.sh
+. "$REPO_DIR/tests/kernels/table.sh"
 
 log() { echo "kernels: $*" >&2; }
 die() { echo "kernels: error: $*" >&2; exit 1; }
@@ -84,15 +88,6 @@ apt_bullseye() {
 meta_dep() {
 	apt-cache "${APT_OPTS[@]}" depends "$1" 2>/dev/null |
 		awk '/^ *\|?Depends:/ { sub(/^ *\|?Depends: */, ""); print; exit }'
-}
-
-# Metapackage whose dependency names the current Debian kernel of a series.
-meta_for() {
-	case "$1" in
-	5.10|6.1) echo linux-image-amd64 ;;
-	6.12) echo linux-image-6.12-amd64 ;;
-	*) die "no Debian kernel series '$1'" ;;
-	esac
 }
 
 # The guest mounts modroot as an overlay layer above the host root, whose
@@ -193,8 +188,8 @@ refresh_initramfs() {
 prepare_debian() {
 	local series=$1 kdir=$IOLAT_CACHE/kernels/$1 image kver common kbuild
 	local want=""
-	[ "$series" != 5.10 ] || apt_bullseye
-	image=$(meta_dep "$(meta_for "$series")")
+	[ "$(kernel_field "$series" from)" != bullseye ] || apt_bullseye
+	image=$(meta_dep "$(kernel_field "$series" package)")
 	if [ -n "$image" ]; then
 		want=${image#linux-image-}
 	fi
@@ -351,9 +346,9 @@ in_sid() {
 prepare_newest() {
 	local kdir=$IOLAT_CACHE/kernels/newest kver debs
 	prepare_sid_root
-	kver=$(chroot "$SID_ROOT" apt-cache depends linux-image-amd64 |
+	kver=$(chroot "$SID_ROOT" apt-cache depends "$(kernel_field newest package)" |
 		awk '/Depends: linux-image-/ { sub(/.*linux-image-/, ""); print; exit }')
-	[ -n "$kver" ] || die "cannot resolve sid's linux-image-amd64"
+	[ -n "$kver" ] || die "cannot resolve sid's $(kernel_field newest package)"
 	if [ -f "$kdir/.ready" ] && [ "$kver" = "$(cat "$kdir/kver")" ]; then
 		refresh_initramfs "$kdir"
 		echo "$kdir"
@@ -424,12 +419,13 @@ check_fragment() {
 
 case "${1:-}" in
 prepare)
-	case "${2:-}" in
-	5.10|6.1|6.12) prepare_debian "$2" ;;
-	debug) prepare_debug ;;
-	5.4|rhel8|4.19) prepare_fixture "$2" ;;
-	newest) prepare_newest ;;
-	*) die "usage: $0 prepare 5.10|6.1|6.12|newest|debug|5.4|rhel8|4.19" ;;
+	# where the kernel comes from: tests/kernels/table
+	case "$(kernel_field "${2:-}" from 2>/dev/null)" in
+	bookworm|bullseye) prepare_debian "$2" ;;
+	source) prepare_debug ;;
+	fixture) prepare_fixture "$2" ;;
+	sid) prepare_newest ;;
+	*) die "usage: $0 prepare $(kernel_names | paste -sd'|')" ;;
 	esac ;;
 dir)
 	d=$IOLAT_CACHE/kernels/${2:-}

@@ -10,7 +10,9 @@
 #   kernel.log      the kernel log from boot to the end (scanned on the
 #                   host for oops, KASAN, lockdep and other reports)
 # and exits non-zero if any part failed.  With IOLAT_DKMS=1 the kselftests
-# run on the DKMS-built module; otherwise on $IOLAT_KO.
+# run on the DKMS-built module; otherwise on $IOLAT_KO.  IOLAT_ONLY, if
+# set, names the tests to run as SUITE:FIXTURE.TEST words: each program
+# gets its own as IOLAT_ONLY (FIXTURE.TEST, helpers.h).
 # If the kernel already reported a problem while it booted, before any
 # test (the debug kernel under TCG, once in a while, in an early
 # interrupt), it runs nothing and exits 3: check.sh boots it again, once.
@@ -32,7 +34,14 @@ if dmesg | grep -F -f "$reports" >"$out/boot-reports.log"; then
 fi
 rm -f "$out/boot-reports.log"
 
+# A step of this script in the kernel log: the rig counts these lines,
+# and the tests' own, as progress (tests/guest/run --stall).
+step() {
+	echo "iolat suite: $*" >/dev/kmsg
+}
+
 if [ "${IOLAT_DKMS:-0}" = 1 ]; then
+	step "modprobe of the DKMS module"
 	{
 		depmod -a &&
 		modprobe iolat &&
@@ -51,6 +60,7 @@ if [ -n "${IOLAT_KUNIT_KO:-}" ]; then
 	# The kernel log from here on, without timestamps: the KTAP lines
 	# keep their indentation for the host's kunit.py.  (Not debugfs:
 	# 6.1 truncates each case's log there at KUNIT_LOG_SIZE, 512 bytes.)
+	step "KUnit"
 	seen=$(dmesg | wc -l)
 	insmod "$IOLAT_KO" && insmod "$IOLAT_KUNIT_KO"
 	st=$?
@@ -66,7 +76,11 @@ for t in ${IOLAT_TESTS:?}; do
 	# each test's start and result in the kernel log too, with its
 	# time: the console's last lines then say where a guest that timed
 	# out was
-	"$t" >"$out/$name.tap" 2>&1 &
+	only=
+	for w in ${IOLAT_ONLY:-}; do
+		case $w in "$name:"*) only="$only ${w#"$name:"}" ;; esac
+	done
+	IOLAT_ONLY=${only# } "$t" >"$out/$name.tap" 2>&1 &
 	pid=$!
 	tail -n +1 -f --pid=$pid "$out/$name.tap" 2>/dev/null |
 		grep --line-buffered -E '^#  RUN|^(not )?ok ' |
