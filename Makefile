@@ -25,7 +25,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 LIB_SRCS := lib/hist.c lib/record.c lib/account.c lib/nvme.c
 CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/device.c user/decode.c \
 	    user/session.c user/diskstats.c user/nvme.c user/analyze.c \
-	    user/aggregate.c user/stack.c user/stats.c \
+	    user/aggregate.c user/stack.c user/stats.c user/json.c \
 	    user/recfile.c user/rows.c user/out_text.c user/out_json.c \
 	    user/out_fio.c user/out_prom.c user/out_svg.c \
 	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
@@ -80,7 +80,7 @@ $(BUILD)/tests/unit/hist_test: tests/unit/hist_test.c $(LIB_OBJS)
 
 $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 			      $(BUILD)/user/decode.o $(BUILD)/user/diskstats.o \
-			      $(LIB_OBJS)
+			      $(BUILD)/user/json.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iolat.h"
+#include "json.h"
 
 #define MAX_CLOCKS 16
 #define U(x) ((unsigned long long)(x))
@@ -37,10 +38,13 @@ static void json(const struct iolat_clock_result *r, unsigned int nr)
 
 	printf("{\"clocks\":[");
 	for (i = 0; i < nr; i++) {
-		printf("%s{\"name\":\"%s\",\"units\":\"%s\",\"in_use\":%s,"
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(stdout, r[i].name);
+		printf(",\"units\":");
+		json_str(stdout, r[i].units);
+		printf(",\"in_use\":%s,"
 		       "\"read_ns\":%.3f,\"samples\":%llu,\"inversions\":%llu,"
 		       "\"max_back\":%llu,\"pairs\":[",
-		       i ? "," : "", r[i].name, r[i].units,
 		       r[i].in_use ? "true" : "false", r[i].read_ps / 1000.0,
 		       U(r[i].samples), U(r[i].inversions), U(r[i].max_back));
 		for (p = 0; p < r[i].nr_pairs; p++)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "iolat.h"
 #include "../lib/nvme.h"
+#include "json.h"
 
 #define U(x) ((unsigned long long)(x))
 #define NR_OPCODES 256
@@ -191,9 +192,10 @@ static void json_group(const char *key, const char *val, unsigned int num,
 	unsigned int i, hi = 0;
 
 	printf("%s{", first ? "" : ",");
-	if (val)
-		printf("\"%s\":\"%s\"", key, val);
-	else
+	if (val) {
+		printf("\"%s\":", key);
+		json_str(stdout, val);
+	} else
 		printf("\"%s\":%u", key, num);
 	printf(",\"commands\":%llu,\"bytes\":%llu,\"errors\":%llu,\"min_ns\":%llu,\"p50_ns\":%llu,\"p90_ns\":%llu,\"p99_ns\":%llu,\"max_ns\":%llu,\"mean_ns\":%.0f,\"qd_hist\":[",
 	       U(g->lat.count), U(g->bytes), U(g->errors), U(g->lat.min),
@@ -217,8 +219,9 @@ static void json_dev(const struct nvme_state *st, unsigned int i)
 	char label[32];
 	bool first = true;
 
-	printf("{\"device\":\"%s\",\"ctrl\":\"nvme%d\",\"qids\":[",
-	       st->s->devs[i].name, st->s->devs[i].nvme_ctrl);
+	printf("{\"device\":");
+	json_str(stdout, st->s->devs[i].name);
+	printf(",\"ctrl\":\"nvme%d\",\"qids\":[", st->s->devs[i].nvme_ctrl);
 	for (q = 1; q < d->nr_qids; q++) {
 		if (!d->qids[q])
 			continue;

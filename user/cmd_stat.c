@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iolat.h"
+#include "json.h"
 
 #define U(x) ((unsigned long long)(x))
 
@@ -118,7 +119,10 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 			       100 * r.w_joined);
 		return;
 	}
-	printf("{%s\"time\":%.3f,\"device\":\"%s\",\"seconds\":%.6f,"
+	printf("{%s\"time\":%.3f,\"device\":", total ? "\"total\":true," : "",
+	       t);
+	json_str(stdout, name);
+	printf(",\"seconds\":%.6f,"
 	       "\"r_s\":%.3f,\"w_s\":%.3f,\"rkB_s\":%.3f,\"wkB_s\":%.3f,"
 	       "\"rareq_sz\":%.3f,\"wareq_sz\":%.3f,\"d_s\":%.3f,"
 	       "\"dkB_s\":%.3f,\"d_await_ms\":%.6f,\"f_s\":%.3f,"
@@ -131,7 +135,7 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 	       "\"busy_ns\":%llu,\"qbusy_ns\":%llu,\"inflight_ns\":%llu,"
 	       "\"qinflight_ns\":%llu,\"elapsed_ns\":%llu,"
 	       "\"kernel_io_ticks_ms\":%llu,\"kernel_time_in_queue_ms\":%llu",
-	       total ? "\"total\":true," : "", t, name, r.secs, r.r_s, r.w_s,
+	       r.secs, r.r_s, r.w_s,
 	       r.rkb_s, r.wkb_s, r.rareq_kb, r.wareq_kb, r.d_s, r.dkb_s,
 	       r.d_await_ms, r.f_s, r.f_await_ms, r.r_await_ms, r.w_await_ms,
 	       r.aqu_sz, r.dev_qd, r.qd_issue, r.util, r.qutil, r.k_util,

@@ -6,24 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "analyze.h"
+#include "json.h"
 
 #define U(x) ((unsigned long long)(x))
 
 static bool first_interval;
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
 
 static void json_hist(const struct iolat_an *an, const char *name,
 		      const struct iolat_hist *h, bool first)
@@ -91,13 +78,13 @@ static int json_begin(struct iolat_an *an)
 	unsigned int p;
 
 	printf("{\"iolat\": {\"version\": ");
-	json_str(an->meta.cli_version);
+	json_str(stdout, an->meta.cli_version);
 	printf(", \"module\": ");
-	json_str(an->meta.module_version);
+	json_str(stdout, an->meta.module_version);
 	printf(", \"host\": ");
-	json_str(an->meta.host);
+	json_str(stdout, an->meta.host);
 	printf(", \"kernel\": ");
-	json_str(an->meta.kernel);
+	json_str(stdout, an->meta.kernel);
 	printf(", \"start_realtime_ns\": %llu, \"interval_ns\": %llu, \"percentiles\": [",
 	       U(an->meta.t0_real_ns), U(an->o.interval_ns));
 	for (p = 0; p < an->o.nr_pct; p++)
@@ -117,7 +104,7 @@ static void json_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 	first_interval = false;
 	for (d = 0; d < an->nr_devs; d++) {
 		printf("%s{\"name\": ", d ? ", " : "");
-		json_str(an->devs[d].name);
+		json_str(stdout, an->devs[d].name);
 		printf(", ");
 		json_ops(an, an->devs[d].ival, secs);
 		json_counts("qd_hist", an->devs[d].ival_qd, IOLAT_QD_BUCKETS);
@@ -133,13 +120,13 @@ static void json_group(const struct iolat_an *an,
 	printf("%s{", first ? "" : ", ");
 	if (proc) {
 		printf("\"comm\": ");
-		json_str(g->comm);
+		json_str(stdout, g->comm);
 		printf(", \"pid\": %u, \"tgid\": %u, ", g->pid, g->tgid);
 	} else {
 		printf("\"qid\": %u, ", g->qid);
 	}
 	printf("\"device\": ");
-	json_str(an->devs[g->dev].name);
+	json_str(stdout, an->devs[g->dev].name);
 	printf(", \"ios\": %llu, \"bytes\": %llu", U(g->ios), U(g->bytes));
 	if (g->lat)
 		json_hist(an, "latency", g->lat, false);
@@ -159,7 +146,7 @@ static void json_parts(const struct iolat_an *an,
 	for (i = 0; i <= dv->nr_parts; i++) {
 		p = &dv->parts[i];
 		printf("%s{\"name\": ", i ? ", " : "");
-		json_str(p->name);
+		json_str(stdout, p->name);
 		if (i < dv->nr_parts)
 			printf(", \"start\": %llu, \"sectors\": %llu",
 			       U(p->start), U(p->sectors));
@@ -214,7 +201,7 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		const struct iolat_an_dev *dv = &an->devs[d];
 
 		printf("%s{\"name\": ", d ? ", " : "");
-		json_str(dv->name);
+		json_str(stdout, dv->name);
 		printf(", \"sectors\": %llu, ", U(dv->sectors));
 		json_ops(an, dv->run, iolat_an_dev_secs(dv, run->seconds));
 		json_counts("size_hist", dv->size, IOLAT_SIZE_BUCKETS);
@@ -259,7 +246,7 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 	printf(", \"missing_tracepoints\": [");
 	for (i = 0; i < run->nr_missing; i++) {
 		printf("%s", i ? ", " : "");
-		json_str(run->missing[i]);
+		json_str(stdout, run->missing[i]);
 	}
 	printf("], \"incomplete\": %s}\n", run->incomplete ? "true" : "false");
 }

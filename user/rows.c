@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analyze.h"
+#include "json.h"
 
 #define U(x) ((unsigned long long)(x))
 
@@ -72,10 +73,12 @@ void iolat_put_fields(const char *const *names, char (*v)[40],
 	for (i = 0; i < n; i++) {
 		if (json && !v[i][0])
 			continue;
-		if (json)
-			printf("%s\"%s\": %s%s%s", i ? ", " : "{", names[i],
-			       str[i] ? "\"" : "", v[i], str[i] ? "\"" : "");
-		else
+		if (json && str[i]) {
+			printf("%s\"%s\": ", i ? ", " : "{", names[i]);
+			json_str(stdout, v[i]);
+		} else if (json) {
+			printf("%s\"%s\": %s", i ? ", " : "{", names[i], v[i]);
+		} else
 			printf("%s%s", i ? "," : "", v[i]);
 	}
 }

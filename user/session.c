@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "iolat.h"
+#include "json.h"
 
 /* Counts are uint64_t; print them as one type. */
 #define U(x) ((unsigned long long)(x))
@@ -849,8 +850,9 @@ static int write_summary(const struct iolat_session *s)
 		const unsigned long long *k1 = s->run.kstart[d].f;
 		const unsigned long long *k2 = s->run.kend[d].f;
 
-		fprintf(f, "%s{\"name\":\"%s\",\"removed\":%s,\"counters_valid\":%s,",
-			d ? "," : "", s->devs[d].name,
+		fprintf(f, "%s{\"name\":", d ? "," : "");
+		json_str(f, s->devs[d].name);
+		fprintf(f, ",\"removed\":%s,\"counters_valid\":%s,",
 			s->run.devs_removed & (1U << d) ? "true" : "false",
 			s->counters[d].valid ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);

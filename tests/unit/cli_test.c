@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "../../user/iolat.h"
+#include "../../user/json.h"
 #include "kselftest_harness.h"
 
 static void put(const char *root, const char *rel, const char *text)
@@ -460,6 +461,37 @@ static char *cli_out(const char *args, int *st)
  * A tool of its family (issue 17): iolat --version, iolat help CMD,
  * usage lines that say "iolat CMD".
  */
+/*
+ * The one JSON string writer: quotes, backslashes and control bytes
+ * escaped, every other byte (UTF-8 included) as it is.
+ */
+TEST(json_strings_escaped)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "nvme0n1", "\"nvme0n1\"" },
+		{ "", "\"\"" },
+		{ "a\"b", "\"a\\\"b\"" },
+		{ "back\\slash", "\"back\\\\slash\"" },
+		{ "tab\tnl\n\x01", "\"tab\\u0009nl\\u000a\\u0001\"" },
+		{ "caf\xc3\xa9 \x7f", "\"caf\xc3\xa9 \x7f\"" },
+	};
+	char *buf;
+	size_t len;
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = open_memstream(&buf, &len);
+		ASSERT_NE(NULL, f);
+		json_str(f, cases[i].in);
+		fclose(f);
+		EXPECT_STREQ(cases[i].out, buf);
+		free(buf);
+	}
+}
+
 TEST(help_and_version)
 {
 	char *out;
