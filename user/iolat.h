@@ -5,7 +5,12 @@
  *   nlsock.c      netlink socket: family lookup, requests, errors
  *   device.c      block device names -> dev_t and blk-mq geometry
  *   decode.c      IOLAT_CMD_READ messages -> struct iolat_record
- *   session.c     a session: options, start, drain, stop, accounting
+ *   session_opts.c  a session's options and devices, checked
+ *   session.c     a session: start, drain, stop, accounting
+ *   summary.c     a session's --summary file and closing lines
+ *   parse.c       option values: operations, durations, intervals
+ *   stats.c       the session counters' names, texts and writers
+ *   json.c        JSON strings
  *   diskstats.c   the kernel's disk counters; `iolat stat` arithmetic
  *   cmd_trace.c   one line per request
  *   cmd_record.c  histograms per device, op and stage; -w saves records
@@ -329,7 +334,7 @@ struct iolat_stat_row {
 	double r_above_ms, r_below_ms, w_above_ms, w_below_ms;
 	double r_joined, w_joined;	/* the share of I/Os with requests below */
 };
-/* session.c */
+/* session_opts.c, session.c, summary.c */
 struct iolat_session_opts {
 	char *devargs[IOLAT_MAX_DEVS];
 	unsigned int nr_devargs;
@@ -421,6 +426,8 @@ int iolat_counters_alloc(const struct iolat_session *s,
 void iolat_counters_free(const struct iolat_session *s,
 			 struct iolat_dev_counters *c);
 void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c);
+/* --summary FILE: the accounting and each device's counters, as JSON (summary.c) */
+int iolat_summary_write(const struct iolat_session *s);
 uint64_t iolat_run_dropped(const struct iolat_run *run);
 /* how many disks iolat_session_all_disks() looks at */
 #define IOLAT_ALL_DISKS_MAX	4096
