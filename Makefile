@@ -25,7 +25,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 LIB_SRCS := lib/hist.c lib/record.c lib/account.c lib/nvme.c
 CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/device.c user/decode.c \
 	    user/session.c user/session_opts.c user/parse.c user/summary.c \
-	    user/diskstats.c user/nvme.c user/analyze.c \
+	    user/diskstats.c user/nvme.c user/analyze.c user/output.c \
 	    user/aggregate.c user/stack.c user/stats.c user/json.c \
 	    user/recfile.c user/rows.c user/out_text.c user/out_json.c \
 	    user/out_fio.c user/out_prom.c user/out_svg.c \

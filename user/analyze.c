@@ -16,13 +16,6 @@ static const char *const stage_names[IOLAT_AN_STAGES] = {
 };
 
 /* The record's op in the analysis: IOLAT_AN_PREFLUSH for an empty write. */
-unsigned int iolat_an_op(const struct iolat_record *r)
-{
-	if (iolat_record_empty_write(r))
-		return IOLAT_AN_PREFLUSH;
-	return r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER;
-}
-
 const char *iolat_an_op_name(unsigned int op)
 {
 	return op == IOLAT_AN_PREFLUSH ? "preflush" : iolat_op_name(op);
@@ -220,20 +213,6 @@ static unsigned int lba_bucket(const struct iolat_an_dev *d, uint64_t sector)
 	while (b && sector < d->lba_start[b])
 		b--;
 	return b;
-}
-
-/* Add @v to *@h, made on first use. */
-void iolat_an_hist_add(struct iolat_an *an, struct iolat_hist **h, uint64_t v)
-{
-	if (!*h) {
-		*h = malloc(sizeof(**h));
-		if (!*h) {
-			an->nomem = true;
-			return;
-		}
-		iolat_hist_init(*h);
-	}
-	iolat_hist_add(*h, v);
 }
 
 void iolat_an_op_reset(struct iolat_an_op *op)
@@ -735,74 +714,6 @@ void iolat_an_free(struct iolat_an *an)
 	an->procs = NULL;
 	an->qids = NULL;
 	iolat_stack_free(an);
-}
-
-const struct iolat_output *iolat_output_find(const char *name)
-{
-	static const struct iolat_output *const all[] = {
-		&iolat_out_text, &iolat_out_json, &iolat_out_csv,
-		&iolat_out_fio, &iolat_out_prom, &iolat_out_svg,
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
-
-/**
- * iolat_an_args_parse() - the analysis options of record and report
- * @a: the options as given
- * @o: the analysis options
- * @out: the output format
- *
- * Return: 0, or EXIT_USAGE after one clear message.
- */
-int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
-			const struct iolat_output **out)
-{
-	double secs;
-
-	memset(o, 0, sizeof(*o));
-	*out = iolat_output_find(a->output ? a->output : "text");
-	if (!*out) {
-		iolat_err("unknown output format '%s' (text, json, csv, fio, prom, svg)",
-			  a->output);
-		return EXIT_USAGE;
-	}
-	if (a->interval) {
-		if (iolat_parse_secs("-i", a->interval, IOLAT_MIN_INTERVAL_S,
-				     &secs))
-			return EXIT_USAGE;
-		o->interval_ns = (uint64_t)(secs * 1e9 + 0.5);
-	}
-	if (a->pct && iolat_an_parse_pct(o, a->pct)) {
-		iolat_err("-P takes up to %d distinct percentiles above 0 and up to 100, such as 50,99,99.9, not '%s'",
-			  IOLAT_MAX_PCT, a->pct);
-		return EXIT_USAGE;
-	}
-	if (iolat_prom_parse_step(a->buckets, &o->prom_step))
-		return EXIT_USAGE;
-	o->stage = IOLAT_STAGE_Q2C;
-	if (a->stage) {
-		o->stage = iolat_an_stage_parse(a->stage);
-		if (o->stage < 0) {
-			iolat_err("--stage takes Q2G, G2I, I2D, D2C, Q2C or NVMe, not '%s'",
-				  a->stage);
-			return EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
-void iolat_an_args_free(struct iolat_an_args *a)
-{
-	free(a->output);
-	free(a->interval);
-	free(a->pct);
-	free(a->stage);
-	free(a->buckets);
 }
 
 /* The run's description from a record file's header (or a live one's). */

@@ -26,6 +26,7 @@
 #define IOLAT_ANALYZE_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include "iolat.h"
 
 /* The stages kept: the block stages, then the NVMe command's own time. */
@@ -47,7 +48,14 @@
 #define IOLAT_AN_PREFLUSH	IOLAT_OP_NR
 #define IOLAT_AN_OPS		(IOLAT_OP_NR + 1)
 
-unsigned int iolat_an_op(const struct iolat_record *r);
+/* A record's op as the analysis counts it: preflush apart. */
+static inline unsigned int iolat_an_op(const struct iolat_record *r)
+{
+	if (iolat_record_empty_write(r))
+		return IOLAT_AN_PREFLUSH;
+	return r->op < IOLAT_OP_NR ? r->op : IOLAT_OP_OTHER;
+}
+
 const char *iolat_an_op_name(unsigned int op);
 const char *iolat_an_stage_name(unsigned int stage);
 int iolat_an_stage_parse(const char *name);
@@ -272,8 +280,20 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c);
 
-void iolat_an_hist_add(struct iolat_an *an, struct iolat_hist **h,
-		       uint64_t v);
+/* Add @v to *@h, made on first use (an->nomem if it cannot be). */
+static inline void iolat_an_hist_add(struct iolat_an *an,
+				     struct iolat_hist **h, uint64_t v)
+{
+	if (!*h) {
+		*h = malloc(sizeof(**h));
+		if (!*h) {
+			an->nomem = true;
+			return;
+		}
+		iolat_hist_init(*h);
+	}
+	iolat_hist_add(*h, v);
+}
 
 /* stack.c */
 struct iolat_join;
