@@ -8,16 +8,15 @@
  * the probes of its later stages already in place; removal is the exact
  * reverse.
  *
- * nvme-core's tracepoints live in a module that comes and goes: they are
- * found through the tracepoint module notifier, registered after the
- * block probes of a session that wants them, and taken off when their
- * module goes (session.c tells the session's client).
+ * nvme-core's tracepoints live in a module that comes and goes: the
+ * sessions' tracepoint module notifier (session.c) has them found here
+ * when it comes, registered after the block probes of a session that
+ * wants them, and taken off when it goes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/tracepoint.h>
 #include <linux/module.h>
-#include <linux/notifier.h>
 #include <linux/string.h>
 #include "iolat.h"
 #include "probe_nvme.h"
@@ -44,20 +43,6 @@ static void iolat_attach_lookup(struct tracepoint *tp, void *priv)
 		if (p->func && !strcmp(tp->name, p->tp_name))
 			p->tp = tp;
 }
-
-static int iolat_attach_module_notify(struct notifier_block *nb,
-				      unsigned long val, void *data)
-{
-	struct tp_module *tp_mod = data;
-
-	if (val == MODULE_STATE_COMING || val == MODULE_STATE_GOING)
-		iolat_session_module(tp_mod->mod, val == MODULE_STATE_COMING);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block iolat_attach_module_nb = {
-	.notifier_call = iolat_attach_module_notify,
-};
 
 /**
  * iolat_attach_module_coming() - a module with tracepoints is loading
@@ -197,20 +182,17 @@ void iolat_detach_nvme(struct iolat_session *s)
  *
  * Each missing tracepoint is reported here, and to every client in
  * IOLAT_CMD_GET_INFO (iolat_attach_missing()); the module still loads.
- * Modules' tracepoints (nvme-core's) are followed from here on.
+ * Modules' tracepoints (nvme-core's) are followed by the sessions'
+ * module notifier, registered before this (iolat_session_init()), so
+ * that none is missed between the two.
  *
- * Return: the number of required tracepoints not found, or a negative
- * errno.
+ * Return: the number of required tracepoints not found.
  */
-int iolat_attach_init(void)
+unsigned int iolat_attach_init(void)
 {
 	struct iolat_probe *p;
-	unsigned int i;
-	int missing = 0, err;
+	unsigned int i, missing = 0;
 
-	err = register_tracepoint_module_notifier(&iolat_attach_module_nb);
-	if (err)
-		return err;
 	for_each_kernel_tracepoint(iolat_attach_lookup, NULL);
 	for (i = 0; (p = iolat_probe_nth(i)); i++) {
 		if (p->tp)
@@ -225,12 +207,6 @@ int iolat_attach_init(void)
 		}
 	}
 	return missing;
-}
-
-/* Module unload, with no session left: stop following modules. */
-void iolat_attach_exit(void)
-{
-	unregister_tracepoint_module_notifier(&iolat_attach_module_nb);
 }
 
 /**

@@ -319,8 +319,7 @@ struct iolat_probe {
 };
 
 /* attach.c */
-int iolat_attach_init(void);
-void iolat_attach_exit(void);
+unsigned int iolat_attach_init(void);
 int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack);
 void iolat_detach(struct iolat_session *s);
 const char *iolat_attach_missing(unsigned int i);
@@ -491,7 +490,6 @@ void iolat_session_unlock(void);
 void iolat_session_release(u32 portid);
 int iolat_session_init(void);
 void iolat_session_exit(void);
-void iolat_session_module(struct module *mod, bool coming);
 
 /* netlink.c */
 int iolat_netlink_init(void);

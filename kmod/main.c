@@ -13,7 +13,8 @@ IOLAT_COMPAT_DATA;
 
 static int __init iolat_init(void)
 {
-	int missing, err;
+	unsigned int missing;
+	int err;
 
 	err = iolat_compat_init();
 	if (err)
@@ -24,25 +25,18 @@ static int __init iolat_init(void)
 		return err;
 	}
 	missing = iolat_attach_init();
-	if (missing < 0) {
-		pr_err("cannot follow modules' tracepoints: %d\n", missing);
-		err = missing;
-		goto out_session;
-	}
 	err = iolat_clocktest_init();
 	if (err)
 		pr_warn("cannot test the clock across CPUs: %d\n", err);
 	err = iolat_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
-		goto out_attach;
+		goto out_session;
 	}
 	pr_info("version %s loaded (ABI %d)%s\n", IOLAT_VERSION,
 		IOLAT_ABI_VERSION,
 		missing ? "; block tracepoints missing, tracing unavailable" : "");
 	return 0;
-out_attach:
-	iolat_attach_exit();
 out_session:
 	iolat_session_exit();
 	iolat_compat_exit();
@@ -54,7 +48,6 @@ static void __exit iolat_exit(void)
 {
 	iolat_netlink_exit();
 	iolat_session_exit();
-	iolat_attach_exit();
 	iolat_compat_exit();
 }
 

@@ -18,6 +18,8 @@
 #include <linux/topology.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/tracepoint.h>
 #include "inflight.h"
 #include "account.h"
 #include "aggregate.h"
@@ -32,16 +34,6 @@ MODULE_PARM_DESC(max_sessions, "sessions at once, 1..16 (default 4)");
 static DEFINE_MUTEX(iolat_mutex);
 /* [max_sessions], under iolat_mutex */
 static struct iolat_session *iolat_sessions[IOLAT_MAX_SESSIONS];
-
-/* The limit of sessions at once, checked at load: 0 or -EINVAL. */
-int iolat_session_init(void)
-{
-	if (max_sessions >= 1 && max_sessions <= IOLAT_MAX_SESSIONS)
-		return 0;
-	pr_err("max_sessions=%u: it must be 1..%u\n", max_sessions,
-	       IOLAT_MAX_SESSIONS);
-	return -EINVAL;
-}
 
 /* The place of the session of socket @portid, or NULL.  Under the mutex. */
 static struct iolat_session **iolat_session_of(u32 portid)
@@ -224,13 +216,13 @@ static void iolat_session_event(struct iolat_session *s, u32 kind,
  * @mod: the module
  * @coming: loading, else unloading
  *
- * Called from the tracepoint module notifier (attach.c).  When nvme-core
+ * Called from the tracepoint module notifier below.  When nvme-core
  * goes, a session tracing NVMe commands loses its NVMe probes, its
  * controllers' commands are forgotten and its client is told; when it
  * comes back, the probes go on again, the controllers are known anew by
  * their namespaces' next commands, and the client is told.
  */
-void iolat_session_module(struct module *mod, bool coming)
+static void iolat_session_module(struct module *mod, bool coming)
 {
 	struct iolat_session *s;
 	unsigned int n, i;
@@ -267,6 +259,39 @@ void iolat_session_module(struct module *mod, bool coming)
 	if (!coming)
 		iolat_attach_module_going(mod);
 	mutex_unlock(&iolat_mutex);
+}
+
+static int iolat_session_module_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
+{
+	struct tp_module *tp_mod = data;
+
+	if (val == MODULE_STATE_COMING || val == MODULE_STATE_GOING)
+		iolat_session_module(tp_mod->mod, val == MODULE_STATE_COMING);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block iolat_session_module_nb = {
+	.notifier_call = iolat_session_module_notify,
+};
+
+/**
+ * iolat_session_init() - check the limit of sessions, follow modules
+ *
+ * The tracepoint module notifier is registered before the module looks
+ * up the kernel's own tracepoints (iolat_attach_init()), so that no
+ * module's are missed between the two.
+ *
+ * Return: 0, -EINVAL for a bad max_sessions, or the notifier's error.
+ */
+int iolat_session_init(void)
+{
+	if (max_sessions < 1 || max_sessions > IOLAT_MAX_SESSIONS) {
+		pr_err("max_sessions=%u: it must be 1..%u\n", max_sessions,
+		       IOLAT_MAX_SESSIONS);
+		return -EINVAL;
+	}
+	return register_tracepoint_module_notifier(&iolat_session_module_nb);
 }
 
 /**
@@ -432,7 +457,11 @@ void iolat_session_release(u32 portid)
 	mutex_unlock(&iolat_mutex);
 }
 
-/* Module unload: free whatever sessions are left. */
+/*
+ * Module unload: free whatever sessions are left, then stop following
+ * modules.  In that order: until a session's NVMe probes are off, the
+ * notifier must be there to take them off if nvme-core goes.
+ */
 void iolat_session_exit(void)
 {
 	unsigned int i;
@@ -447,4 +476,5 @@ void iolat_session_exit(void)
 		iolat_sessions[i] = NULL;
 	}
 	mutex_unlock(&iolat_mutex);
+	unregister_tracepoint_module_notifier(&iolat_session_module_nb);
 }
