@@ -573,6 +573,19 @@ if [ -f build/kmod/6.1/iolat.ko ]; then
 	stage docs-sizes python3 tests/docs/sizes.py build/kmod/6.1/iolat.ko \
 		README.md docs/*.md man/iolat.8
 fi
+# No call cycle between source files (tests/cycles.py): the CLI's objects,
+# and the 6.1 module's.
+cycles() {
+	local o kobjs=()
+	python3 tests/cycles.py build/user/*.o build/lib/*.o || return 1
+	for o in build/kmod/6.1/kmod/*.o build/kmod/6.1/lib/*.o; do
+		[[ $o == *.mod.o || $o == *kunit* ]] || kobjs+=("$o")
+	done
+	python3 tests/cycles.py "${kobjs[@]}"
+}
+if [ -f build/kmod/6.1/iolat.ko ]; then
+	stage cycles cycles
+fi
 # DKMS installs for every kernel but the debug one (whose tree is a
 # kernel build, not headers) and 5.10 (gcc-10); the guests of the Debian
 # 6.x kernels and the fixtures then load the DKMS-built module, the
