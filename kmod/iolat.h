@@ -3,7 +3,7 @@
  * iolat module internals.  The data path, one file per step:
  *
  *   attach.c     find tracepoints by name, register/unregister the probes
- *   submit.h/c   per-CPU submission stash: a bio's Q, X and G stages and
+ *   stash.h/c    per-CPU submission stash: a bio's Q, X and G stages and
  *                its submitter, until its request is first seen
  *   probe_bio.c  bio probes: queue, split, merges, getrq, plug, unplug
  *   probe_rq.c   request probes: insert, issue, requeue, merge, complete
@@ -11,9 +11,9 @@
  *   probe_upper.c bio-based devices (device-mapper, md): a bio from its
  *                queue to its completion, in upper.h's table
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
- *   account.h/c  busy time, in-flight integrals, I/O counts, queue depth
- *   aggregate.h/c per-CPU latency histograms instead of records
- *   record.c     build one struct iolat_record per completed request
+ *   acct.h/c     busy time, in-flight integrals, I/O counts, queue depth
+ *   agg.h/c      per-CPU latency histograms instead of records
+ *   emit.c       build one struct iolat_record per completed request
  *   ring.h/c     per-CPU lock-free record buffers
  *   session.c    session life: start, stop, drain, counters
  *   clocktest.c  is the clock monotonic across CPUs, and what it costs
@@ -79,9 +79,9 @@ struct iolat_slot_ext {
 };
 
 /*
- * A span's periods (lib/account.h): @start of the open one, and @last,
+ * A span's periods (lib/busy.h): @start of the open one, and @last,
  * the end of the one before, in ns since the session's base.  Its busy
- * word is a sum kept per CPU (account.h).
+ * word is a sum kept per CPU (acct.h).
  */
 struct iolat_busy {
 	atomic64_t start;
@@ -113,7 +113,7 @@ enum iolat_span {
  * row, so that
  * a device whose I/O uses one queue at a time takes one locked add per
  * request's entry and exit; the words it moves between are marked
- * IOLAT_N_MOVING meanwhile (account.h).
+ * IOLAT_N_MOVING meanwhile (acct.h).
  */
 #define IOLAT_N_W		16
 #define IOLAT_N_ALL_SHIFT	32
@@ -128,7 +128,7 @@ struct iolat_hwq {
 /*
  * The spans of a device of several queues, in a line of their own: their
  * counts are in its home queue's word.  @opener: the queue whose request
- * last opened the device's queue span (account.h, iolat_spans_move()).
+ * last opened the device's queue span (acct.h, iolat_spans_move()).
  */
 struct iolat_dev_spans {
 	struct iolat_busy span[IOLAT_NR_SPANS];
@@ -435,7 +435,7 @@ static inline bool iolat_session_disk(const struct iolat_session *s,
 	return false;
 }
 
-/* record.c */
+/* emit.c */
 u32 iolat_record_flags(blk_opf_t opf);
 
 /**

@@ -9,7 +9,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 
-/* iolat_busy_home_race_test() widens the race windows of account.h */
+/* iolat_busy_home_race_test() widens the race windows of acct.h */
 static bool home_race_on;
 #define iolat_race_window()						\
 	do {								\
@@ -25,13 +25,13 @@ static bool home_race_on;
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "iolat.h"
-#include "submit.h"
-#include "account.h"
+#include "stash.h"
+#include "acct.h"
 #include "upper.h"
 #include "../lib/hist.c"
 #include "../lib/record.c"
-#include "../lib/account.c"
-#include "../lib/nvme.c"
+#include "../lib/busy.c"
+#include "../lib/nvme_names.c"
 
 IOLAT_KUNIT_IMPORT_NS();
 

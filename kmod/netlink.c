@@ -14,8 +14,8 @@
 #include <net/net_namespace.h>
 #include <linux/slab.h>
 #include <linux/kdev_t.h>
-#include "account.h"
-#include "aggregate.h"
+#include "acct.h"
+#include "agg.h"
 #include "clocktest.h"
 #include "upper.h"
 

@@ -3,14 +3,14 @@
  * Bio probes: the stages before a request can be seen.  They run in the
  * submitter's context for every bio on the machine, return at once for
  * untraced devices and otherwise write one entry of this CPU's stash
- * (submit.h); no locks, no allocation.
+ * (stash.h); no locks, no allocation.
  */
 #include <linux/blk-mq.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/preempt.h>
 #include <trace/events/block.h>
-#include "submit.h"
+#include "stash.h"
 
 /*
  * A new entry for @bio, its submitter the current task if it runs one

@@ -21,8 +21,8 @@
 #include <linux/slab.h>
 #include <linux/kdev_t.h>
 #include "probe_nvme.h"
-#include "submit.h"
-#include "../lib/nvme.h"
+#include "stash.h"
+#include "../lib/nvme_names.h"
 
 /*
  * The layout of the head of nvme-core's request data (compat.h): known

@@ -4,7 +4,7 @@
  * complete (C).  They run for every request on the machine, return at
  * once for untraced devices and otherwise do one clock read and work on
  * the request's own slot (inflight.h), its hardware queue's depth and
- * busy counters and this CPU's counters (account.h); no locks, no
+ * busy counters and this CPU's counters (acct.h); no locks, no
  * allocation, no lookup beyond the device compare.
  */
 #include <linux/blk-mq.h>
@@ -14,9 +14,9 @@
 #include <linux/string.h>
 #include <trace/events/block.h>
 #include "inflight.h"
-#include "account.h"
-#include "aggregate.h"
-#include "submit.h"
+#include "acct.h"
+#include "agg.h"
+#include "stash.h"
 #include "probe_nvme.h"
 #include "upper.h"
 #include "../lib/record.h"

@@ -17,9 +17,9 @@
 #include <linux/slab.h>
 #include <trace/events/block.h>
 #include "upper.h"
-#include "account.h"
-#include "aggregate.h"
-#include "submit.h"
+#include "acct.h"
+#include "agg.h"
+#include "stash.h"
 
 int iolat_upper_init(struct iolat_dev *d)
 {
@@ -63,7 +63,7 @@ int iolat_links_init(struct iolat_session *s)
 
 /*
  * @u's bio, queued at @now, joins the device's span: with interrupts on,
- * as a request's insert does (account.h).
+ * as a request's insert does (acct.h).
  */
 static void iolat_upper_join(struct iolat_session *s, struct iolat_dev *d,
 			     struct iolat_upper_slot *u, u64 now)

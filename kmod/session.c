@@ -21,9 +21,9 @@
 #include <linux/notifier.h>
 #include <linux/tracepoint.h>
 #include "inflight.h"
-#include "account.h"
-#include "aggregate.h"
-#include "submit.h"
+#include "acct.h"
+#include "agg.h"
+#include "stash.h"
 #include "upper.h"
 #include "probe_nvme.h"
 
@@ -301,9 +301,9 @@ int iolat_session_init(void)
  * @nr_specs: how many, 1..IOLAT_MAX_DEVS
  * @ring_slots: records per CPU buffer, a power of two
  * @filter: which requests to record
- * @mode: IOLAT_MODE_*: keep the counters (account.h) but write no
+ * @mode: IOLAT_MODE_*: keep the counters (acct.h) but write no
  *	record; trace the NVMe commands of the devices that are NVMe
- *	namespaces; aggregate into histograms (aggregate.h), not records
+ *	namespaces; aggregate into histograms (agg.h), not records
  * @extack: for the reason of a failure
  *
  * Return: 0 or a negative errno.

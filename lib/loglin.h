@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Log-linear bins, the layout of both the latency histogram (hist.h) and
- * the queue-depth histogram (account.h): with 2^@sub bins per group,
+ * the queue-depth histogram (kmod/acct.h): with 2^@sub bins per group,
  * values below 2^(@sub + 1) have a bin each, and above that each power
  * of two [2^k, 2^(k+1)) is split into 2^@sub equal bins.  Bin b of group
  * g >= 1 starts at (2^@sub + b % 2^@sub) << (g - 1).

@@ -6,14 +6,14 @@
  *
  *   analyze.c     records -> histograms per device, op and stage, per
  *                 interval and over the run; distributions; processes
- *   aggregate.c   the same histograms, read from an aggregating module
+ *   agg_reader.c  the same histograms, read from an aggregating module
  *   recfile.c     the record file: header, blocks of records, marks
  *   out_text.c    text: interval lines, tables, bar histograms
  *   out_json.c    one JSON document (docs/output.md)
  *   out_fio.c     fio's clat_hist log, for fiologparser_hist.py
  *   out_prom.c    Prometheus text exposition
  *   out_svg.c     `iolat plot`: heatmap and lines over time, as SVG
- *   rows.c        one CSV or JSON line per request (trace, -o csv)
+ *   csv.c         one CSV or JSON line per request (trace, -o csv)
  *
  * Intervals are spans of completion time from the session's start: a
  * request belongs to the interval in which it completed.  An interval is
@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
-#include "iolat.h"
+#include "cli.h"
 
 /* The stages kept: the block stages, then the NVMe command's own time. */
 #define IOLAT_AN_NVME		IOLAT_STAGE_NR	/* nvme_setup_cmd -> complete */
@@ -251,7 +251,7 @@ void iolat_an_mark(struct iolat_an *an, uint64_t now_ns);
 void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 		     const struct iolat_an_op *delta, const uint64_t *qd);
 
-/* aggregate.c: an aggregating session's readings -> the analysis */
+/* agg_reader.c: an aggregating session's readings -> the analysis */
 struct iolat_agg_reader;
 struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s);
 typedef void (*iolat_agg_fn)(void *arg, unsigned int dev, unsigned int op,
@@ -305,7 +305,7 @@ bool iolat_stack_has(const struct iolat_an_dev *d);
 void iolat_stack_above(struct iolat_an *an, unsigned int dev, unsigned int op,
 		       const struct iolat_an_op *delta);
 
-/* rows.c: a record as one CSV line or JSON object */
+/* csv.c: a record as one CSV line or JSON object */
 void iolat_row_header(void);
 void iolat_row(const struct iolat_record *r, const char *dev, bool json,
 	       uint64_t real_offset);

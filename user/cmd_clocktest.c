@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iolat.h"
+#include "cli.h"
 #include "json.h"
 
 #define MAX_CLOCKS 16

@@ -10,7 +10,7 @@
  * when the exposition is made.
  *
  * An exporter is left running, so it is the cheap kind of session: the
- * module keeps the histograms (record -A's aggregation, aggregate.c),
+ * module keeps the histograms (record -A's aggregation, agg_reader.c),
  * read when an exposition is made, and no record crosses to user space
  * (issue 18: streaming every record cost as much as record itself).
  * --records streams and analyses them instead.

@@ -3,7 +3,7 @@
  * iolat info: the versions of the CLI and of the loaded module.
  */
 #include <stdio.h>
-#include "iolat.h"
+#include "cli.h"
 
 int cmd_info(int argc, const char **argv)
 {

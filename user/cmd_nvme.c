@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iolat.h"
-#include "../lib/nvme.h"
+#include "cli.h"
+#include "../lib/nvme_names.h"
 #include "json.h"
 
 #define U(x) ((unsigned long long)(x))

@@ -6,7 +6,7 @@
  * and stage, distributions, processes, and the accounting of every
  * request.  With -w FILE the stream is also saved for `iolat report`;
  * with --save-only it is only saved, neither analysed nor reported.
- * With --aggregate the module keeps the histograms (aggregate.c).
+ * With --aggregate the module keeps the histograms (agg_reader.c).
  */
 #include <errno.h>
 #include <stdio.h>

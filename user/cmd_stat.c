@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iolat.h"
+#include "cli.h"
 #include "json.h"
 
 #define U(x) ((unsigned long long)(x))

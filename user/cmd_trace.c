@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "analyze.h"
-#include "../lib/nvme.h"
+#include "../lib/nvme_names.h"
 
 #define U(x) ((unsigned long long)(x))
 

@@ -4,7 +4,7 @@
  * record size the module announced.
  */
 #include <string.h>
-#include "iolat.h"
+#include "cli.h"
 
 /* iolat_records_fn for struct iolat_decoder. */
 void iolat_decode(void *arg, const void *buf, uint32_t len, uint32_t rec_size)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include "iolat.h"
+#include "cli.h"
 
 /* "nvme0n1" from "/dev/nvme0n1" or "nvme0n1". */
 const char *iolat_dev_basename(const char *arg)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "iolat.h"
+#include "cli.h"
 
 /**
  * iolat_diskstats_read() - read a disk's or partition's kernel counters

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "iolat.h"
+#include "cli.h"
 
 struct iolat_command {
 	const char *name;

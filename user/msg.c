@@ -6,7 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include "iolat.h"
+#include "cli.h"
 
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {

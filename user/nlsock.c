@@ -14,7 +14,7 @@
 #include <netlink/netlink.h>
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
-#include "iolat.h"
+#include "cli.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

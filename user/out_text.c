@@ -72,7 +72,7 @@ void iolat_text_hist(const struct iolat_hist *h)
 
 /**
  * iolat_text_qd_hist() - queue depths as a bar histogram
- * @n: counts in the buckets of lib/account.h, [IOLAT_QD_BUCKETS]
+ * @n: counts in the buckets of lib/busy.h, [IOLAT_QD_BUCKETS]
  */
 void iolat_text_qd_hist(const uint64_t *n)
 {

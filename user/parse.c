@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iolat.h"
+#include "cli.h"
 
 /* Counts are uint64_t; print them as one type. */
 #define U(x) ((unsigned long long)(x))

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "iolat.h"
+#include "cli.h"
 
 /* Counts are uint64_t; print them as one type. */
 #define U(x) ((unsigned long long)(x))

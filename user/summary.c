@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "iolat.h"
+#include "cli.h"
 #include "json.h"
 
 /* Counts are uint64_t; print them as one type. */

@@ -28,16 +28,16 @@ VARIANTS = {
          "if (s->devs[i].devt == (devt ^ 0x40000000))\n"
          "\t\t\treturn &s->devs[i];\n\tif (unlikely"),
     ],
-    # the busy-time spans (account.h) do nothing: no count, no period
+    # the busy-time spans (acct.h) do nothing: no count, no period
     "no-busy": [
-        ("kmod/account.h",
+        ("kmod/acct.h",
          "\tu64 new;\n\n\tif (d->nr_hwq == 1)",
          "\tu64 new;\n\n\treturn 0;\n\tif (d->nr_hwq == 1)"),
     ],
     # the per-CPU counters change without interrupts off
     "no-irqoff": [
-        ("kmod/account.h", "\tlocal_irq_save(*flags);", "\t*flags = 0;"),
-        ("kmod/account.h",
+        ("kmod/acct.h", "\tlocal_irq_save(*flags);", "\t*flags = 0;"),
+        ("kmod/acct.h",
          "\tiolat_acct_put(d, step);\n\tlocal_irq_restore(flags);",
          "\tiolat_acct_put(d, step);"),
     ],

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include "../../user/iolat.h"
+#include "../../user/cli.h"
 #include "../../user/json.h"
 #include "kselftest_harness.h"
 

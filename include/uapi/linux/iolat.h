@@ -190,7 +190,7 @@ enum iolat_stat_attr {
  * get-request, insert, issue), complete], and not before the session.
  * IOS, BYTES and WAIT_NS are per enum iolat_op, u64 arrays; QD_HIST counts
  * the queue depth at issue (the requests of the hardware queue already
- * issued) in the buckets of lib/account.h, a u64 array.  A device whose
+ * issued) in the buckets of lib/busy.h, a u64 array.  A device whose
  * queues do not fit in one message continues in the next, which repeats
  * MAJOR and MINOR and carries only more HWQ nests.
  */

@@ -5,8 +5,8 @@
  * blocks and bytes.  Shared by `iolat trace --nvme` and `iolat nvme`.
  */
 #include <stdio.h>
-#include "iolat.h"
-#include "../lib/nvme.h"
+#include "cli.h"
+#include "../lib/nvme_names.h"
 
 /* nvme<N> for an admin command, else the namespace's name. */
 const char *iolat_nvme_device(const struct iolat_session *s, unsigned int dev,

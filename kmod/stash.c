@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Submission stash: claiming and filling entries; see submit.h.
+ * Submission stash: claiming and filling entries; see stash.h.
  */
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include "submit.h"
+#include "stash.h"
 
 /**
  * iolat_stash_take_remote() - take @bio's entry from another CPU's stash

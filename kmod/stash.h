@@ -24,8 +24,8 @@
  * keeps them only if a cmpxchg of the key then takes the entry back,
  * which fails if the owner has reused the entry meanwhile.
  */
-#ifndef _IOLAT_SUBMIT_H
-#define _IOLAT_SUBMIT_H
+#ifndef _IOLAT_STASH_H
+#define _IOLAT_STASH_H
 
 #include <linux/sched.h>
 #include <asm/local.h>
@@ -197,4 +197,4 @@ static __always_inline u64 iolat_bio_queue_ns(struct iolat_session *s,
 	return iolat_bio_queue_clock(s, st, stamp, j);
 }
 
-#endif /* _IOLAT_SUBMIT_H */
+#endif /* _IOLAT_STASH_H */

@@ -22,8 +22,8 @@
  * two (lib/loglin.h), IOLAT_QD_BUCKETS in all, up to 2^14 (the last
  * takes everything above).
  */
-#ifndef _IOLAT_LIB_ACCOUNT_H
-#define _IOLAT_LIB_ACCOUNT_H
+#ifndef _IOLAT_LIB_BUSY_H
+#define _IOLAT_LIB_BUSY_H
 
 #include <linux/types.h>
 #include "loglin.h"
@@ -67,4 +67,4 @@ static inline unsigned int iolat_qd_bucket(__u32 qd)
 
 __u32 iolat_qd_bucket_low(unsigned int bucket);
 
-#endif /* _IOLAT_LIB_ACCOUNT_H */
+#endif /* _IOLAT_LIB_BUSY_H */

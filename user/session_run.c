@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "iolat.h"
+#include "cli.h"
 
 /* Counts are uint64_t; print them as one type. */
 #define U(x) ((unsigned long long)(x))

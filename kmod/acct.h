@@ -12,7 +12,7 @@
  *   add and one of another queue only when its queue goes busy or idle
  *   (a device with one queue has no level above it); the home moves to
  *   the queue in use when the device is idle.  A transition adds
- *   its time to a busy word (lib/account.h), which is a sum kept in parts
+ *   its time to a busy word (lib/busy.h), which is a sum kept in parts
  *   per CPU: a request costs one locked add when it enters and one when
  *   it leaves.  A request is in the queue from its first stage, which may
  *   be before the period it joins began: the period is then moved back,
@@ -27,14 +27,14 @@
  *   one out runs with interrupts off (iolat_acct_get(),
  *   iolat_acct_begin()).
  */
-#ifndef _IOLAT_ACCOUNT_H
-#define _IOLAT_ACCOUNT_H
+#ifndef _IOLAT_ACCT_H
+#define _IOLAT_ACCT_H
 
 #include <linux/percpu.h>
 #include <linux/irqflags.h>
 #include <asm/local64.h>
 #include "iolat.h"
-#include "../lib/account.h"
+#include "../lib/busy.h"
 
 struct iolat_acct_cpu {
 	u32 seq;			/* odd while this CPU updates */
@@ -608,4 +608,4 @@ void iolat_acct_hwq_busy(const struct iolat_session *s,
 			 u64 busy[IOLAT_NR_SPANS]);
 u64 iolat_acct_now(const struct iolat_session *s);
 
-#endif /* _IOLAT_ACCOUNT_H */
+#endif /* _IOLAT_ACCT_H */

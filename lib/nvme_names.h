@@ -5,8 +5,8 @@
  * <linux/types.h>).  Values are the NVM Express Base and NVM Command Set
  * specifications'.
  */
-#ifndef _IOLAT_LIB_NVME_H
-#define _IOLAT_LIB_NVME_H
+#ifndef _IOLAT_LIB_NVME_NAMES_H
+#define _IOLAT_LIB_NVME_NAMES_H
 
 #include <linux/types.h>
 
@@ -17,4 +17,4 @@ int iolat_nvme_io_has_lba(__u8 opcode);
 const char *iolat_nvme_opcode_name(int admin, __u8 opcode);
 const char *iolat_nvme_status_name(__u16 status);
 
-#endif /* _IOLAT_LIB_NVME_H */
+#endif /* _IOLAT_LIB_NVME_NAMES_H */

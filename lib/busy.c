@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Busy-time and queue-depth arithmetic; see account.h.
+ * Busy-time and queue-depth arithmetic; see busy.h.
  */
-#include "account.h"
+#include "busy.h"
 #include "loglin.h"
 
 /**

@@ -2,7 +2,7 @@
 /*
  * NVMe opcodes and status codes; see nvme.h.
  */
-#include "nvme.h"
+#include "nvme_names.h"
 
 struct iolat_nvme_name {
 	__u16 code;

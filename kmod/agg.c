@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * In-kernel aggregation: per-CPU histograms, filled by the completion
- * probe and summed on demand; see aggregate.h.
+ * probe and summed on demand; see agg.h.
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -10,7 +10,7 @@
 #include <linux/irqflags.h>
 #include <linux/smp.h>
 #include <linux/lockdep.h>
-#include "aggregate.h"
+#include "agg.h"
 #include "../lib/record.h"
 
 int iolat_agg_init(struct iolat_dev *d)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Accounting: the read side and the per-CPU counters' allocation; the
- * hot path is in account.h.
+ * hot path is in acct.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,7 +11,7 @@
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
-#include "account.h"
+#include "acct.h"
 
 int iolat_acct_init(struct iolat_dev *d)
 {

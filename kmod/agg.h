@@ -7,8 +7,8 @@
  * Nothing is shared between CPUs and nothing can be lost: the cost per
  * request is two bin increments on this CPU's own memory.
  */
-#ifndef _IOLAT_AGGREGATE_H
-#define _IOLAT_AGGREGATE_H
+#ifndef _IOLAT_AGG_H
+#define _IOLAT_AGG_H
 
 #include "iolat.h"
 #include "../lib/hist.h"
@@ -49,4 +49,4 @@ void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes);
 void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
 		   unsigned int stage, struct iolat_hist *sum);
 
-#endif /* _IOLAT_AGGREGATE_H */
+#endif /* _IOLAT_AGG_H */

@@ -5,7 +5,7 @@
  * a class at a time, so that a counter added to the list is printed
  * everywhere its class is.
  */
-#include "iolat.h"
+#include "cli.h"
 
 const struct iolat_stat_info iolat_stat_info[IOLAT_STAT_NR] = {
 #define IOLAT_STAT(field, ATTR, class, text) \

@@ -2,26 +2,25 @@
 /*
  * iolat CLI internals.  The data path, one file per step:
  *
- *   nlsock.c      netlink socket: family lookup, requests, errors
- *   device.c      block device names -> dev_t and blk-mq geometry
- *   decode.c      IOLAT_CMD_READ messages -> struct iolat_record
+ *   nlsock.c        netlink socket: family lookup, requests, errors
+ *   device.c        block device names -> dev_t and blk-mq geometry
+ *   decode.c        IOLAT_CMD_READ messages -> struct iolat_record
  *   session_opts.c  a session's options and devices, checked
- *   session.c     a session: start, drain, stop, accounting
- *   summary.c     a session's --summary file and closing lines
- *   parse.c       option values: operations, durations, intervals
- *   stats.c       the session counters' names, texts and writers
- *   json.c        JSON strings
- *   diskstats.c   the kernel's disk counters; `iolat stat` arithmetic
- *   cmd_trace.c   one line per request
- *   cmd_record.c  histograms per device, op and stage; -w saves records
- *   cmd_report.c  report and plot: the same analysis of saved records
- *   cmd_stat.c    busy time, queue depth and rates per interval
- *   cmd_clocktest.c  the module's clock test
- *   cmd_nvme.c    NVMe commands per qid and opcode, admin apart
- *   nvme.c        a record's NVMe fields, named
- *   analyze.h     the analysis of records (record, report, plot, top,
- *                 export) and its outputs, the record file
- *   main.c        command table and dispatch
+ *   session_run.c   a session: start, drain, stop, accounting
+ *   summary.c       a session's --summary file and closing lines
+ *   session_stats.c the session counters' names, texts and writers
+ *   parse.c         option values: operations, durations, intervals
+ *   json.c          JSON strings
+ *   diskstats.c     the kernel's disk counters; `iolat stat` arithmetic
+ *   cmd_*.c         the commands (trace, record, report, stat, top,
+ *                   export, nvme, clocktest, info)
+ *   nvme_fields.c   a record's NVMe fields, named
+ *   analyze.h       the analysis of records (record, report, plot, top,
+ *                   export), with agg_reader.c (the module's histograms),
+ *                   stack.c (a stack's split) and output.c (the
+ *                   backends: out_*.c, csv.c); the record file
+ *                   (recfile.c)
+ *   main.c          command table and dispatch
  */
 #ifndef IOLAT_CLI_H
 #define IOLAT_CLI_H
@@ -33,7 +32,7 @@
 #include <linux/iolat.h>
 #include "../lib/hist.h"
 #include "../lib/record.h"
-#include "../lib/account.h"
+#include "../lib/busy.h"
 #include "../lib/stats.h"
 
 /*
@@ -458,7 +457,7 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 void iolat_text_hist(const struct iolat_hist *h);
 void iolat_text_qd_hist(const uint64_t *n);
 
-/* nvme.c */
+/* nvme_fields.c */
 const char *iolat_nvme_device(const struct iolat_session *s, unsigned int dev,
 			      const struct iolat_record *r, char *buf,
 			      size_t len);
