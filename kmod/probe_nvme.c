@@ -43,7 +43,7 @@ enum iolat_nvme_layout {
  * scope, so that the check is compiled whatever calls it (a
  * BUILD_BUG_ON() in a function nothing calls never fires).
  */
-#include "nvme.h"		/* drivers/nvme/host/nvme.h */
+#include "host/nvme.h"		/* drivers/nvme/host/nvme.h */
 
 #define IOLAT_NVME_HEAD_IS(copy)					\
 	(offsetof(struct nvme_request, cmd) == offsetof(copy, cmd) &&	\
@@ -445,7 +445,7 @@ int iolat_nvme_ctrl_key(struct iolat_nvme_ctrl *c, dev_t devt,
 
 /* Each probe against nvme-core's declarations, where they are at hand. */
 #ifdef IOLAT_NVME_PRIVATE
-#include "trace.h"
+#include "host/trace.h"		/* drivers/nvme/host/trace.h */
 static void __maybe_unused iolat_probe_nvme_types(void)
 {
 	check_trace_callback_type_nvme_setup_cmd(iolat_probe_nvme_setup);
