@@ -419,6 +419,12 @@ check_fragment() {
 
 case "${1:-}" in
 prepare)
+	# One preparer of a kernel at a time, across make checks sharing the
+	# cache: the lock is held by every child, so a build that outlives
+	# the make check that started it still keeps the next one out.
+	mkdir -p "$IOLAT_CACHE/kernels"
+	exec 9>"$IOLAT_CACHE/kernels/.${2:-none}.lock"
+	flock 9
 	# where the kernel comes from: tests/kernels/table
 	case "$(kernel_field "${2:-}" from 2>/dev/null)" in
 	bookworm|bullseye) prepare_debian "$2" ;;
