@@ -59,7 +59,7 @@ static inline void iolat_add128(__u64 *hi, __u64 *lo, __u64 ahi, __u64 alo)
 /*
  * Add @v to @h.  Inline: the module's completion probe adds each
  * request to two histograms (Q2C, D2C), and a call each cost it about
- * eight instructions of its own (issue 18).
+ * eight instructions of its own.
  */
 static inline void iolat_hist_add(struct iolat_hist *h, __u64 v)
 {

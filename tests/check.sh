@@ -522,7 +522,7 @@ stage docs tests/docs/examples.sh build/iolat
 stage unit-tests unit_tests
 # The CLI's ingest path end to end: every record in is decoded and
 # analysed (ingest exits 2 otherwise).  Its rate, 20 million records a
-# second on one core (issue 7), is a wall-clock floor that a busy host
+# second on one core, is a wall-clock floor that a busy host
 # fails with correct code: `make bench` asserts it, not make check.
 stage ingest sh -c 'make -s build/tests/bench/ingest EXTRA_CFLAGS=-Werror &&
 	build/tests/bench/ingest --records 2000000 --runs 1'

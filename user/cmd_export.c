@@ -12,7 +12,7 @@
  * An exporter is left running, so it is the cheap kind of session: the
  * module keeps the histograms (record -A's aggregation, agg_reader.c),
  * read when an exposition is made, and no record crosses to user space
- * (issue 18: streaming every record cost as much as record itself).
+ * (streaming every record cost as much as record itself).
  * --records streams and analyses them instead.
  */
 #define _GNU_SOURCE
@@ -355,7 +355,7 @@ int cmd_export(int argc, const char **argv)
 	rc = iolat_session_run(&s);
 	/*
 	 * No stale numbers left for node_exporter to serve as if current:
-	 * the text file goes with the exporter (issue 17).
+	 * the text file goes with the exporter.
 	 */
 	if (dir && ex.written)
 		remove_textfile(&ex);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Where the module's instructions per I/O go (issue 18): variants of its
+"""Where the module's instructions per I/O go: variants of its
 source with one part of the per-request work taken out, for
 tests/bench/ablate.sh, which builds each and counts it like cost.sh.
 

@@ -7,7 +7,7 @@
 #                                   a change to the probes that leaves a
 #                                   variant stale fails at once
 #
-# Where iolat's instructions per I/O go (issue 18): the counters and
+# Where iolat's instructions per I/O go: the counters and
 # aggregate modes of cost.sh's measure (Debian's 6.1, one vCPU under
 # -icount shift=0,sleep=off, null_blk irqmode=0, fio 4k random reads at
 # QD 1 and QD 32), with the module as it is and with each variant of

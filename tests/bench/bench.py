@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""iolat's overhead against no tracing and blktrace (issue 7, docs/bench.md).
+"""iolat's overhead against no tracing and blktrace (docs/bench.md).
 
   bench.py run --out DIR [--rounds N] [--runtime SECS] [--smoke]
       In the guest: load iolat.ko ($IOLAT_KO) and null_blk, then run fio
@@ -98,7 +98,7 @@ def run_one(args, tmp, qd, jobs, mode):
         with open(log.name) as f:
             text = f.read()
         # "Total: N events (dropped D), ...": without that line, the
-        # drops are unknown, not 0 (issue 20)
+        # drops are unknown, not 0
         dropped = None
         for line in text.splitlines():
             if "events (dropped" in line:

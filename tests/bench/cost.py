@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Guest instructions per I/O, machine-wide, per tracing mode (issue 18).
+"""Guest instructions per I/O, machine-wide, per tracing mode.
 
   cost.py run --out DIR [--ios N] [--repeats N] [--modes LIST]
       In a guest booted by tests/bench/cost.sh: one vCPU under QEMU's
@@ -442,7 +442,7 @@ def profile(args):
 # profile --check: per I/O, the locked instructions iolat's module
 # executes (one as the request enters its queue, one as it leaves:
 # docs/design.md, Union without a lock) and the clock reads the counters
-# and aggregate modes add (issue 18).  The counts are exact to a few
+# and aggregate modes add.  The counts are exact to a few
 # hundredths over 30000 I/Os (the window's other clock reads); half an
 # operation either way still fails one more per request, or a walk of the
 # disassembly that finds none.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest instructions per I/O of each tracing mode (tests/bench/cost.py,
-# issue 18): Debian's 6.1 with one vCPU under -icount shift=0,sleep=off,
+# Guest instructions per I/O of each tracing mode (tests/bench/cost.py):
+# Debian's 6.1 with one vCPU under -icount shift=0,sleep=off,
 # where the guest's clock counts instructions, so the figures do not
 # depend on how fast or how busy the host is.
 #

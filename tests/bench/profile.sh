@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Where a tracing mode's instructions per I/O go, by guest symbol
-# (issue 18): the guest of tests/bench/cost.sh (Debian's 6.1, one vCPU,
+# Where a tracing mode's instructions per I/O go, by guest symbol:
+# the guest of tests/bench/cost.sh (Debian's 6.1, one vCPU,
 # -icount shift=0,sleep=off) under tests/bench/tbprof.c, a QEMU plugin
 # that counts the instructions of each translation block executed between
 # two markers; fio's I/Os of each mode are counted between them, and

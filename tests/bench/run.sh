@@ -37,7 +37,7 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # The one wall-clock floor: the CLI takes in 20 million records a second
-# on one core of an idle host (issue 7).  A slower rate fails the
+# on one core of an idle host.  A slower rate fails the
 # benchmark, after its guest half has run.
 say "CLI ingest on this host (3 passes of 20 million records)"
 ingest_st=0
@@ -54,7 +54,7 @@ IOLAT_APPEND="clocksource=tsc tsc=reliable" IOLAT_ACCEL=tcg,thread=multi \
 python3 tests/bench/bench.py report "$out" --ingest "$out/ingest.json" \
 	--md docs/bench.md --json docs/bench.json
 say "wrote docs/bench.md and docs/bench.json"
-# the deterministic measure: instructions per I/O (issue 18), into
+# the deterministic measure: instructions per I/O, into
 # docs/bench.md beside the wall-clock figures
 say "instructions per I/O, one vCPU under -icount (tests/bench/cost.sh)"
 tests/bench/cost.sh || exit 1

@@ -640,7 +640,7 @@ TEST_F_TIMEOUT(analysis, export_counts_what_the_kernel_counts, 300)
 }
 
 /*
- * `iolat top` without -d on a host with 40 more disks (issue 17: it
+ * `iolat top` without -d on a host with 40 more disks (it
  * copied every disk into 16 slots and crashed): one frame of the first
  * 16 in version order, and a warning that names the range.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile netlink (issue 8): at least 100 000 messages to the "iolat"
+ * Hostile netlink: at least 100 000 messages to the "iolat"
  * generic netlink family, as root in a guest of tests/guest/run
  * (IOLAT_KO as for iolat_test).  Random commands and flags; attributes
  * missing, repeated, unknown, oversized, truncated, of the wrong type or

@@ -92,7 +92,7 @@ static void exact_records(struct __test_metadata *_metadata,
 	EXPECT_EQ(written, delivered);
 	EXPECT_EQ(0, dropped);
 	/*
-	 * IOPS over the requests' span, as fio's over its job (issue 17:
+	 * IOPS over the requests' span, as fio's over its job (not
 	 * over the whole session, command start-up included, 310 against
 	 * fio's 659): within 10%
 	 */
@@ -1175,7 +1175,7 @@ TEST_F_TIMEOUT(iolat, device_filter_exact, 300)
  * A recorder ended by SIGHUP (an ssh session that drops) or SIGTERM
  * writes its summary and a whole file, which report reads with exit 0;
  * one killed with SIGKILL leaves a file that report reads up to the last
- * second's flush, with a warning and exit 1 (issue 17: a 0-byte file).
+ * second's flush, with a warning and exit 1 (a 0-byte file).
  */
 TEST_F_TIMEOUT(iolat, record_file_survives_signals, 300)
 {
@@ -1248,7 +1248,7 @@ TEST_F_TIMEOUT(iolat, record_save_only, 180)
 }
 
 /*
- * trace's CSV and JSON carry the wall clock (issue 17: no anchor to join
+ * trace's CSV and JSON carry the wall clock (no anchor to join
  * other logs by): c_real_ns, the completion on CLOCK_REALTIME, within a
  * minute of the guest's own clock, in every row of both.
  */
@@ -1273,7 +1273,7 @@ TEST_F_TIMEOUT(iolat, trace_wall_clock, 120)
 }
 
 /*
- * `iolat trace | grep` is live (issue 17): into a pipe, each request's
+ * `iolat trace | grep` is live: into a pipe, each request's
  * line arrives while the trace runs, not at its exit.  The trace runs
  * for 600 s; the reads' lines must come through the pipe long before,
  * within 60 s (they come in as many drains as the reads took: counting

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a production machine does to iolat (issue 8): the module loaded
+ * What a production machine does to iolat: the module loaded
  * and unloaded under load with its CLI killed at random points, devices
  * removed while traced, buffers far too small, a user namespace, and a
  * CLI of another ABI.  Every test ends with the kernel log checked for
@@ -339,7 +339,7 @@ TEST_F_TIMEOUT(life, nvme_controller_removed_while_traced, 300)
 
 /*
  * --summary's kernel counts with I/O in flight at the start and the stop
- * (issue 17: "the kernel over the same window" read 2509 for a session
+ * ("the kernel over the same window" read 2509 for a session
  * whose module saw 2488 + 8).  fio reads nullb0 before the session
  * starts and after it stops; the kernel's completions just inside the
  * session's window and just around it bracket every request the module

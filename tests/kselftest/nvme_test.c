@@ -403,7 +403,7 @@ TEST_F_TIMEOUT(nvme, flush_and_write_zeroes, 300)
 }
 
 /*
- * A flush has no sector (issue 17: printed as 18446744073709551615):
+ * A flush has no sector (printed as 18446744073709551615):
  * "-" in trace's text, an empty field in its CSV.  fsync on the raw
  * device sends the drive (a volatile write cache) a flush.
  */
@@ -455,7 +455,7 @@ static long long summary_op(const char *json, const char *op, const char *key)
 /*
  * fsync() after each write on the raw drive (a volatile write cache):
  * blk-mq turns each fsync into an empty write that waits for a flush
- * (issue 17: they were counted into the write percentiles unseen).
+ * (they were counted into the write percentiles unseen).
  * record shows them apart, as "preflush", the data writes alone in
  * "write": checked against fio's own counts of its writes and fsyncs,
  * and write + preflush and the flushes against the drive's diskstats.
@@ -515,7 +515,7 @@ TEST_F_TIMEOUT(nvme, preflush_writes_apart, 300)
 }
 
 /*
- * record --nvme (issue 17: README and the man page said record shows the
+ * record --nvme (README and the man page said record shows the
  * NVMe stage; it had no --nvme): 300 random reads are 300 NVMe stages
  * in record's JSON, inside their Q2C and near their D2C; --stage NVMe as a
  * fio log, live and from the saved file, and as a plot; and a file

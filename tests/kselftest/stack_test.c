@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Storage stacks, in the guest (issue 19): partitions of QEMU's NVMe
+ * Storage stacks, in the guest: partitions of QEMU's NVMe
  * drive traced on their own, against the kernel's per-partition counters
  * (/sys/class/block/PART/stat) and blktrace's remap (A) events of the same
  * run; bio-based devices (device-mapper's linear, striped and crypt

@@ -271,7 +271,7 @@ TEST_F(sysfs, bad_names)
  */
 /*
  * The disks of "every disk" (stat and top without -d): blk-mq ones, but
- * not a loop device with nothing attached (issue 17: idle loop devices
+ * not a loop device with nothing attached (idle loop devices
  * filled stat's table).
  */
 TEST_F(sysfs, every_disk_not_unbound_loops)
@@ -327,7 +327,7 @@ TEST_F(sysfs, stat_row)
 	b.ios[IOLAT_OP_FLUSH] = 4;
 	b.wait_ns[IOLAT_OP_FLUSH] = 8000000;
 	iolat_stat_compute(&a, &b, &k0, &k1, &r);
-	/* issue 17: iostat -x's d/s, dkB/s, d_await, f/s, f_await, rareq-sz */
+	/* iostat -x's d/s, dkB/s, d_await, f/s, f_await, rareq-sz */
 	EXPECT_EQ(5.0, r.d_s);
 	EXPECT_EQ(5120.0, r.dkb_s);
 	EXPECT_EQ(8.0, r.d_await_ms);
@@ -458,7 +458,7 @@ static char *cli_out(const char *args, int *st)
 }
 
 /*
- * A tool of its family (issue 17): iolat --version, iolat help CMD,
+ * A tool of its family: iolat --version, iolat help CMD,
  * usage lines that say "iolat CMD".
  */
 /*
@@ -565,7 +565,7 @@ FIXTURE_VARIANT_ADD(bad_input, stat_bad_format) {
 	{ "stat -d nullb0 -o csv", EXIT_USAGE, "-o takes text or json, not 'csv'" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_unknown_device) {
 	{ "stat -d no-such-disk 1 1", EXIT_FAIL, "unknown block device 'no-such-disk'" } };
-/* issue 17, item 9: values that ran forever or were taken silently */
+/* values that ran forever or were taken silently */
 FIXTURE_VARIANT_ADD(bad_input, duration_zero) {
 	{ "record -d nullb0 -t 0", EXIT_USAGE, "-t takes a number of seconds above 0" } };
 FIXTURE_VARIANT_ADD(bad_input, duration_nan) {

@@ -342,7 +342,7 @@ static long long q2c_count(const char *json)
  * A file cut at any byte after its header (the recorder killed, the disk
  * full) is read up to its last whole block: every record before the cut,
  * a warning saying where and how much was lost, "incomplete" in the
- * JSON, exit status 1 (issue 17).  Twenty-five random cuts, each checked
+ * JSON, exit status 1.  Twenty-five random cuts, each checked
  * against the test's own walk of the blocks.
  */
 TEST_F(report, cut_at_any_byte)
@@ -387,7 +387,7 @@ TEST_F(report, cut_at_any_byte)
 }
 
 /*
- * A byte flipped in a block (issue 17: a `G2I 71776101.09s` row, exit
+ * A byte flipped in a block (a `G2I 71776101.09s` row, exit
  * 0): its checksum stops the reading there, with a warning; a block
  * length past any sane size likewise; not a record file, or none: one
  * line, non-zero exit.
@@ -432,7 +432,7 @@ TEST_F(report, damaged_and_foreign_files)
 
 /*
  * Options after the file, as README, the man page and docs/output.md
- * write them (issue 17): `plot FILE -o SVG`, `report FILE -o json -d
+ * write them: `plot FILE -o SVG`, `report FILE -o json -d
  * DEV`.  A device or file that is not there: one line, non-zero exit,
  * nothing on standard output.
  */
@@ -506,7 +506,7 @@ TEST_F(report, prom_valid_and_summable)
 }
 
 /*
- * Prometheus for a fleet (issue 17): --buckets 2, 1 and 0.5 give 53, 27
+ * Prometheus for a fleet: --buckets 2, 1 and 0.5 give 53, 27
  * and 14 bounds (and +Inf) instead of 105, each bound's count the same
  * as at that bound of the finest; the writes' series of a device that
  * only read are there at zero; iolat_build_info names the versions.
@@ -630,7 +630,7 @@ static int plot_pct_check(struct __test_metadata *_metadata, const char *svg,
 }
 
 /*
- * The plot (issue 17): a heatmap per device and op, round ticks on every
+ * The plot: a heatmap per device and op, round ticks on every
  * axis (1, 2 or 5 times a power of ten) and their titles, a colour
  * scale, the percentiles over a white edge, each line's values those of
  * the requests generated (plot_pct_check()), tooltips with the latency
