@@ -23,11 +23,13 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 
 LIB_SRCS := lib/hist.c lib/record.c lib/busy.c lib/nvme_names.c
-CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/device.c user/decode.c \
+CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/nl_readings.c \
+	    user/device.c user/decode.c \
 	    user/session_run.c user/session_opts.c user/parse.c user/summary.c \
-	    user/diskstats.c user/nvme_fields.c user/analyze.c user/output.c \
+	    user/diskstats.c user/nvme_fields.c user/analyze.c user/an_setup.c \
+	    user/output.c \
 	    user/agg_reader.c user/stack.c user/session_stats.c user/json.c \
-	    user/recfile.c user/csv.c user/out_text.c user/out_json.c \
+	    user/recfile.c user/crc32c.c user/csv.c user/out_text.c user/out_json.c \
 	    user/out_fio.c user/out_prom.c user/out_svg.c \
 	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
 	    user/cmd_export.c user/cmd_top.c \
@@ -85,14 +87,15 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
-$(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(BUILD)/user/recfile.o \
-				 $(BUILD)/user/msg.o $(LIB_OBJS) $(BUILD)/iolat
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(BUILD)/user/recfile.o $(BUILD)/user/msg.o \
-		$(LIB_OBJS) -lm
+RECFILE_OBJS := $(BUILD)/user/recfile.o $(BUILD)/user/crc32c.o $(BUILD)/user/msg.o
 
-$(BUILD)/tests/unit/stats_test: tests/unit/stats_test.c $(BUILD)/user/recfile.o \
-				$(BUILD)/user/msg.o $(BUILD)/user/session_stats.o \
+$(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(RECFILE_OBJS) \
+				 $(LIB_OBJS) $(BUILD)/iolat
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
+$(BUILD)/tests/unit/stats_test: tests/unit/stats_test.c $(RECFILE_OBJS) \
+				$(BUILD)/user/session_stats.o \
 				$(LIB_OBJS) $(BUILD)/iolat
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm

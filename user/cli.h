@@ -3,6 +3,7 @@
  * iolat CLI internals.  The data path, one file per step:
  *
  *   nlsock.c        netlink socket: family lookup, requests, errors
+ *   nl_readings.c   the module's readings: counters, histograms, clock
  *   device.c        block device names -> dev_t and blk-mq geometry
  *   decode.c        IOLAT_CMD_READ messages -> struct iolat_record
  *   session_opts.c  a session's options and devices, checked
@@ -16,10 +17,10 @@
  *                   export, nvme, clocktest, info)
  *   nvme_fields.c   a record's NVMe fields, named
  *   analyze.h       the analysis of records (record, report, plot, top,
- *                   export), with agg_reader.c (the module's histograms),
- *                   stack.c (a stack's split) and output.c (the
- *                   backends: out_*.c, csv.c); the record file
- *                   (recfile.c)
+ *                   export), with an_setup.c (its names and setup),
+ *                   agg_reader.c (the module's histograms), stack.c (a
+ *                   stack's split) and output.c (the backends: out_*.c,
+ *                   csv.c); the record file (recfile.c, crc32c.c)
  *   main.c          command table and dispatch
  */
 #ifndef IOLAT_CLI_H

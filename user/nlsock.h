@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The netlink socket's insides, for nlsock.c (the socket, its requests
+ * and errors) and nl_readings.c (the module's readings).
+ */
+#ifndef IOLAT_NLSOCK_H
+#define IOLAT_NLSOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/netlink.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
+
+struct iolat_nl {
+	struct nl_sock *sk;
+	int family;
+	char errmsg[256];	/* the kernel's extended-ack message, if any */
+};
+
+/* One request in flight: what to do with its replies and how it ended. */
+struct iolat_req {
+	struct iolat_nl *nl;
+	int (*reply)(struct iolat_req *req, struct nlattr **tb);
+	const struct nlmsghdr *nlh;	/* the reply being handled */
+	void *arg;
+	bool done;
+	int err;		/* negative errno from the kernel, or 0 */
+};
+
+/* Send @msg (consumed) and hand each reply to @reply until it ends. */
+int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
+		int (*reply)(struct iolat_req *, struct nlattr **), void *arg);
+/* A request of the family: command @cmd, netlink @flags (NLM_F_DUMP). */
+struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags);
+
+#endif /* IOLAT_NLSOCK_H */
