@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "analyze.h"
+#include "recfile.h"
 
 static const char *const stage_names[IOLAT_AN_STAGES] = {
 	[IOLAT_STAGE_Q2G] = "Q2G", [IOLAT_STAGE_G2I] = "G2I",

@@ -20,7 +20,8 @@
  *                   export), with an_setup.c (its names and setup),
  *                   agg_reader.c (the module's histograms), stack.c (a
  *                   stack's split) and output.c (the backends: out_*.c,
- *                   csv.c); the record file (recfile.c, crc32c.c)
+ *                   csv.c); the record file: recfile.h (its format),
+ *                   recfile.c, crc32c.c
  *   main.c          command table and dispatch
  */
 #ifndef IOLAT_CLI_H

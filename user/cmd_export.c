@@ -27,6 +27,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include "analyze.h"
+#include "recfile.h"
 
 struct export_state {
 	struct iolat_session *s;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "recfile.h"
 
 struct rec_state {
 	struct iolat_session *s;

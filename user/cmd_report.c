@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "recfile.h"
 
 struct report {
 	struct iolat_an an;

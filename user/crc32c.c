@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "analyze.h"
+#include "recfile.h"
 
 /* CRC32C (Castagnoli, reflected), as iSCSI, ext4 and btrfs use it */
 static uint32_t crc32c_table(uint32_t crc, const unsigned char *p, size_t len)

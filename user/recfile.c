@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "analyze.h"
+#include "recfile.h"
 
 #define BATCH 1024		/* records per block at most */
 #define MAX_BLOCK (64U << 20)

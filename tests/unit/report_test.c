@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "../../user/analyze.h"
+#include "../../user/recfile.h"
 #include "kselftest_harness.h"
 
 #define N_REQ 200000

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "../../user/analyze.h"
+#include "../../user/recfile.h"
 #include "kselftest_harness.h"
 
 #define DIR "/tmp/iolat_stats_test"
