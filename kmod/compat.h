@@ -445,7 +445,7 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
  *   validation more configurable for future strictness"; before, each
  *   op has the policy and iolat_nl_validate() is strict;
  * - nested policies: NLA_POLICY_NESTED(), v4.20, "netlink: add nested
- *   array validation" (netlink.c parses the nest with its policy in any
+ *   array validation" (nl_start.c parses the nest with its policy in any
  *   case);
  * - a dump's extack: v4.20, "netlink: Pass extack to dump handlers".
  */

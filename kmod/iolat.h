@@ -17,7 +17,9 @@
  *   ring.h/c     per-CPU lock-free record buffers
  *   session.c    session life: start, stop, drain, counters
  *   clocktest.c  is the clock monotonic across CPUs, and what it costs
- *   netlink.c    the generic netlink family "iolat"
+ *   netlink.c    the generic netlink family "iolat", its operations and
+ *                the commands answered at once; nl_policy.c its policies,
+ *                nl_start.c START's parsing, nl_dump.c the dumps
  *   main.c       module init/exit
  */
 #ifndef _IOLAT_H

@@ -162,7 +162,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		if (err)
 			goto fail;
 	}
-	/* whole disks, partitions, bio-based devices, in order (netlink.c) */
+	/* whole disks, partitions, bio-based devices, in order (nl_start.c) */
 	for (i = 0; i < nr_specs; i++) {
 		if (!specs[i].bio_based && !specs[i].sectors)
 			s->nr_disks = i + 1;

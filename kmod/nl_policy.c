@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "iolat" family's policies: who may send a request (CAP_PERFMON),
+ * every attribute it may carry, with its type and range, and its
+ * validation against them as a v5.8 kernel does it (compat.h)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <net/genetlink.h>
+#include "clocktest.h"
+#include "netlink.h"
+
+/*
+ * Every range in a struct netlink_range_validation, validated by the
+ * policy where the kernel can, by iolat_nl_validate() where it cannot
+ * (compat.h).
+ */
+static struct netlink_range_validation iolat_major_range = {
+	.min = 1,
+	.max = (1U << 12) - 1,
+};
+
+static struct netlink_range_validation iolat_minor_range = {
+	.max = MINORMASK,
+};
+
+static struct netlink_range_validation iolat_hwq_range = {
+	.min = 1,
+	.max = IOLAT_MAX_HWQ,
+};
+
+static struct netlink_range_validation iolat_depth_range = {
+	.min = 1,
+	.max = IOLAT_MAX_DEPTH,
+};
+
+static struct netlink_range_validation iolat_nvme_ctrl_range = {
+	.max = U16_MAX,
+};
+
+static struct netlink_range_validation iolat_ring_range = {
+	.min = IOLAT_RING_MIN,
+	.max = IOLAT_RING_MAX,
+};
+
+const struct nla_policy iolat_nl_dev_policy[IOLAT_DEV_A_MAX + 1] = {
+	[IOLAT_DEV_A_MAJOR] = IOLAT_NLA_U32_RANGE(&iolat_major_range),
+	[IOLAT_DEV_A_MINOR] = IOLAT_NLA_U32_RANGE(&iolat_minor_range),
+	[IOLAT_DEV_A_NR_HWQ] = IOLAT_NLA_U32_RANGE(&iolat_hwq_range),
+	[IOLAT_DEV_A_DEPTH] = IOLAT_NLA_U32_RANGE(&iolat_depth_range),
+	[IOLAT_DEV_A_NVME_CTRL] = IOLAT_NLA_U32_RANGE(&iolat_nvme_ctrl_range),
+	[IOLAT_DEV_A_DISK_MAJOR] = IOLAT_NLA_U32_RANGE(&iolat_major_range),
+	[IOLAT_DEV_A_DISK_MINOR] = IOLAT_NLA_U32_RANGE(&iolat_minor_range),
+	[IOLAT_DEV_A_START] = { .type = NLA_U64 },
+	[IOLAT_DEV_A_SECTORS] = { .type = NLA_U64 },
+	[IOLAT_DEV_A_BIO_BASED] = { .type = NLA_FLAG },
+	[IOLAT_DEV_A_LOWER] = { .type = NLA_FLAG },
+};
+
+static struct netlink_range_validation iolat_ops_range = {
+	.min = 1,
+	.max = (1U << IOLAT_OP_NR) - 1,
+};
+
+static struct netlink_range_validation iolat_pid_range = {
+	.min = 1,
+	.max = PID_MAX_LIMIT,
+};
+
+static struct netlink_range_validation iolat_clock_loops_range = {
+	.min = IOLAT_CLOCK_LOOPS_MIN,
+	.max = IOLAT_CLOCK_LOOPS_MAX,
+};
+
+/* Attributes absent here are replies only; strict validation rejects them. */
+const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
+	[IOLAT_A_DEV] = IOLAT_NLA_NESTED(iolat_nl_dev_policy),
+	[IOLAT_A_RING_RECORDS] = IOLAT_NLA_U32_RANGE(&iolat_ring_range),
+	[IOLAT_A_FILTER_OPS] = IOLAT_NLA_U32_RANGE(&iolat_ops_range),
+	[IOLAT_A_FILTER_PID] = IOLAT_NLA_U32_RANGE(&iolat_pid_range),
+	[IOLAT_A_FILTER_TGID] = IOLAT_NLA_U32_RANGE(&iolat_pid_range),
+	[IOLAT_A_FILTER_COMM] = { .type = NLA_NUL_STRING,
+				  .len = IOLAT_COMM_LEN - 1 },
+	[IOLAT_A_FILTER_MIN_NS] = { .type = NLA_U64 },
+	[IOLAT_A_COUNTERS_ONLY] = { .type = NLA_FLAG },
+	[IOLAT_A_AGGREGATE] = { .type = NLA_FLAG },
+	[IOLAT_A_NVME] = { .type = NLA_FLAG },
+	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
+};
+
+/* A request's attributes, validated as a v5.8 kernel does (compat.h). */
+int iolat_nl_validate_info(const struct genl_info *info)
+{
+	return iolat_nl_validate(nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+				 nlmsg_attrlen(info->nlhdr, GENL_HDRLEN),
+				 iolat_nl_policy, IOLAT_A_MAX, info->extack);
+}
+
+/* Tracing is CAP_PERFMON's business; CAP_SYS_ADMIN implies it. */
+bool iolat_nl_capable(const struct sk_buff *skb,
+		      struct netlink_ext_ack *extack)
+{
+	if (iolat_capable_perfmon(skb))
+		return true;
+	NL_SET_ERR_MSG(extack, "iolat needs CAP_PERFMON or CAP_SYS_ADMIN");
+	return false;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * START: a session's devices, filters and mode, parsed from the request
+ * and checked, each error with its extended-ack message
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/cpumask.h>
+#include <net/genetlink.h>
+#include <linux/slab.h>
+#include <linux/kdev_t.h>
+#include "acct.h"
+#include "agg.h"
+#include "upper.h"
+#include "netlink.h"
+
+/*
+ * A partition's disk and range (IOLAT_DEV_A_DISK_MAJOR, _DISK_MINOR,
+ * _START, _SECTORS: all or none), or the whole of the disk itself.
+ */
+static int iolat_nl_parse_part(const struct nlattr *nla, struct nlattr **tb,
+			       struct iolat_dev_spec *spec,
+			       struct netlink_ext_ack *extack)
+{
+	int n = !!tb[IOLAT_DEV_A_DISK_MAJOR] + !!tb[IOLAT_DEV_A_DISK_MINOR] +
+		!!tb[IOLAT_DEV_A_START] + !!tb[IOLAT_DEV_A_SECTORS];
+
+	spec->disk_major = spec->major;
+	spec->disk_minor = spec->minor;
+	spec->start = 0;
+	spec->sectors = 0;	/* all: last is all ones */
+	if (!n)
+		return 0;
+	if (n != 4) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "a partition needs its disk's major and minor, its start and its sectors");
+		return -EINVAL;
+	}
+	spec->disk_major = nla_get_u32(tb[IOLAT_DEV_A_DISK_MAJOR]);
+	spec->disk_minor = nla_get_u32(tb[IOLAT_DEV_A_DISK_MINOR]);
+	spec->start = nla_get_u64(tb[IOLAT_DEV_A_START]);
+	spec->sectors = nla_get_u64(tb[IOLAT_DEV_A_SECTORS]);
+	if (!spec->sectors || spec->start + spec->sectors < spec->start ||
+	    spec->start + spec->sectors == U64_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_SECTORS],
+				    "a partition's sectors must be at least 1 and end on the disk");
+		return -ERANGE;
+	}
+	if (spec->disk_major == spec->major &&
+	    spec->disk_minor == spec->minor) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_DISK_MINOR],
+				    "a partition is not its own disk");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int iolat_nl_parse_dev(const struct nlattr *nla,
+			      struct iolat_dev_spec *spec,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[IOLAT_DEV_A_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, IOLAT_DEV_A_MAX, nla, iolat_nl_dev_policy,
+			       extack) ?:
+	      iolat_nl_validate(nla_data(nla), nla_len(nla), iolat_nl_dev_policy,
+				IOLAT_DEV_A_MAX, extack);
+	if (err)
+		return err;
+	if (!tb[IOLAT_DEV_A_MAJOR] || !tb[IOLAT_DEV_A_MINOR] ||
+	    !tb[IOLAT_DEV_A_NR_HWQ] || !tb[IOLAT_DEV_A_DEPTH]) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "a device needs major, minor, nr_hwq and depth");
+		return -EINVAL;
+	}
+	spec->major = nla_get_u32(tb[IOLAT_DEV_A_MAJOR]);
+	spec->minor = nla_get_u32(tb[IOLAT_DEV_A_MINOR]);
+	spec->nr_hwq = nla_get_u32(tb[IOLAT_DEV_A_NR_HWQ]);
+	spec->depth = nla_get_u32(tb[IOLAT_DEV_A_DEPTH]);
+	spec->nvme_ctrl = tb[IOLAT_DEV_A_NVME_CTRL] ?
+			  nla_get_u32(tb[IOLAT_DEV_A_NVME_CTRL]) : -1;
+	spec->bio_based = !!tb[IOLAT_DEV_A_BIO_BASED];
+	spec->lower = !!tb[IOLAT_DEV_A_LOWER];
+	err = iolat_nl_parse_part(nla, tb, spec, extack);
+	if (err || !spec->bio_based)
+		return err;
+	if (spec->lower) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_LOWER],
+				    "a lower device of a stack has requests: it is not bio-based");
+		return -EINVAL;
+	}
+	if (spec->nr_hwq != 1 || !is_power_of_2(spec->depth) ||
+	    spec->depth < IOLAT_UPPER_PROBES) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_BIO_BASED],
+				    "a bio-based device has one queue and a table of a power of two slots, at least 16");
+		return -EINVAL;
+	}
+	if (spec->sectors || spec->nvme_ctrl >= 0) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[IOLAT_DEV_A_BIO_BASED],
+				    "a bio-based device is neither a partition nor an NVMe namespace");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static unsigned int iolat_spec_rank(const struct iolat_dev_spec *spec)
+{
+	return spec->bio_based ? 2 : spec->sectors ? 1 : 0;
+}
+
+/*
+ * The whole disks first, then the partitions, then the bio-based
+ * devices, each in the order given: the session looks them up apart
+ * (iolat_session_dev(), upper.h).
+ */
+static void iolat_nl_order_devs(struct iolat_dev_spec *specs, unsigned int nr)
+{
+	struct iolat_dev_spec tmp;
+	unsigned int i, j;
+
+	/* a stable insertion sort by rank: at most IOLAT_MAX_DEVS */
+	for (i = 1; i < nr; i++) {
+		tmp = specs[i];
+		for (j = i; j > 0 && iolat_spec_rank(&specs[j - 1]) >
+				     iolat_spec_rank(&tmp); j--)
+			specs[j] = specs[j - 1];
+		specs[j] = tmp;
+	}
+}
+
+/*
+ * Two devices that would share requests: the same one twice, or a disk
+ * and its partition, or overlapping partitions.
+ */
+static bool iolat_spec_overlap(const struct iolat_dev_spec *a,
+			       const struct iolat_dev_spec *b)
+{
+	if (a->major == b->major && a->minor == b->minor)
+		return true;
+	return a->disk_major == b->disk_major &&
+	       a->disk_minor == b->disk_minor &&
+	       a->start + a->sectors - 1 >= b->start &&
+	       b->start + b->sectors - 1 >= a->start;
+}
+
+static void iolat_nl_parse_filter(struct nlattr **attrs,
+				  struct iolat_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (attrs[IOLAT_A_FILTER_OPS])
+		f->ops = nla_get_u32(attrs[IOLAT_A_FILTER_OPS]);
+	if (attrs[IOLAT_A_FILTER_PID])
+		f->pid = nla_get_u32(attrs[IOLAT_A_FILTER_PID]);
+	if (attrs[IOLAT_A_FILTER_TGID])
+		f->tgid = nla_get_u32(attrs[IOLAT_A_FILTER_TGID]);
+	if (attrs[IOLAT_A_FILTER_COMM])
+		/* NLA_NUL_STRING: terminated within the attribute */
+		strscpy(f->comm, nla_data(attrs[IOLAT_A_FILTER_COMM]),
+			sizeof(f->comm));
+	if (attrs[IOLAT_A_FILTER_MIN_NS])
+		f->min_ns = nla_get_u64(attrs[IOLAT_A_FILTER_MIN_NS]);
+}
+
+/* START's flags, of which at most one of the ways to keep no records. */
+static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
+			       u32 *mode)
+{
+	struct nlattr **attrs = info->attrs;
+
+	*mode = (attrs[IOLAT_A_COUNTERS_ONLY] ? IOLAT_MODE_COUNTERS_ONLY : 0) |
+		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
+		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0);
+	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {
+		static const int filters[] = {
+			IOLAT_A_FILTER_OPS, IOLAT_A_FILTER_PID,
+			IOLAT_A_FILTER_TGID, IOLAT_A_FILTER_COMM,
+			IOLAT_A_FILTER_MIN_NS,
+		};
+		unsigned int i;
+
+		/* the counters are the device's: every request counts */
+		for (i = 0; i < ARRAY_SIZE(filters); i++) {
+			if (!attrs[filters[i]])
+				continue;
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[filters[i]],
+					    "a counters-only session counts every request and takes no filter");
+			return -EINVAL;
+		}
+	}
+	if (!(*mode & IOLAT_MODE_AGGREGATE))
+		return 0;
+	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
+				    "aggregation and counters only exclude each other");
+		return -EINVAL;
+	}
+	if (*mode & IOLAT_MODE_NVME) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
+				    "NVMe commands are traced as records, not aggregated");
+		return -EINVAL;
+	}
+	if ((u64)nr_devs * num_possible_cpus() * IOLAT_AGG_CPU_BYTES >
+	    IOLAT_AGG_MAX_BYTES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
+				    "aggregation of this many devices on this many CPUs needs more than 256 MiB");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* START with @specs, room for IOLAT_MAX_DEVS devices, to parse them into. */
+static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
+			       struct iolat_dev_spec *specs)
+{
+	struct iolat_filter filter;
+	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
+	const struct nlattr *nla;
+	int rem, err;
+	u32 mode;
+
+	if (!iolat_nl_capable(skb, info->extack))
+		return -EPERM;
+	err = iolat_nl_validate_info(info);
+	if (err)
+		return err;
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != IOLAT_A_DEV)
+			continue;
+		if (nr == IOLAT_MAX_DEVS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "too many devices for one session");
+			return -E2BIG;
+		}
+		err = iolat_nl_parse_dev(nla, &specs[nr], info->extack);
+		if (err)
+			return err;
+		for (i = 0; i < nr; i++) {
+			if (iolat_spec_overlap(&specs[i], &specs[nr])) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nla,
+						    "device given twice, or a disk with its partition");
+				return -EINVAL;
+			}
+		}
+		nr++;
+	}
+	if (!nr) {
+		NL_SET_ERR_MSG(info->extack, "no device to trace");
+		return -EINVAL;
+	}
+	if (info->attrs[IOLAT_A_RING_RECORDS]) {
+		slots = nla_get_u32(info->attrs[IOLAT_A_RING_RECORDS]);
+		if (!is_power_of_2(slots)) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[IOLAT_A_RING_RECORDS],
+					    "buffer size must be a power of two");
+			return -EINVAL;
+		}
+	}
+	if (info->attrs[IOLAT_A_FILTER_COMM] &&
+	    !nla_len(info->attrs[IOLAT_A_FILTER_COMM])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[IOLAT_A_FILTER_COMM],
+				    "the command name filter is empty");
+		return -EINVAL;
+	}
+	iolat_nl_parse_filter(info->attrs, &filter);
+	err = iolat_nl_parse_mode(info, nr, &mode);
+	if (err)
+		return err;
+	iolat_nl_order_devs(specs, nr);
+	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
+				   mode, info->extack);
+}
+
+/* (the devices' specs are too large for the stack of a KASAN kernel) */
+int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct iolat_dev_spec *specs;
+	int err;
+
+	specs = kcalloc(IOLAT_MAX_DEVS, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
+	err = iolat_nl_start_devs(skb, info, specs);
+	kfree(specs);
+	return err;
+}
