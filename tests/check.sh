@@ -596,10 +596,10 @@ debug=()
 for k in "${ready[@]}"; do
 	case $k in
 	demo|cost|locks) debug+=("$k") ;;
-	*) if [ "$(kernel_field "$k" module)" = dkms ]; then
-		distro+=("$k")
-	else
+	*) if [ "$(kernel_field "$k" module)" = build ]; then
 		debug+=("$k")
+	else
+		distro+=("$k")
 	fi ;;
 	esac
 done
