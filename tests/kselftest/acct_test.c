@@ -490,8 +490,14 @@ TEST_F_TIMEOUT(acct, start_under_load, 300)
 		EXPECT_GE(4.0 * el, in) TH_LOG("%s", sum);
 		EXPECT_GE(4.0 * el, qin) TH_LOG("%s", sum);
 		EXPECT_GE(1e9 * n, wait) TH_LOG("%s", sum);
-		/* what the window held */
-		EXPECT_LE(inner, n) TH_LOG("%s", sum);
+		/*
+		 * what the window held: the kernel's count just inside it
+		 * may also hold a request in flight at the start that
+		 * completed after that reading, which iolat counts as not
+		 * seen whole (drop_unmatched), not in the device's reads
+		 */
+		EXPECT_LE(inner, n + json_num(sum, "drop_unmatched"))
+			TH_LOG("%s", sum);
 		EXPECT_GE(outer, n) TH_LOG("%s", sum);
 		/* every record's request is in the counters too */
 		EXPECT_LE(rs.n + rs.no_issue, n);
