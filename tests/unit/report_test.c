@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include "../../user/analyze.h"
 #include "../../user/recfile.h"
+#include "file_blocks.h"
 #include "kselftest_harness.h"
 
 #define N_REQ 200000
@@ -696,16 +697,6 @@ TEST_F(report, plot_renders)
 			DIR));
 	if (getenv("IOLAT_PLOT_PNG"))
 		sh("cp %s/a.png %s", DIR, getenv("IOLAT_PLOT_PNG"));
-}
-
-/* One block of a record file: head, CRC32C of type, length and payload. */
-static void put_block(FILE *f, uint32_t type, const void *buf, uint32_t len)
-{
-	struct iolat_file_block_head bh = { .type = type, .len = len };
-
-	bh.crc = iolat_crc32c(iolat_crc32c(0, &bh, 8), buf, len);
-	fwrite(&bh, sizeof(bh), 1, f);
-	fwrite(buf, len, 1, f);
 }
 
 /*

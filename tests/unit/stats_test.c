@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include "../../user/analyze.h"
 #include "../../user/recfile.h"
+#include "file_blocks.h"
 #include "kselftest_harness.h"
 
 #define DIR "/tmp/iolat_stats_test"
@@ -203,15 +204,6 @@ TEST(every_counter_in_every_output)
 	free(json);
 	free(text);
 	free(prom);
-}
-
-static void put_block(FILE *f, uint32_t type, const void *buf, uint32_t len)
-{
-	struct iolat_file_block_head bh = { .type = type, .len = len };
-
-	bh.crc = iolat_crc32c(iolat_crc32c(0, &bh, 8), buf, len);
-	fwrite(&bh, sizeof(bh), 1, f);
-	fwrite(buf, len, 1, f);
 }
 
 /* A file whose end block carries @nr counters, value(i) each. */
