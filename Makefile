@@ -128,6 +128,7 @@ $(BUILD)/tests/iolat-abi-next: $(BUILD)/tests/abi-next/nlsock.o \
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)
 KMOD_SRCS = Kbuild VERSION dkms.conf \
 	    $(filter-out kmod/features.h,$(wildcard kmod/*.[ch] lib/*.[ch])) \
+	    $(wildcard kmod/tests/*.[ch]) \
 	    kmod/features.sh $(wildcard kmod/features/*.c) \
 	    include/uapi/linux/iolat.h include/uapi/linux/iolat_stats.h
 

@@ -351,7 +351,7 @@ static inline void iolat_hwqs_init(struct iolat_hwq *hwqs, u32 nr_hwq)
 /*
  * A pause where another CPU's move of the home or add can come in:
  * nothing in the module; the KUnit suite's race test widens the windows
- * with it (iolat_kunit.c).
+ * with it (kmod/tests/busy_kunit.c).
  */
 #ifndef iolat_race_window
 #define iolat_race_window() do { } while (0)

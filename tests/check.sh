@@ -283,7 +283,7 @@ unit_tests() {
 # written for in-tree code, warns about.
 checkpatch() {
 	local f st=0 ignore
-	for f in kmod/*.[ch] kmod/features/*.c lib/*.[ch] include/uapi/linux/iolat.h; do
+	for f in kmod/*.[ch] kmod/tests/*.[ch] kmod/features/*.c lib/*.[ch] include/uapi/linux/iolat.h; do
 		ignore=
 		[ "$f" = kmod/compat.h ] &&
 			ignore=--ignore=LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS
@@ -485,16 +485,19 @@ kernel_clean() {
 
 # kunit.py parses the suite's KTAP out of the kernel log.  6.1 prints a
 # module's suites one level indented, without the top-level "KTAP
-# version 1" and "1..1" that a built-in run prints; kunit.py takes the
-# first version line's indentation as a prefix to cut from every line.
-# So add that header where it is missing, before the first version line.
+# version 1" and "1..N" (N suites) that a built-in run prints; kunit.py
+# takes the first version line's indentation as a prefix to cut from
+# every line.  So add that header where it is missing, before the first
+# version line, N counted from the suites' "# Subtest:" lines one level
+# in.
 kunit_parse() {
 	local log=$1 ktap=$2 out
 	[ -s "$log" ] || { echo "no kernel log in $log"; return 1; }
-	awk '!seen && /^ *KTAP version/ {
-		if (/^ /) print "KTAP version 1\n1..1"
+	awk 'NR == FNR { if (/^    # Subtest: /) n++; next }
+	!seen && /^ *KTAP version/ {
+		if (/^ /) print "KTAP version 1\n1.." n
 		seen = 1
-	} { print }' "$log" >"$ktap"
+	} { print }' "$log" "$log" >"$ktap"
 	out=$(python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$ktap" 2>&1)
 	local st=$?
 	echo "$out"

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "iolat_ring": the per-CPU ring of kmod/ring.c, as built
+ * into iolat.ko (reached through EXPORT_SYMBOL_IF_KUNIT): order, overflow
+ * and wrap, a writer interrupted by another, the block size of a drain.
+ */
+#include <kunit/test.h>
+#include "../iolat.h"
+#include "../../lib/record.h"
+#include "suites.h"
+
+static struct iolat_ring *ring_new(struct kunit *test, unsigned int slots)
+{
+	struct iolat_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, iolat_ring_init(r, slots, NUMA_NO_NODE), 0);
+	return r;
+}
+
+static void ring_put(struct kunit *test, struct iolat_ring *r, u64 id)
+{
+	struct iolat_ring_slot *slot;
+	unsigned long pos;
+
+	slot = iolat_ring_reserve(r, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	slot->rec.sector = id;
+	iolat_ring_publish(slot, pos);
+}
+
+/* Fill, overflow, drain in order, and wrap around. */
+static void iolat_ring_order_test(struct kunit *test)
+{
+	struct iolat_record *out;
+	struct iolat_ring *r = ring_new(test, 64), bad;
+	unsigned long pos;
+	unsigned int i, round;
+	u64 id = 0, want = 0;
+
+	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 48, NUMA_NO_NODE), -EINVAL);
+	out = kunit_kcalloc(test, 64, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (round = 0; round < 5; round++) {
+		for (i = 0; i < 64; i++)
+			ring_put(test, r, id++);
+		KUNIT_EXPECT_NULL(test, iolat_ring_reserve(r, &pos));
+		KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 1000), 64U);
+		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 40, sizeof(*out)), 40U);
+		KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out + 40, 64, sizeof(*out)), 24U);
+		for (i = 0; i < 64; i++)
+			KUNIT_EXPECT_EQ(test, out[i].sector, want++);
+		KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 1000), 0U);
+	}
+	iolat_ring_free(r);
+}
+
+/*
+ * A slot reserved but not yet published (a writer interrupted by a
+ * nested one) holds back the reader, and nothing after it is lost.
+ */
+static void iolat_ring_nested_test(struct kunit *test)
+{
+	struct iolat_ring *r = ring_new(test, 64);
+	struct iolat_ring_slot *outer, *inner;
+	struct iolat_record *out;
+	unsigned long opos, ipos;
+
+	out = kunit_kcalloc(test, 4, sizeof(*out), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+
+	outer = iolat_ring_reserve(r, &opos);
+	inner = iolat_ring_reserve(r, &ipos);
+	KUNIT_ASSERT_TRUE(test, outer && inner);
+	KUNIT_EXPECT_EQ(test, ipos, opos + 1);
+	inner->rec.sector = 2;
+	iolat_ring_publish(inner, ipos);
+	KUNIT_EXPECT_EQ(test, iolat_ring_readable(r, 4), 0U);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4, sizeof(*out)), 0U);
+	outer->rec.sector = 1;
+	iolat_ring_publish(outer, opos);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 4, sizeof(*out)), 2U);
+	KUNIT_EXPECT_EQ(test, out[0].sector, 1ULL);
+	KUNIT_EXPECT_EQ(test, out[1].sector, 2ULL);
+	iolat_ring_free(r);
+}
+
+/*
+ * A session without NVMe reads the block part of each record: the CLI
+ * decodes it with the NVMe part zero, the block part whole.
+ */
+static void iolat_ring_block_size_test(struct kunit *test)
+{
+	struct iolat_ring *r = ring_new(test, 64);
+	struct iolat_record *want, out;
+	struct iolat_ring_slot *slot;
+	unsigned long pos;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, 2 * IOLAT_RECORD_BLOCK_SIZE, GFP_KERNEL);
+	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, buf && want);
+	slot = iolat_ring_reserve(r, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	memset(&slot->rec, 0x5a, sizeof(slot->rec));
+	slot->rec.sector = 42;
+	slot->rec.error = -5;
+	memcpy(want, &slot->rec, IOLAT_RECORD_BLOCK_SIZE);
+	iolat_ring_publish(slot, pos);
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, buf, 2, IOLAT_RECORD_BLOCK_SIZE),
+			1U);
+	KUNIT_EXPECT_EQ(test, iolat_record_decode(buf, IOLAT_RECORD_BLOCK_SIZE,
+						  IOLAT_RECORD_BLOCK_SIZE, 0,
+						  &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&out, want, sizeof(out)), 0);
+	KUNIT_EXPECT_EQ(test, out.sector, 42ULL);
+	KUNIT_EXPECT_EQ(test, out.nvme_done_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, out.status, 0);
+	iolat_ring_free(r);
+}
+
+static struct kunit_case iolat_ring_cases[] = {
+	KUNIT_CASE(iolat_ring_order_test),
+	KUNIT_CASE(iolat_ring_nested_test),
+	KUNIT_CASE(iolat_ring_block_size_test),
+	{}
+};
+
+struct kunit_suite iolat_ring_suite = {
+	.name = "iolat_ring",
+	.test_cases = iolat_ring_cases,
+};
