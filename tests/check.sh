@@ -55,7 +55,7 @@ report() {
 	[ -s "$OUT/$name.why" ] && why="$(head -c 300 "$OUT/$name.why"); "
 
 	case $st in
-	0) result "$name" PASS "${secs%%,*}s${secs#"${secs%%,*}"}" ;;
+	0) result "$name" PASS "${secs%%[!0-9]*}s${secs#"${secs%%[!0-9]*}"}" ;;
 	125) result "$name" SKIP "(could not run; see $OUT/$name.log)"
 		tail -n 20 "$OUT/$name.log" ;;
 	*) result "$name" FAIL "(${why}status $st; see $OUT/$name.log)"
