@@ -134,22 +134,29 @@ static int kmemleak_iolat_reports(struct __test_metadata *_metadata,
 }
 
 /*
- * 100 cycles of load, trace under fio, unload, with the CLI streaming
- * and killed with SIGKILL at a random point: before, during or after the
- * unload.  The CLI never hangs, the module always unloads, nothing
- * leaks (kmemleak, where the kernel has it), no kernel report.
+ * 30 cycles (IOLAT_LIFE_CYCLES) of load, trace under fio, unload, with
+ * the CLI streaming and killed with SIGKILL at a random point: before,
+ * during or after the unload.  The CLI never hangs, the module always
+ * unloads, nothing leaks (kmemleak, where the kernel has it), no kernel
+ * report.  Each kill point comes about ten times a kernel, 240 times a
+ * make check over its eight; more for a soak by hand (a cycle takes
+ * about a second, six under the debug kernel).
  */
 TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 {
 	unsigned int seed = getenv("IOLAT_LIFE_SEED") ?
 			    strtoul(getenv("IOLAT_LIFE_SEED"), NULL, 0) :
 			    (unsigned int)time(NULL);
+	int cycles = getenv("IOLAT_LIFE_CYCLES") ?
+		     atoi(getenv("IOLAT_LIFE_CYCLES")) : 30;
 	bool leaks = !access(KMEMLEAK, F_OK);
 	int i, st, kill_first = 0, leaked, control = -1;
 	char cmd[512];
 	pid_t fio, cli;
 
-	TH_LOG("seed %u (IOLAT_LIFE_SEED replays it); kmemleak %s", seed,
+	ASSERT_LT(0, cycles);
+	TH_LOG("%d cycles, seed %u (IOLAT_LIFE_SEED replays it); kmemleak %s",
+	       cycles, seed,
 	       leaks ? "on" : "not in this kernel: leaks are the debug kernel's to find");
 	srand(seed);
 	/*
@@ -169,7 +176,7 @@ TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 	 */
 	fio = start_fio("nullb0", "life", 1500, 2000);
 	ASSERT_LT(0, fio);
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < cycles; i++) {
 		int when = rand() % 3;
 
 		ASSERT_EQ(0, module_load()) TH_LOG("cycle %d", i);
@@ -199,7 +206,8 @@ TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 			TH_LOG("cycle %d: the CLI outlived SIGKILL", i);
 	}
 	stop_fio(fio, "life");
-	TH_LOG("100 cycles, the CLI killed before the unload in %d", kill_first);
+	TH_LOG("%d cycles, the CLI killed before the unload in %d", cycles,
+	       kill_first);
 	if (leaks) {
 		sleep(6);	/* kmemleak reports objects older than 5 s */
 		leaked = kmemleak_iolat_reports(_metadata, &control);
