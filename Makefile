@@ -44,7 +44,8 @@ KSFT_DIR ?=
 TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compare
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test
-GUEST_TESTS := $(BUILD)/tests/kselftest/iolat_test $(BUILD)/tests/kselftest/acct_test \
+GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/filter_test \
+	       $(BUILD)/tests/kselftest/output_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
 	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test \
 	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/kselftest/stack_test \

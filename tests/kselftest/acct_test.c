@@ -3,7 +3,7 @@
  * Guest tests of iolat's busy time, queue depth and clock, on
  * kselftest_harness.h (TAP), against the kernel's own counters and the
  * per-request records of the same run.  Run as root in a guest of
- * tests/guest/run (IOLAT_KO, IOLAT_CLI as for iolat_test), on every
+ * tests/guest/run (IOLAT_KO, IOLAT_CLI as for records_test), on every
  * guest kernel including 5.10.  The devices are null_blk devices made
  * through configfs with a fixed service time (irqmode=2): one of 200 us,
  * one of 500 ms.  Under TCG the service time is stretched, so no test

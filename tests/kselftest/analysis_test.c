@@ -2,7 +2,7 @@
 /*
  * Guest tests of iolat's analysis and outputs on real runs, on
  * kselftest_harness.h (TAP), as root in a guest of tests/guest/run
- * (IOLAT_KO, IOLAT_CLI as for iolat_test).  The device is a null_blk
+ * (IOLAT_KO, IOLAT_CLI as for records_test).  The device is a null_blk
  * device with a 100 us service time (irqmode=2), so that latencies have
  * a spread to take percentiles of.
  *   - fio's own completion latency (json+) against iolat's D2C and Q2C

@@ -2,7 +2,7 @@
 /*
  * Hostile netlink: at least 100 000 messages to the "iolat"
  * generic netlink family, as root in a guest of tests/guest/run
- * (IOLAT_KO as for iolat_test).  Random commands and flags; attributes
+ * (IOLAT_KO as for records_test).  Random commands and flags; attributes
  * missing, repeated, unknown, oversized, truncated, of the wrong type or
  * length, nested garbage, out-of-range values and devices that do not
  * exist, mixed with well-formed ones for a real null_blk device so that

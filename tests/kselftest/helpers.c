@@ -447,6 +447,24 @@ int nullb_settle(void)
 		  "exit 1") ? -1 : 0;
 }
 
+/*
+ * nullb0 there for a suite: null_blk loaded with one device and, where the
+ * kernel has them, two poll queues (io_uring's polled, batched
+ * completions); a null_blk loaded without nullb0 (configfs devices of
+ * another suite, since removed) is reloaded with it.  0 or -1.
+ */
+int nullb0_ready(void)
+{
+	if (!access("/sys/block/nullb0", F_OK))
+		return 0;
+	sh("modprobe -r null_blk 2>/dev/null");
+	if (nullb_settle() ||
+	    sh("modprobe null_blk nr_devices=1 poll_queues=2 2>/dev/null || "
+	       "modprobe null_blk nr_devices=1"))
+		return -1;
+	return access("/dev/nullb0", F_OK);
+}
+
 /* null_blk loaded without devices, and configfs mounted to make them. */
 int nullb_configfs(void)
 {
@@ -586,4 +604,29 @@ int has_io_uring(void)
 const char *polled_engine(void)
 {
 	return has_io_uring() ? "io_uring --hipri=1" : "pvsync2 --hipri=1";
+}
+
+/* A number printed by a shell command, or -1. */
+double sh_number(const char *fmt, const char *arg)
+{
+	char cmd[512];
+	double v = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), fmt, arg);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (fscanf(p, "%lf", &v) != 1)
+		v = -1;
+	pclose(p);
+	return v;
+}
+
+/* qsort()'s order of long longs, ascending. */
+int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
 }

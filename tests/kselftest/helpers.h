@@ -37,12 +37,15 @@ int wait_text(const char *path, const char *text, int secs);
 pid_t spawn_tracing(const char *cmd, int secs);
 void debugfs_mount(void);
 int nullb_settle(void);
+int nullb0_ready(void);
 int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_make(const char *name, const char *attrs, char *disk, size_t len);
 int nullb_create(const char *name, unsigned long nsec, char *disk, size_t len);
 int nullb_disk(const char *name, char *disk, size_t len);
 int blktrace_around(const char *dir, const char *args, const char *cmd);
+double sh_number(const char *fmt, const char *arg);
+int cmp_ll(const void *a, const void *b);
 int wait_disk(const char *dev);
 /* @dev's I/O scheduler set to none, and read back; 0 or -1 */
 int set_scheduler_none(const char *dev);

@@ -4,7 +4,7 @@
 #   json_vs_csv.py TRACE.jsonl TRACE.csv
 #
 # `iolat trace -o json` against `iolat trace -o csv` of the same requests
-# (two sessions at once, iolat_test's trace_json_matches_csv; the CSV one
+# (two sessions at once, output_test's trace_json_matches_csv; the CSV one
 # started first).  Every JSON line parses as an object whose keys are CSV
 # header names; the requests pair up one to one by device, op, sector,
 # size, queue and tag (in completion order), and each pair agrees on

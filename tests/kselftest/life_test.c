@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a production machine does to iolat: the module loaded
+ * What a production machine does to iolat: an unprivileged user refused,
+ * the module unloaded under a streaming session, loaded
  * and unloaded under load with its CLI killed at random points, devices
  * removed while traced, buffers far too small, a user namespace, and a
  * CLI of another ABI.  Every test ends with the kernel log checked for
  * reports; on a kernel with kmemleak (the debug kernel), the module's
  * life cycles end with a leak scan.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,7 +16,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <grp.h>
 #include <sys/wait.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+#include <linux/iolat.h>
 #include "helpers.h"
 #include "kselftest_harness.h"
 
@@ -103,6 +110,137 @@ FIXTURE_TEARDOWN(life)
 		   nvme_pci);
 	module_load();
 	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/* The errno a dump ended with (NLMSG_DONE carries it). */
+static int dump_done(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int))
+		memcpy(arg, nlmsg_data(nlh), sizeof(int));
+	return NL_STOP;
+}
+
+/*
+ * As nobody: the kernel refuses START and READ itself, with EPERM (a
+ * dump's refusal ends it: NLMSG_DONE carries the errno).
+ */
+static int unprivileged_request(uint8_t cmd, int flags)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlattr *nest;
+	int family, err = -1, done = 0;
+
+	if (!sk || !msg || genl_connect(sk))
+		goto out;
+	family = genl_ctrl_resolve(sk, IOLAT_GENL_NAME);
+	if (family < 0)
+		goto out;
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, flags, cmd,
+		    IOLAT_GENL_VERSION);
+	if (cmd == IOLAT_CMD_START) {
+		nest = nla_nest_start(msg, IOLAT_A_DEV);
+		nla_put_u32(msg, IOLAT_DEV_A_MAJOR, 7);
+		nla_put_u32(msg, IOLAT_DEV_A_MINOR, 0);
+		nla_put_u32(msg, IOLAT_DEV_A_NR_HWQ, 1);
+		nla_put_u32(msg, IOLAT_DEV_A_DEPTH, 64);
+		nla_nest_end(msg, nest);
+	}
+	nl_socket_modify_cb(sk, NL_CB_FINISH, NL_CB_CUSTOM, dump_done, &done);
+	if (nl_send_auto(sk, msg) < 0)
+		goto out;
+	err = nl_recvmsgs_default(sk);
+	if (!err && done < 0)
+		err = -nl_syserr2nlerr(done);
+out:
+	nlmsg_free(msg);
+	nl_socket_free(sk);
+	return err;
+}
+
+TEST_F(life, unprivileged_gets_eperm)
+{
+	const char *err;
+	pid_t pid;
+	int st;
+
+	st = sh("setpriv --reuid=65534 --regid=65534 --clear-groups %s record -d nullb0 -t 1 >%s 2>%s",
+		env("IOLAT_CLI"), OUT, ERR);
+	err = slurp(ERR);
+	TH_LOG("stderr: %s", err);
+	EXPECT_NE(0, st);
+	EXPECT_EQ(1, count_lines(err));
+	EXPECT_NE(NULL, strstr(err, "permission denied"));
+	EXPECT_EQ(0U, strlen(slurp(OUT)));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		if (unprivileged_request(IOLAT_CMD_START, 0) != -NLE_PERM)
+			_exit(11);
+		if (unprivileged_request(IOLAT_CMD_READ, NLM_F_DUMP) != -NLE_PERM)
+			_exit(12);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
+/*
+ * 10 times: load the module, stream records to the CLI while fio runs,
+ * and rmmod under it, 0 to 600 ms after the CLI said it was tracing
+ * (each delay twice; a round takes 5 to 14 s under TCG, its load, start
+ * and rmmod alike).  The CLI must end with one clear error, never hang,
+ * and the kernel must stay clean (checked by the teardown); its
+ * --summary is written all the same, marked incomplete.
+ */
+TEST_F_TIMEOUT(life, unload_while_streaming, 900)
+{
+	char cmd[512];
+	pid_t fio, cli;
+	int i, st;
+
+	snprintf(cmd, sizeof(cmd),
+		 "exec fio --name=bg --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --time_based --runtime=600 --eta=never --output=/dev/null");
+	fio = spawn_sh(cmd);
+	ASSERT_LT(0, fio);
+	for (i = 0; i < 10; i++) {
+		ASSERT_EQ(0, module_load());
+		unlink(ERR);
+		unlink("/tmp/iolat_unload.json");
+		snprintf(cmd, sizeof(cmd), "exec %s record -d nullb0 --summary /tmp/iolat_unload.json >/dev/null 2>%s",
+			 env("IOLAT_CLI"), ERR);
+		cli = spawn_sh(cmd);
+		ASSERT_LT(0, cli);
+		ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60))
+			TH_LOG("round %d: the CLI never started: %s", i,
+			       slurp(ERR));
+		usleep((i % 5) * 150000);
+		ASSERT_EQ(0, module_unload());
+		if (wait_for(cli, 30, &st)) {
+			kill(-cli, SIGKILL);
+			waitpid(cli, &st, 0);
+			ASSERT_TRUE(false) TH_LOG("round %d: the CLI hung after rmmod", i);
+		}
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1)
+			TH_LOG("round %d: CLI status %#x, stderr: %s", i, st,
+			       slurp(ERR));
+		EXPECT_NE(NULL, strstr(slurp(ERR), "unloaded"))
+			TH_LOG("round %d: stderr: %s", i, slurp(ERR));
+		EXPECT_NE(NULL, strstr(slurp("/tmp/iolat_unload.json"), "{\"incomplete\":true,"))
+			TH_LOG("round %d: summary: %s", i, slurp("/tmp/iolat_unload.json"));
+	}
+	kill(-fio, SIGKILL);
+	waitpid(fio, &st, 0);
+	/* fio's job process may outlive its parent: no I/O may be left */
+	sh("pkill -KILL -f -- --name=bg; while pgrep -f -- --name=bg >/dev/null; do sleep 0.1; done");
+	ASSERT_EQ(0, module_load());
 }
 
 /*

@@ -773,7 +773,7 @@ TEST_F_TIMEOUT(nvme, polled_conservation, 600)
 	 * No I/O scheduler: 4.19 polls no request that went through one.
 	 * A fresh queue of one hardware queue gets mq-deadline there once
 	 * its module is loaded (elevator_init_mq() does not load it), as
-	 * it is after iolat_test's sched fixture: then nothing was polled.
+	 * it is after records_test's sched fixture: then nothing was polled.
 	 */
 	ASSERT_EQ(0, set_scheduler_none(NS));
 	debugfs_mount();

@@ -5,7 +5,7 @@
 #
 # The queue depths of iolat's records (qd_insert, qd_issue) against the
 # ones blktrace's events of the same run say, on a device of one hardware
-# queue (iolat_test's queue_depths_against_blktrace).  blkparse's text,
+# queue (records_test's queue_depths_against_blktrace).  blkparse's text,
 # in time order, is replayed: a request is queued from its insert (I), or
 # its issue (D) if it had none, to its completion (C), and at the driver
 # from D to C, or to a requeue (R).  At a request's first sight the truth

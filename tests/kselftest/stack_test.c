@@ -107,13 +107,6 @@ static void part_row(void *arg, const struct row *r)
 	}
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * blktrace's remap (A) events of reads and writes from partition 259:@minor
  * in BT/bt.txt: how many, and in @matched how many of @pc's rows start at
