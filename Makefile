@@ -42,7 +42,8 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 # unused parameter, and EXPECT_EQ(1, unsigned) is the idiom).
 KSFT_DIR ?=
 TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compare
-UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/cli_test \
+UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/busy_test \
+	      $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/filter_test \
 	       $(BUILD)/tests/kselftest/output_test $(BUILD)/tests/kselftest/acct_test \
@@ -79,6 +80,10 @@ unit-tests: $(UNIT_TESTS)
 guest-tests: $(GUEST_TESTS)
 
 $(BUILD)/tests/unit/hist_test: tests/unit/hist_test.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
+
+$(BUILD)/tests/unit/busy_test: tests/unit/busy_test.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
