@@ -49,7 +49,8 @@ GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/fi
 	       $(BUILD)/tests/kselftest/output_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
 	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test \
-	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/kselftest/stack_test \
+	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/kselftest/part_test \
+	       $(BUILD)/tests/kselftest/upper_test \
 	       $(BUILD)/tests/iolat-abi-next
 
 .PHONY: all module cli modules_install install check demo bench deps clean \
@@ -118,7 +119,11 @@ $(BUILD)/tests/kselftest/%_test: tests/kselftest/%_test.c $(KSFT_HELPERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -DIOLAT_KERNEL_REPORTS='"$(CURDIR)/tests/kernel-reports"' \
 		-DIOLAT_KSFT_DIR='"$(CURDIR)/tests/kselftest"' \
-		-o $@ $< tests/kselftest/helpers.c $(NL_LIBS) -lm
+		-o $@ $(filter %.c,$^) $(NL_LIBS) -lm
+
+# upper_test's rows and their pairing with blktrace and btt
+$(BUILD)/tests/kselftest/upper_test: tests/kselftest/upper_rows.c \
+				     tests/kselftest/upper_rows.h
 
 # The CLI as if of the next ABI, against which the module's is checked
 # (life_test's version mismatch).

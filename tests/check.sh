@@ -356,11 +356,11 @@ tap_ok() {
 # The kselftest programs a kernel's guest runs, as its "tests" column
 # says: every suite, with the smoke version of `make bench` (all+bench),
 # or those of the tests a file names (tests_only).  life goes last: it
-# removes the NVMe controller and rescans it.  (The stack suite ran after
+# removes the NVMe controller and rescans it.  (The stacks' suites ran after
 # it once: on 5.4 the rescanned controller's legacy interrupt, shared
 # with virtio, was disabled as unhandled, "irq 10: nobody cared", and
 # every NVMe test after it timed out.)
-ALL_SUITES="records filter output acct nvme analysis bench fuzz stack life"
+ALL_SUITES="records filter output acct nvme analysis bench fuzz part upper life"
 guest_tests() {
 	local t tests only
 	tests=$(kernel_field "$1" tests) || return 1

@@ -434,7 +434,7 @@ void debugfs_mount(void)
  * skipping", seen on 5.4.286; before upstream's 85e0cbbb8a79, "blktrace:
  * fix debugfs use after free", it took the old queue's directory, which
  * the release then removed).  CI's 5.4 guest printed that line twice as
- * the stack suite made its disks anew.
+ * the stacks' suites made their disks anew.
  */
 int nullb_settle(void)
 {
@@ -629,4 +629,54 @@ int cmp_ll(const void *a, const void *b)
 	long long x = *(const long long *)a, y = *(const long long *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* A number at the start of a sysfs file of a block device; 0 if none. */
+unsigned long long sysfs_ull(const char *name, const char *attr)
+{
+	char path[128], *text;
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", name, attr);
+	text = slurp(path);
+	v = text ? strtoull(text, NULL, 10) : 0;
+	free(text);
+	return v;
+}
+
+/*
+ * Two partitions of 64 MiB on @disk, p1 then p2 (an NVMe namespace's
+ * names), in a DOS table: their start, size and minor number into [1]
+ * and [2] of @start, @size and @minor.  0 or -1.
+ */
+int parts_make(const char *disk, unsigned long long start[3],
+	       unsigned long long size[3], unsigned int minor[3])
+{
+	char name[32], path[128], *devt;
+	int i;
+
+	if (sh("printf 'label: dos\\n,64M\\n,64M\\n' | sfdisk -q /dev/%s >/dev/null 2>&1 && for i in $(seq 50); do [ -e /sys/class/block/%sp2 ] && [ -b /dev/%sp2 ] && exit 0; sleep 0.1; done; exit 1",
+	       disk, disk, disk))
+		return -1;
+	for (i = 1; i <= 2; i++) {
+		snprintf(name, sizeof(name), "%sp%d", disk, i);
+		start[i] = sysfs_ull(name, "start");
+		size[i] = sysfs_ull(name, "size");
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+		devt = slurp(path);
+		if (!size[i] || !devt || !strchr(devt, ':')) {
+			free(devt);
+			return -1;
+		}
+		minor[i] = strtoul(strchr(devt, ':') + 1, NULL, 10);
+		free(devt);
+	}
+	return 0;
+}
+
+/* @disk's partition table gone, and its partitions with it. */
+void parts_remove(const char *disk)
+{
+	sh("sfdisk -q --delete /dev/%s >/dev/null 2>&1; wipefs -q -a /dev/%s >/dev/null 2>&1; blockdev --rereadpt /dev/%s 2>/dev/null",
+	   disk, disk, disk);
 }

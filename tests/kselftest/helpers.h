@@ -46,6 +46,10 @@ int nullb_disk(const char *name, char *disk, size_t len);
 int blktrace_around(const char *dir, const char *args, const char *cmd);
 double sh_number(const char *fmt, const char *arg);
 int cmp_ll(const void *a, const void *b);
+unsigned long long sysfs_ull(const char *name, const char *attr);
+int parts_make(const char *disk, unsigned long long start[3],
+	       unsigned long long size[3], unsigned int minor[3]);
+void parts_remove(const char *disk);
 int wait_disk(const char *dev);
 /* @dev's I/O scheduler set to none, and read back; 0 or -1 */
 int set_scheduler_none(const char *dev);

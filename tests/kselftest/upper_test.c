@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Storage stacks, in the guest: partitions of QEMU's NVMe
- * drive traced on their own, against the kernel's per-partition counters
- * (/sys/class/block/PART/stat) and blktrace's remap (A) events of the same
- * run; bio-based devices (device-mapper's linear, striped and crypt
- * targets, md raid1, LVM, also on a partition) traced from queue to
- * completion, against the kernel's counters of the device and blktrace's
- * Q and C of its bios; and joined to the requests below them, against
- * the kernel's counters of the devices below, blktrace's remaps (A) and
- * D and C, and btt's Q2C above and below on the same trace.
+ * Stacked devices, in the guest: bio-based devices (device-mapper's
+ * linear, striped and crypt targets, md raid1, LVM, also on a partition)
+ * traced from queue to completion, against the kernel's counters of the
+ * device and blktrace's Q and C of its bios; and joined to the requests
+ * below them, against the kernel's counters of the devices below,
+ * blktrace's remaps (A) and D and C, and btt's Q2C above and below on
+ * the same trace.  The upper fixture's stacks are on two null_blk disks,
+ * the drive fixture's on QEMU's NVMe drive.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -18,354 +17,11 @@
 #include <unistd.h>
 #include "kselftest_harness.h"
 #include "helpers.h"
+#include "upper_rows.h"
 
 #define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
-#define NS "nvme0n1"
-#define BT "/tmp/iolat_stack_bt"
 /* lvm2 without udev in the guest: it makes its own nodes and links. */
 #define LVM "lvm %s --config 'devices { obtain_device_list_from_udev = 0 types = [ \"nullb\", 16 ] } activation { udev_sync = 0 udev_rules = 0 monitoring = 0 } global { use_lvmetad = 0 }'"
-
-FIXTURE(part) {
-	unsigned long long start[3], size[3];	/* [1], [2]: p1, p2 */
-	unsigned int minor[3];
-};
-
-/* A number at the start of a sysfs file of a block device; 0 if none. */
-static unsigned long long sysfs_ull(const char *name, const char *attr)
-{
-	char path[128], *text;
-	unsigned long long v;
-
-	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", name, attr);
-	text = slurp(path);
-	v = text ? strtoull(text, NULL, 10) : 0;
-	free(text);
-	return v;
-}
-
-/* Two partitions of 64 MiB on the drive, p1 then p2; the table goes after. */
-FIXTURE_SETUP(part)
-{
-	char name[16], path[128], *devt;
-	int i;
-
-	if (sh("command -v fio >/dev/null && command -v sfdisk >/dev/null && command -v blktrace >/dev/null"))
-		SKIP(return, "fio, sfdisk or blktrace is not installed");
-	ASSERT_EQ(0, wait_disk(NS)) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
-	ASSERT_EQ(0, module_load());
-	ASSERT_EQ(0, sh("printf 'label: dos\\n,64M\\n,64M\\n' | sfdisk -q /dev/" NS " >/dev/null 2>&1 && for i in $(seq 50); do [ -e /sys/class/block/" NS "p2 ] && [ -b /dev/" NS "p2 ] && exit 0; sleep 0.1; done; exit 1"));
-	for (i = 1; i <= 2; i++) {
-		snprintf(name, sizeof(name), NS "p%d", i);
-		self->start[i] = sysfs_ull(name, "start");
-		self->size[i] = sysfs_ull(name, "size");
-		ASSERT_LT(0, self->size[i]);
-		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
-		devt = slurp(path);
-		ASSERT_NE(NULL, devt);
-		ASSERT_NE(NULL, strchr(devt, ':'));
-		self->minor[i] = strtoul(strchr(devt, ':') + 1, NULL, 10);
-		free(devt);
-	}
-	sh("dmesg -c >/dev/null");
-}
-
-FIXTURE_TEARDOWN(part)
-{
-	sh("cryptsetup close iolat_crypt 2>/dev/null; true");
-	sh(LVM " -y iolat_pvg >/dev/null 2>&1; true", "vgremove -f");
-	sh(LVM " -y /dev/" NS "p2 >/dev/null 2>&1; true", "pvremove -f");
-	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
-	EXPECT_EQ(0, dmesg_bad_reports());
-}
-
-#define MAX_IOS 4096
-
-struct part_check {
-	unsigned long long size;	/* of p2, in sectors */
-	long rows, reads, writes, bios, outside, other_dev;
-	unsigned long long sector[MAX_IOS];
-	long long d2c[MAX_IOS];
-	char op[MAX_IOS];
-};
-
-static void part_row(void *arg, const struct row *r)
-{
-	struct part_check *pc = arg;
-
-	pc->rows++;
-	if (strcmp(r->dev, NS "p2"))
-		pc->other_dev++;
-	if (r->sector + r->bytes / 512 > pc->size)
-		pc->outside++;
-	pc->reads += !strcmp(r->op, "read");
-	pc->writes += !strcmp(r->op, "write");
-	pc->bios += r->nr_bios;
-	if (pc->rows <= MAX_IOS) {
-		pc->sector[pc->rows - 1] = r->sector;
-		pc->d2c[pc->rows - 1] = r->t[4] - r->t[3];
-		pc->op[pc->rows - 1] = r->op[0];
-	}
-}
-
-/*
- * blktrace's remap (A) events of reads and writes from partition 259:@minor
- * in BT/bt.txt: how many, and in @matched how many of @pc's rows start at
- * the sector of one of them.
- */
-static long long remaps_from(unsigned int minor, const struct part_check *pc,
-			     long long *matched)
-{
-	static unsigned long long from[MAX_IOS * 2];
-	long long n = 0, i, j;
-	char cmd[256], line[256];
-	FILE *fp;
-
-	snprintf(cmd, sizeof(cmd),
-		 "awk '$6 == \"A\" && $(NF-1) == \"(259,%u)\" && ($7 ~ /^[RW]/) { print $NF }' " BT "/bt.txt",
-		 minor);
-	*matched = 0;
-	fp = popen(cmd, "r");
-	if (!fp)
-		return -1;
-	while (fgets(line, sizeof(line), fp) && n < MAX_IOS * 2)
-		from[n++] = strtoull(line, NULL, 10);
-	pclose(fp);
-	for (i = 0; i < pc->rows && i < MAX_IOS; i++)
-		for (j = 0; j < n; j++)
-			if (from[j] == pc->sector[i]) {
-				(*matched)++;
-				break;
-			}
-	return n;
-}
-
-/*
- * For up to @max of @pc's rows, blktrace's D and C of the same op at disk
- * sector @start + the row's sector: the row's D2C in @d2c and its
- * distance from blktrace's in @diff, both sorted.  Return: how many.
- */
-static long d2c_diffs(const struct part_check *pc, unsigned long long start,
-		      long long *d2c, long long *diff, long max)
-{
-	char cmd[256], line[256], act[8], rw[8];
-	double d, c, t;
-	long i, n = 0;
-	FILE *fp;
-
-	for (i = 0; i < pc->rows && i < MAX_IOS && n < max; i++) {
-		snprintf(cmd, sizeof(cmd),
-			 "awk '($6 == \"D\" || $6 == \"C\") && $8 == %llu { print $4, $6, $7 }' " BT "/bt.txt",
-			 start + pc->sector[i]);
-		fp = popen(cmd, "r");
-		if (!fp)
-			return -1;
-		d = -1;
-		c = -1;
-		while (fgets(line, sizeof(line), fp)) {
-			if (sscanf(line, "%lf %7s %7s", &t, act, rw) != 3 ||
-			    rw[0] != (pc->op[i] == 'r' ? 'R' : 'W'))
-				continue;
-			if (act[0] == 'D')
-				d = t;
-			else if (d >= 0 && c < 0)
-				c = t;
-		}
-		pclose(fp);
-		if (d < 0 || c < 0)
-			continue;
-		d2c[n] = pc->d2c[i];
-		diff[n++] = llabs(pc->d2c[i] - (long long)((c - d) * 1e9));
-	}
-	qsort(diff, n, sizeof(diff[0]), cmp_ll);
-	qsort(d2c, n, sizeof(d2c[0]), cmp_ll);
-	return n;
-}
-
-/*
- * `iolat trace -d nvme0n1p2` while p2 and p1 are both read and written:
- * it records exactly p2's requests.  The truths, of the same run: the
- * kernel's counters of p2 (reads and writes completed, which the kernel
- * counts per partition) and of p1 (busy too, so that a session taking the
- * disk's requests would be caught); blktrace on the disk, whose remap
- * (A) events from p2 give each bio's sector on p2, and whose D and C
- * events of the same disk sector give each request's D2C.
- */
-TEST_F_TIMEOUT(part, partition_traced_exactly, 300)
-{
-	unsigned long long f0[2][17], f1[2][17];
-	long long dr, dw, p1_ios, matched, remaps;
-	static long long diff[MAX_IOS], d2c[MAX_IOS];
-	struct part_check *pc = calloc(1, sizeof(*pc));
-	char cmd[1024];
-	long n;
-	int st;
-
-	ASSERT_NE(NULL, pc);
-	pc->size = self->size[2];
-	ASSERT_LT(10, dev_stat(NS "p1", f0[0]));
-	ASSERT_LT(10, dev_stat(NS "p2", f0[1]));
-	snprintf(cmd, sizeof(cmd),
-		 "%s trace -o csv -d /dev/" NS "p2 -- sh -c '"
-		 "fio --name=p2 --filename=/dev/" NS "p2 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=400 --randseed=7 --output=/dev/null & "
-		 "fio --name=p1 --filename=/dev/" NS "p1 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=300 --randseed=8 --output=/dev/null; wait' "
-		 ">" CSV " 2>" CSV ".err", env("IOLAT_CLI"));
-	st = blktrace_around(BT, "-d /dev/" NS " -o bt", cmd);
-	sh("cd " BT " && blkparse -q -i bt -o bt.txt >/dev/null 2>&1");
-	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	ASSERT_LT(10, dev_stat(NS "p1", f1[0]));
-	ASSERT_LT(10, dev_stat(NS "p2", f1[1]));
-	ASSERT_LT(0, csv_rows(CSV, part_row, pc));
-	dr = f1[1][0] - f0[1][0];
-	dw = f1[1][4] - f0[1][4];
-	p1_ios = f1[0][0] + f1[0][4] - f0[0][0] - f0[0][4];
-	NOTE("partition: iolat %ld reads, %ld writes of p2 (%ld bios); kernel %lld and %lld; p1 did %lld",
-	     pc->reads, pc->writes, pc->bios, dr, dw, p1_ios);
-	EXPECT_LE(300, p1_ios);
-	EXPECT_EQ(dr, pc->reads);
-	EXPECT_EQ(dw, pc->writes);
-	EXPECT_EQ(0, pc->other_dev);
-	EXPECT_EQ(0, pc->outside);
-	ASSERT_GE(MAX_IOS, pc->rows);
-
-	/*
-	 * blktrace's remaps from p2: "259,0 ... A R 2099200 + 8 <- (259,2)
-	 * 2048".  Each of iolat's rows starts at one of them (its first bio's
-	 * sector on p2), and they are as many as the rows' bios.
-	 */
-	remaps = remaps_from(self->minor[2], pc, &matched);
-	NOTE("partition: blktrace %lld remaps from p2; %lld of iolat's %ld rows start at one",
-	     remaps, matched, pc->rows);
-	EXPECT_EQ(pc->bios, remaps);
-	EXPECT_EQ(pc->rows, matched);
-
-	/*
-	 * Each row's D2C against blktrace's D and C of the same disk sector
-	 * (p2's start + the row's sector): the same tracepoints, so they
-	 * agree to the probes' order, a few microseconds.
-	 */
-	n = d2c_diffs(pc, self->start[2], d2c, diff, 200);
-	NOTE("partition: %ld rows matched to blktrace's D and C; D2C median %lld ns, |iolat - blktrace| median %lld ns, p90 %lld ns",
-	     n, n ? d2c[n / 2] : 0, n ? diff[n / 2] : 0, n ? diff[n * 9 / 10] : 0);
-	EXPECT_LE(100, n);
-	if (n)
-		EXPECT_GE(d2c[n / 2] / 20, diff[n / 2]);
-	free(pc);
-}
-
-/*
- * `iolat stat -d nvme0n1p2`: the partition's own counters, beside the
- * kernel's of the partition, while p1 is busy too.  Its total row's
- * reads and writes (r_s and w_s over its seconds) are the kernel's count
- * of p2's over the session.
- */
-TEST_F_TIMEOUT(part, partition_stat_counts, 300)
-{
-	unsigned long long f0[17], f1[17];
-	const char *total;
-	double secs, reads, writes;
-	char *out;
-	int st;
-
-	ASSERT_LT(10, dev_stat(NS "p2", f0));
-	st = sh("%s stat -o json -d " NS "p2 1 -- sh -c '"
-		"fio --name=p2 --filename=/dev/" NS "p2 --rw=randrw --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=32M --number_ios=500 --randseed=9 --output=/dev/null & "
-		"fio --name=p1 --filename=/dev/" NS "p1 --rw=randread --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=300 --output=/dev/null; wait' >%s 2>%s",
-		env("IOLAT_CLI"), OUT, ERR);
-	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	ASSERT_LT(10, dev_stat(NS "p2", f1));
-	out = slurp(OUT);
-	ASSERT_NE(NULL, out);
-	total = strstr(out, "\"total\":true");
-	ASSERT_NE(NULL, total) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(total, "\"device\":\"" NS "p2\"")) TH_LOG("%s", total);
-	secs = json_num(total, "seconds");
-	reads = json_num(total, "r_s") * secs;
-	writes = json_num(total, "w_s") * secs;
-	NOTE("partition stat: %.1f reads, %.1f writes in %.3f s; kernel %llu and %llu",
-	     reads, writes, secs, f1[0] - f0[0], f1[4] - f0[4]);
-	EXPECT_GT(0.5, fabs(reads - (double)(f1[0] - f0[0])));
-	EXPECT_GT(0.5, fabs(writes - (double)(f1[4] - f0[4])));
-	EXPECT_LT(0, reads);
-	free(out);
-}
-
-/* The "ios" of partition @name in `-o json`'s partitions of a disk; -1. */
-static long long part_ios(const char *json, const char *name)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), "{\"name\": \"%s\"", name);
-	p = json ? strstr(json, pat) : NULL;
-	return p ? (long long)json_num(p, "ios") : -1;
-}
-
-/*
- * A whole-disk session breaks its requests down by partition: `record
- * -o json` of the disk, and `report` of the file it wrote, give each
- * partition's reads and writes as the kernel counted them (which it does
- * per partition) while both were busy.
- */
-TEST_F_TIMEOUT(part, whole_disk_by_partition, 300)
-{
-	unsigned long long f0[3][17], f1[3][17];
-	long long want[3];
-	char name[16], *out;
-	int st, i;
-
-	for (i = 1; i <= 2; i++) {
-		snprintf(name, sizeof(name), NS "p%d", i);
-		ASSERT_LT(10, dev_stat(name, f0[i]));
-	}
-	st = sh("%s record -o json -w " OUT ".rec -d " NS " -- sh -c '"
-		"fio --name=p2 --filename=/dev/" NS "p2 --rw=randrw --bs=4k --direct=1 --ioengine=psync --size=32M --number_ios=400 --output=/dev/null & "
-		"fio --name=p1 --filename=/dev/" NS "p1 --rw=randread --bs=8k --direct=1 --ioengine=psync --size=32M --number_ios=250 --output=/dev/null; wait' >%s 2>%s",
-		env("IOLAT_CLI"), OUT, ERR);
-	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	for (i = 1; i <= 2; i++) {
-		snprintf(name, sizeof(name), NS "p%d", i);
-		ASSERT_LT(10, dev_stat(name, f1[i]));
-		want[i] = f1[i][0] + f1[i][4] - f0[i][0] - f0[i][4];
-	}
-	out = slurp(OUT);
-	NOTE("by partition: record says p1 %lld, p2 %lld requests; the kernel %lld and %lld",
-	     part_ios(out, NS "p1"), part_ios(out, NS "p2"), want[1], want[2]);
-	EXPECT_EQ(want[1], part_ios(out, NS "p1")) TH_LOG("%s", out);
-	EXPECT_EQ(want[2], part_ios(out, NS "p2"));
-	EXPECT_LE(250, want[1]);
-	free(out);
-	st = sh("%s report -o json " OUT ".rec >%s 2>%s", env("IOLAT_CLI"), OUT,
-		ERR);
-	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	out = slurp(OUT);
-	EXPECT_EQ(want[1], part_ios(out, NS "p1")) TH_LOG("%s", out);
-	EXPECT_EQ(want[2], part_ios(out, NS "p2"));
-	free(out);
-	st = sh("%s report " OUT ".rec >%s 2>%s", env("IOLAT_CLI"), OUT, ERR);
-	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
-	EXPECT_EQ(0, sh("grep -q '(" NS " by partition)' %s && grep -q '^" NS "p1 ' %s", OUT, OUT))
-		TH_LOG("%s", slurp(OUT));
-	sh("rm -f " OUT ".rec");
-}
-
-/* A disk and its partition are not traced together: one clear line. */
-TEST_F(part, disk_with_its_partition_refused)
-{
-	int st = sh("%s record -d " NS " -d " NS "p1 -t 1 >" CSV " 2>" ERR,
-		    env("IOLAT_CLI"));
-	char *err = slurp(ERR);
-
-	EXPECT_EQ(1, st) TH_LOG("%s", err);
-	EXPECT_EQ(1, count_lines(err)) TH_LOG("%s", err);
-	EXPECT_NE(NULL, strstr(err, "are on the same disk")) TH_LOG("%s", err);
-	free(err);
-}
-
-/*
- * Bio-based devices over two null_blk disks: device-mapper's linear and
- * striped targets and md's raid1.  Each is traced by its device node's
- * path, with blktrace on the same device in the same run.
- */
 
 /* the upper fixture's two disks: 100 us a request, memory-backed */
 #define UPPER_DISK "irqmode=2 completion_nsec=100000 submit_queues=2 size=1024 memory_backed=1"
@@ -418,363 +74,6 @@ static int kname_of(const char *path, char *name, size_t len)
 	snprintf(name, len, "%s", out);
 	free(out);
 	return 0;
-}
-
-#define MAX_BIOS 4096
-/* the requests below: a striped target's 16 pieces of 300 I/Os, unmerged */
-#define MAX_LOW 8192
-
-struct upper_rows {
-	const char *kname;	/* the upper device: the others are lower */
-	long rows, reads, writes, not_fio, not_bio;
-	unsigned long long sector[MAX_BIOS];
-	long long q2c[MAX_BIOS];
-	char op[MAX_BIOS];
-	/* the lower devices' requests: joined (flag "stack"), their bios */
-	long lower, joined, joined_bios, joined_not_fio;
-	long lower_reads, lower_writes;	/* the requests below, by op */
-	/* the rows' links: the device's I/Os, and the requests below */
-	unsigned long long link[MAX_BIOS], low_link[MAX_LOW];
-	unsigned long long q[MAX_BIOS], c[MAX_BIOS];
-	unsigned long long low_first[MAX_LOW], low_c[MAX_LOW];
-	/* each request's device (its name), sector, op and D2C */
-	char low_dev[MAX_LOW][32];
-	unsigned long long low_sector[MAX_LOW];
-	long long low_d2c[MAX_LOW];
-	char low_op[MAX_LOW];
-	long low_rows;
-};
-
-static void upper_row(void *arg, const struct row *r)
-{
-	struct upper_rows *u = arg;
-
-	if (strcmp(r->dev, u->kname)) {
-		u->lower++;
-		u->lower_reads += !strcmp(r->op, "read");
-		u->lower_writes += !strcmp(r->op, "write");
-		if (strstr(r->flags, "stack")) {
-			u->joined++;
-			u->joined_bios += r->nr_bios;
-			u->joined_not_fio += strcmp(r->comm, "fio") != 0;
-			if (u->low_rows < MAX_LOW) {
-				u->low_link[u->low_rows] = r->link;
-				u->low_first[u->low_rows] = r->t[0] ? r->t[0] :
-							    r->t[1] ? r->t[1] :
-							    r->t[2] ? r->t[2] : r->t[3];
-				snprintf(u->low_dev[u->low_rows],
-					 sizeof(u->low_dev[0]), "%s", r->dev);
-				u->low_sector[u->low_rows] = r->sector;
-				u->low_d2c[u->low_rows] = r->t[3] ?
-					(long long)(r->t[4] - r->t[3]) : -1;
-				u->low_op[u->low_rows] = r->op[0];
-				u->low_c[u->low_rows++] = r->t[4];
-			}
-		}
-		return;
-	}
-	if (u->rows < MAX_BIOS) {
-		u->link[u->rows] = r->link;
-		u->q[u->rows] = r->t[0];
-		u->c[u->rows] = r->t[4];
-		u->sector[u->rows] = r->sector;
-		u->q2c[u->rows] = r->t[4] - r->t[0];
-		u->op[u->rows] = r->op[0];
-	}
-	u->rows++;
-	u->reads += !strcmp(r->op, "read");
-	u->writes += !strcmp(r->op, "write");
-	u->not_fio += strcmp(r->comm, "fio") != 0;
-	u->not_bio += !strstr(r->flags, "bio");
-}
-
-/*
- * blktrace's Q and C of each bio of device @kname (BT/bt.txt), paired by
- * sector and direction: for each of @u's rows that has a pair, the
- * distance of its Q2C from blktrace's into @diff and its Q2C into @q2c,
- * both sorted.  Return: how many rows had a pair, or -1.
- */
-static long q2c_pairs(const struct upper_rows *u, const char *devt,
-		      long long *q2c, long long *diff)
-{
-	static unsigned long long sec[MAX_BIOS * 2];
-	static double bq[MAX_BIOS * 2], bc[MAX_BIOS * 2];
-	static char dir[MAX_BIOS * 2];
-	char cmd[512], line[256], d;
-	long n = 0, m = 0, i, j;
-	FILE *fp;
-
-	snprintf(cmd, sizeof(cmd),
-		 "awk '$1 == \"%s\" && ($6 == \"Q\" || $6 == \"C\") && $7 ~ /^[RW]/ { k = $8 \" \" substr($7, 1, 1); "
-		 "if ($6 == \"Q\") q[k] = $4; else if (k in q) { print $8, substr($7, 1, 1), q[k], $4; delete q[k] } }' " BT "/bt.txt",
-		 devt);
-	fp = popen(cmd, "r");
-	if (!fp)
-		return -1;
-	while (m < MAX_BIOS * 2 && fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%llu %c %lf %lf", &sec[m], &d, &bq[m], &bc[m]) == 4)
-			dir[m++] = d;
-	}
-	pclose(fp);
-	for (i = 0; i < u->rows && i < MAX_BIOS; i++) {
-		for (j = 0; j < m; j++) {
-			if (sec[j] != u->sector[i] ||
-			    dir[j] != (u->op[i] == 'r' ? 'R' : 'W'))
-				continue;
-			q2c[n] = u->q2c[i];
-			diff[n++] = llabs(u->q2c[i] -
-					  (long long)((bc[j] - bq[j]) * 1e9));
-			sec[j] = ~0ULL;		/* each pair once */
-			break;
-		}
-	}
-	qsort(q2c, n, sizeof(q2c[0]), cmp_ll);
-	qsort(diff, n, sizeof(diff[0]), cmp_ll);
-	return n;
-}
-
-/*
- * blktrace's events of action @act ("Q", "X") of the direction @rw ("R",
- * "W", or "RW" for both) on device @devt ("253,0") in BT/bt.txt
- * (blkparse's text); with @act "A", the remaps from @devt to the other
- * devices traced.
- */
-static long blkparse_n(const char *act, const char *rw, const char *devt)
-{
-	char cmd[256], line[64];
-	long n = -1;
-	FILE *fp;
-
-	if (!strcmp(act, "A"))
-		snprintf(cmd, sizeof(cmd),
-			 "awk '$6 == \"A\" && $7 ~ /^[%s]/ && $(NF-1) == \"(%s)\" { n++ } END { print n + 0 }' " BT "/bt.txt",
-			 rw, devt);
-	else
-		snprintf(cmd, sizeof(cmd),
-			 "awk '$1 == \"%s\" && $6 == \"%s\" && $7 ~ /^[%s]/ { n++ } END { print n + 0 }' " BT "/bt.txt",
-			 devt, act, rw);
-	fp = popen(cmd, "r");
-	if (!fp)
-		return -1;
-	if (fgets(line, sizeof(line), fp))
-		n = strtol(line, NULL, 10);
-	pclose(fp);
-	return n;
-}
-
-/* "MAJOR,MINOR" of block device @kname, as blkparse prints it. */
-static int devt_of(const char *kname, char *devt, size_t len)
-{
-	char path[128], *text;
-
-	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", kname);
-	text = slurp(path);
-	if (!text || !strchr(text, ':')) {
-		free(text);
-		return -1;
-	}
-	text[strcspn(text, "\n")] = '\0';
-	*strchr(text, ':') = ',';
-	snprintf(devt, len, "%s", text);
-	free(text);
-	return 0;
-}
-
-/*
- * The kernel's count of reads (@f[0]) and writes (@f[1]) completed by
- * the devices named in @lowers ("nullb0 nullb1"), summed.
- */
-static int lower_stat(const char *lowers, unsigned long long f[2])
-{
-	unsigned long long s[17];
-	char *l = strdup(lowers), *p;
-	int rc = 0;
-
-	if (!l)
-		return -1;
-	f[0] = f[1] = 0;
-	for (p = strtok(l, " "); p; p = strtok(NULL, " ")) {
-		if (dev_stat(p, s) < 11) {
-			rc = -1;
-			break;
-		}
-		f[0] += s[0];
-		f[1] += s[4];
-	}
-	free(l);
-	return rc;
-}
-
-/* How the I/Os of a bio-based device reach the devices under it. */
-struct stack_case {
-	const char *path;	/* the device, as the user names it */
-	const char *lowers;	/* the kernel names of those under it */
-	const char *fio;
-	long want_ios;		/* fio's bios */
-	/*
-	 * The kernel's count of the device's reads and writes is the bios'
-	 * times @pieces: the parts device-mapper cuts each bio into at a
-	 * striped target's chunks, each an I/O of its own.
-	 */
-	long pieces;
-	/*
-	 * The remaps (A) of each read and write down the stack: a piece
-	 * each, both mirrors of a write; -1: as many as blktrace says
-	 * (dm-crypt reports its remaps since v5.16 only).
-	 */
-	long remaps_read, remaps_write;
-	bool own_io;		/* md writes superblocks of its own */
-	/*
-	 * The one device below is a partition (@lowers) of disk @low_disk,
-	 * from sector @low_start: blktrace traces the disk, where the
-	 * partition's requests are, at the disk's sectors.
-	 */
-	const char *low_disk;
-	unsigned long long low_start;
-};
-
-/*
- * Each request below marked "stack" names by its link an I/O of the
- * device (a row of @u's) and lies within it, from its first stage to its
- * completion; each I/O's requests below: in @per_io, how many I/Os had
- * 0, 1, 2 and more.  Return: the requests that name no I/O of the device
- * or lie outside theirs.
- */
-static long links_check(const struct upper_rows *u, long per_io[4])
-{
-	static long n[MAX_BIOS];
-	long i, j, bad = 0;
-
-	memset(n, 0, sizeof(n));
-	for (i = 0; i < u->low_rows; i++) {
-		for (j = 0; j < u->rows && j < MAX_BIOS; j++)
-			if (u->link[j] && u->link[j] == u->low_link[i])
-				break;
-		if (j == u->rows || j == MAX_BIOS ||
-		    u->low_first[i] < u->q[j] || u->low_c[i] > u->c[j]) {
-			bad++;
-			continue;
-		}
-		n[j]++;
-	}
-	memset(per_io, 0, 4 * sizeof(per_io[0]));
-	for (j = 0; j < u->rows && j < MAX_BIOS; j++)
-		per_io[n[j] < 3 ? n[j] : 3]++;
-	return bad;
-}
-
-/*
- * blktrace's @act ("D" or "Q") and C of the requests of the devices
- * below (BT/bt.txt), paired with @u's requests marked "stack" by device,
- * sector and direction: for each pair, the request's D2C (Q2C: from its
- * first stamp, its queueing there) into @t and its distance from
- * blktrace's into @diff (each of MAX_LOW), both sorted.  Return: how
- * many, or -1.
- */
-static long lower_pairs(const struct upper_rows *u, const struct stack_case *c,
-			char act, long long *t, long long *diff)
-{
-	static unsigned long long sec[MAX_BIOS * 2];
-	static double bd[MAX_BIOS * 2], bc[MAX_BIOS * 2];
-	static char dev[MAX_BIOS * 2][16], dir[MAX_BIOS * 2];
-	char want[16], line[256], cmd[512], d;
-	long n = 0, m = 0, i, j;
-	long long mine;
-	FILE *fp;
-
-	/* devices by blkparse's "MAJOR,MINOR", @act and then completion */
-	snprintf(cmd, sizeof(cmd),
-		 "awk '($6 == \"%c\" || $6 == \"C\") && $7 ~ /^[RW]/ { k = $1 \" \" $8 \" \" substr($7, 1, 1); "
-		 "if ($6 == \"%c\") dt[k] = $4; else if (k in dt) { print $1, $8, substr($7, 1, 1), dt[k], $4; delete dt[k] } }' " BT "/bt.txt",
-		 act, act);
-	fp = popen(cmd, "r");
-	if (!fp)
-		return -1;
-	while (m < MAX_BIOS * 2 && fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%15s %llu %c %lf %lf", dev[m], &sec[m], &d,
-			   &bd[m], &bc[m]) == 5)
-			dir[m++] = d;
-	}
-	pclose(fp);
-	for (i = 0; i < u->low_rows; i++) {
-		mine = act == 'D' ? u->low_d2c[i] :
-		       (long long)(u->low_c[i] - u->low_first[i]);
-		if (mine < 0 ||
-		    devt_of(c->low_disk ? c->low_disk : u->low_dev[i], want,
-			    sizeof(want)))
-			continue;
-		for (j = 0; j < m; j++) {
-			if (sec[j] != c->low_start + u->low_sector[i] ||
-			    strcmp(dev[j], want) ||
-			    dir[j] != (u->low_op[i] == 'r' ? 'R' : 'W'))
-				continue;
-			t[n] = mine;
-			diff[n++] = llabs(mine -
-					  (long long)((bc[j] - bd[j]) * 1e9));
-			sec[j] = ~0ULL;		/* each pair once */
-			break;
-		}
-	}
-	qsort(t, n, sizeof(t[0]), cmp_ll);
-	qsort(diff, n, sizeof(diff[0]), cmp_ll);
-	return n;
-}
-
-/* The mean of @n values. */
-static double mean_ll(const long long *v, long n)
-{
-	double sum = 0;
-	long i;
-
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	return n ? sum / n : 0;
-}
-
-/*
- * btt's figures of device @devt ("253,0") in table @table ("Q2Cdm": from
- * the bio's queueing on the device, through remaps, to its completion
- * there; "D2C") of its per-device section (btt -A) on BT/bt.bin: the
- * mean in ns into *@avg and the count into *@n.  Return: 0, or -1 if
- * btt has no such line.
- */
-static int btt_dev(const char *devt, const char *table, double *avg, long *n)
-{
-	unsigned int maj, min;
-	char cmd[512];
-	double a = -1, k = -1;
-	FILE *fp;
-
-	if (sscanf(devt, "%u,%u", &maj, &min) != 2)
-		return -1;
-	/* btt's device label: "(253,  0)" */
-	snprintf(cmd, sizeof(cmd),
-		 "cd " BT " && btt -i bt.bin -A 2>/dev/null | "
-		 "awk -v dev='(%3u,%3u)' -v t=%s '/^=+ Per Device =+/ { sec = 1; next } /^=+ / { sec = 0 } "
-		 "sec && $1 == t && $2 == \"MIN\" { tab = 1; next } NF == 0 { tab = 0 } "
-		 "sec && tab && index($0, dev) == 1 { print $(NF - 2), $NF; exit }'",
-		 maj, min, table);
-	fp = popen(cmd, "r");
-	if (!fp)
-		return -1;
-	if (fscanf(fp, "%lf %lf", &a, &k) != 2)
-		a = -1;
-	pclose(fp);
-	if (a < 0)
-		return -1;
-	*avg = a * 1e9;
-	*n = (long)k;
-	return 0;
-}
-
-/*
- * btt's Q2C of device @devt: in its table "Q2C", or "Q2Cdm" for the
- * majors btt takes for device-mapper's (253, and null_blk's next to it).
- */
-static int btt_q2c(const char *devt, double *avg, long *n)
-{
-	return btt_dev(devt, "Q2C", avg, n) && btt_dev(devt, "Q2Cdm", avg, n) ?
-	       -1 : 0;
 }
 
 /*
@@ -1363,6 +662,34 @@ TEST_F_TIMEOUT(upper, dm_split_exact, 300)
 	free(out);
 }
 
+FIXTURE(drive) {
+	unsigned long long start[3], size[3];	/* [1], [2]: p1, p2 */
+	unsigned int minor[3];
+};
+
+/*
+ * The stacks on the NVMe drive: two partitions of 64 MiB, p1 then p2;
+ * the table goes after, with what a test made on it.
+ */
+FIXTURE_SETUP(drive)
+{
+	if (sh("command -v fio >/dev/null && command -v sfdisk >/dev/null && command -v blktrace >/dev/null"))
+		SKIP(return, "fio, sfdisk or blktrace is not installed");
+	ASSERT_EQ(0, wait_disk(NS)) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
+	ASSERT_EQ(0, module_load());
+	ASSERT_EQ(0, parts_make(NS, self->start, self->size, self->minor));
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(drive)
+{
+	sh("cryptsetup close iolat_crypt 2>/dev/null; true");
+	sh(LVM " -y iolat_pvg >/dev/null 2>&1; true", "vgremove -f");
+	sh(LVM " -y /dev/" NS "p2 >/dev/null 2>&1; true", "pvremove -f");
+	parts_remove(NS);
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
 /*
  * dm-crypt (plain, aes-xts-plain64) over the NVMe drive: its writes go
  * down from a kernel thread (dmcrypt_write), its reads are decrypted by
@@ -1370,7 +697,7 @@ TEST_F_TIMEOUT(upper, dm_split_exact, 300)
  * queued it, and so is every request of the drive that the kernel
  * reports remapped from one (since v5.16: dm_submit_bio_remap()).
  */
-TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
+TEST_F_TIMEOUT(drive, dm_crypt_attributed_to_fio, 300)
 {
 	const struct stack_case c = {
 		.path = "/dev/mapper/iolat_crypt", .lowers = NS,
@@ -1381,7 +708,7 @@ TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
 
 	if (sh("command -v cryptsetup >/dev/null && command -v dmsetup >/dev/null"))
 		SKIP(return, "cryptsetup is not installed");
-	sh("sfdisk -q --delete /dev/" NS " >/dev/null 2>&1; wipefs -q -a /dev/" NS " >/dev/null 2>&1; blockdev --rereadpt /dev/" NS " 2>/dev/null");
+	parts_remove(NS);
 	upper_case(_metadata,
 		   "modprobe dm_crypt 2>/dev/null; head -c 64 /dev/urandom >/tmp/iolat.key && "
 		   "cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 --key-file /tmp/iolat.key /dev/" NS " iolat_crypt && dmsetup mknodes",
@@ -1395,7 +722,7 @@ TEST_F_TIMEOUT(part, dm_crypt_attributed_to_fio, 300)
  * requests, which blktrace sees on the disk at p2's start plus their
  * sector on p2, and counted against the kernel's counters of p2.
  */
-TEST_F_TIMEOUT(part, lvm_on_partition_exact, 300)
+TEST_F_TIMEOUT(drive, lvm_on_partition_exact, 300)
 {
 	char make[1024];
 	const struct stack_case c = {
