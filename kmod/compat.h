@@ -27,15 +27,11 @@
 #include "features.h"
 
 /*
- * Prototypes of the block tracepoints iolat probes.  Every probe is
- * checked against the kernel's own declaration at build time
- * (check_trace_callback_type_*() in probe_bio.c and probe_rq.c), so a
- * wrong branch here fails the build instead of corrupting arguments at
- * run time.
- *
- * Request tracepoints (insert, issue, merge, requeue) lost their
- * request_queue argument in v5.11 ("block: remove the request_queue to
- * argument request based tracepoints"; also v5.10.137 and RHEL 8.7).
+ * Prototypes of the block tracepoints iolat probes, each checked against
+ * the kernel's declaration at build time (check_trace_callback_type_*()).
+ * Request tracepoints lost their request_queue argument in v5.11
+ * ("block: remove the request_queue to argument request based
+ * tracepoints"; also v5.10.137 and RHEL 8.7).
  */
 #ifdef IOLAT_HAVE_TP_RQ_NO_QUEUE
 #define IOLAT_TP_RQ_PROTO(data, rq_) \
@@ -131,14 +127,10 @@ static inline int iolat_rq_errno(int err)
 #endif
 
 /*
- * Every probe keeps its CPU from its first statement to its return: the
- * per-CPU counters, sequence counts, stash and record buffer are only
- * ever written by their own CPU.  A tracepoint ran its probes with
- * preemption off until "tracing: Guard __DECLARE_TRACE() use of
- * __DO_TRACE_CALL() with SRCU-fast", which left that to the tracers:
- * there, a probe preempted and moved to another CPU between two per-CPU
- * steps left a sequence count odd, and a reader of the counters spun on
- * it for ever.  Elsewhere this is nothing.
+ * Every probe keeps its CPU to its return (per-CPU state is written by
+ * its own CPU only).  Tracepoints ran probes with preemption off until
+ * "tracing: Guard __DECLARE_TRACE() use of __DO_TRACE_CALL() with
+ * SRCU-fast"; there the probe pins itself.  Elsewhere this is nothing.
  */
 #ifdef IOLAT_HAVE_TP_PREEMPTIBLE
 #define iolat_probe_pin_cpu() guard(preempt_notrace)()
@@ -147,11 +139,9 @@ static inline int iolat_rq_errno(int err)
 #endif
 
 /*
- * Tracepoints not every kernel has.  block_rq_error arrived in v5.18
- * ("block: introduce block_rq_error tracepoint"), block_rq_merge in v5.8
- * ("blktrace: Provide event for request merging").  A probe for one is
- * compiled, and registered, only where the kernel declares it; the
- * other kernels tell the user it is missing (attach.c).
+ * Tracepoints not every kernel has: block_rq_error (v5.18, "block:
+ * introduce block_rq_error tracepoint"), block_rq_merge (v5.8, "blktrace:
+ * Provide event for request merging").  Elsewhere attach.c says so.
  */
 #ifdef IOLAT_HAVE_TP_RQ_ERROR
 #define IOLAT_TP_HAS_RQ_ERROR 1
@@ -196,14 +186,11 @@ static inline dev_t iolat_bio_devt(const struct bio *bio)
 }
 
 /*
- * The kernel's own time of @bio's submission, in the low bits
- * IOLAT_BIO_STAMP_MASK of ktime_get_ns(): bio->bi_issue (blk-throttle and
- * blk-iolatency's, with CONFIG_BLK_CGROUP), which every bio gets just
- * before block_bio_queue since v5.0 ("blkcg: consolidate bio_issue_init()
- * to be a part of core"); probe_bio.c checks that as it runs.  Debian's
- * 6.12 and newer headers keep struct bio_issue but no longer its
- * layout (BIO_ISSUE_TIME_MASK went into block/, private): there Q reads
- * the clock, as where the kernel keeps no stamp.
+ * The kernel's own time of @bio's submission, the low bits
+ * IOLAT_BIO_STAMP_MASK of ktime_get_ns(): bio->bi_issue, set before
+ * block_bio_queue since v5.0 ("blkcg: consolidate bio_issue_init() to be
+ * a part of core").  6.12's headers no longer give its layout: there, as
+ * where there is no stamp, Q reads the clock (docs/design.md).
  * Return: the stamp's bits, 0 where the kernel keeps none.
  */
 #ifdef IOLAT_HAVE_BIO_ISSUE
@@ -250,13 +237,9 @@ static inline dev_t iolat_rq_devt(const struct request *rq)
 
 /*
  * A request's hardware queue: rq->mq_hctx since v5.0 ("blk-mq: cache
- * request hardware queue mapping").  Before, a request knows only its
- * software queue, a per-CPU struct blk_mq_ctx private to the block
- * layer, and the queue maps CPUs to hardware queues (q->mq_map).  The
- * software queue's CPU is found without reading it: it is
- * per_cpu_ptr(q->queue_ctx, cpu), so its distance from q->queue_ctx is
- * that CPU's per-CPU offset, looked up by bisection in a table of the
- * possible CPUs' offsets sorted at load (iolat_compat_init()).
+ * request hardware queue mapping").  Before, its software queue's CPU
+ * (its distance from q->queue_ctx is that CPU's per-CPU offset, found by
+ * bisection in a table sorted at load) through q->mq_map.
  */
 #ifdef IOLAT_HAVE_RQ_MQ_HCTX
 static inline u32 iolat_rq_hwq(const struct request *rq)
@@ -342,15 +325,10 @@ static inline u32 iolat_rq_hwq(const struct request *rq)
 #endif
 
 /*
- * When the block layer allocated a request: rq->start_time_ns, which it
- * sets only for a request that needs a time stamp (blk-mq's private
- * blk_mq_need_time_stamp(): I/O accounting, stats, or the I/O scheduler,
- * marked per request by RQF_USE_SCHED since v6.5's rework of passthrough
- * requests and the elevator, before by the queue's elevator).  Debian's
- * 6.1 zeroes the field otherwise; 7.2.13 leaves what the request's
- * previous user set there (a passthrough command without passthrough
- * iostats showed a time from before the session began, and its record
- * was dropped as not seen whole).  0: not known.
+ * When the block layer allocated a request: rq->start_time_ns, set only
+ * for a request that needs it (I/O accounting, stats, or the scheduler:
+ * RQF_USE_SCHED per request since v6.5's rework of passthrough and the
+ * elevator, before the queue's elevator); stale otherwise on 7.2.
  */
 static inline u64 iolat_rq_start_ns(const struct request *rq)
 {
@@ -391,12 +369,10 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 }
 
 /*
- * Exporting functions to the KUnit suite only: include/kunit/visibility.h
- * arrived in v6.2 ("kunit: add macro to allow conditionally exposing
- * static symbols to tests").  Before, the same macros over symbol
- * namespaces (v5.4, "module: add support for symbol namespaces"), or,
- * where there are none (RHEL 8's KUnit), plain GPL exports.  Namespaces
- * are named by a string literal since v6.13 ("module: Convert symbol
+ * Exports to the KUnit suites only: <kunit/visibility.h>, v6.2 ("kunit:
+ * add macro to allow conditionally exposing static symbols to tests");
+ * before, symbol namespaces (v5.4) or plain GPL exports (RHEL 8).  A
+ * namespace is a string literal since v6.13 ("module: Convert symbol
  * namespace to string literal").
  */
 #ifdef IOLAT_HAVE_KUNIT_VISIBILITY
@@ -431,23 +407,13 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 #endif
 
 /*
- * Generic netlink.  iolat's policies validate every attribute strictly,
- * with ranges beyond NLA_POLICY_RANGE()'s s16 (struct
- * netlink_range_validation, v5.8, "netlink: extend policy range
- * validation").  Older kernels lack pieces of that, and iolat does
- * their part itself, so that every kernel refuses the same requests
- * with the same messages:
- * - ranges: before v5.8 the policy keeps its range in validation_data,
- *   which the kernel ignores for an NLA_U32, and iolat_nl_validate()
- *   checks it;
- * - strictness (unknown attributes, reply-only ones, trailing bytes):
- *   v5.2, "genetlink: make policy common to family" and "netlink: make
- *   validation more configurable for future strictness"; before, each
- *   op has the policy and iolat_nl_validate() is strict;
- * - nested policies: NLA_POLICY_NESTED(), v4.20, "netlink: add nested
- *   array validation" (nl_start.c parses the nest with its policy in any
- *   case);
- * - a dump's extack: v4.20, "netlink: Pass extack to dump handlers".
+ * Generic netlink: strict policies with u32 ranges.  What older kernels
+ * lack, iolat_nl_validate() does, so every kernel refuses the same
+ * requests with the same messages: ranges (v5.8, "netlink: extend policy
+ * range validation"), strictness (v5.2, "genetlink: make policy common
+ * to family"), nested policies (v4.20, "netlink: add nested array
+ * validation") and a dump's extack (v4.20, "netlink: Pass extack to dump
+ * handlers").
  */
 #ifndef IOLAT_HAVE_NLA_FULL_RANGE
 struct netlink_range_validation {
@@ -484,14 +450,11 @@ static inline struct netlink_ext_ack *iolat_cb_extack(struct netlink_callback *c
 
 /**
  * iolat_nl_validate() - what an older kernel's validation left out
- * @head: the attributes
+ * @head: the attributes, after the kernel's own parse of them
  * @len: their length
  * @policy: their policy, [0..@maxtype]
  * @maxtype: the highest attribute type
  * @extack: for the reason
- *
- * Call after the kernel's own parse of the same attributes.
- *
  * Return: 0, or -EINVAL / -ERANGE with a message.
  */
 static inline int iolat_nl_validate(const struct nlattr *head, int len,
@@ -545,12 +508,9 @@ static inline bool iolat_capable_perfmon(const struct sk_buff *skb)
 }
 
 /*
- * NVMe: nvme-core's tracepoints are declared in its private trace header
- * (drivers/nvme/host/trace.h), not installed with the kernel headers.
- * Their prototypes, the same from v4.19 to v7.2 (verified in 4.19.222,
- * 5.4.286, RHEL 8.7, Debian's 5.10, 6.1 and 6.12), are spelled out here;
- * a build with the source tree (the KUnit debug kernel) checks them
- * against the real declarations (probe_nvme.c).
+ * nvme-core's tracepoints, declared in its private header: their
+ * prototypes, the same from v4.19 to v7.2, spelled out here and checked
+ * against the real ones where the source tree is at hand (probe_nvme.c).
  */
 struct nvme_command;
 #define IOLAT_TP_NVME_SETUP_PROTO(data, rq_, cmd_) \
@@ -559,18 +519,12 @@ struct nvme_command;
 	void *data, struct request *rq_
 
 /*
- * The head of nvme-core's private struct nvme_request, the start of every
- * NVMe request's driver data (nvme_req()): the completion's status,
- * result and retries are only there.  Two layouts exist: with the genctr
- * byte of v5.13 ("nvme: code command_id with a genctr for use-after-free
- * validation"; also Debian's 5.10 and RHEL 8.7 by backport), and without
- * (4.19, 5.4).  No installed header says which: where nvme-core's source
- * is at hand (IOLAT_NVME_PRIVATE) the real struct decides, checked field
- * by field at build time (probe_nvme.c); elsewhere probe_nvme.c learns
- * the layout from what nvme-core writes (docs/design.md).
- *
- * IOLAT_NVME_LAYOUT_CONTROL shifts the copy's status by two bytes: a
- * build that must fail, make check's proof that the check fires.
+ * The head of nvme-core's private struct nvme_request (nvme_req()), where
+ * a completion's status is: with the genctr byte of v5.13 ("nvme: code
+ * command_id with a genctr for use-after-free validation"; 5.10 and RHEL
+ * 8.7 by backport) or without.  Checked against the real struct where
+ * the source is at hand, else learnt at run time (docs/design.md).
+ * IOLAT_NVME_LAYOUT_CONTROL: a build that must fail (make check).
  */
 /* nvme-core's union nvme_result (include/linux/nvme.h's, by value) */
 union iolat_nvme_result {
@@ -604,13 +558,10 @@ struct iolat_nvme_head_plain {
 
 /*
  * NVMe's per-controller key: the driver data of a namespace's tag set,
- * which the admin queue's tag set shares (the controller in nvme-core's
- * nvme_alloc_{admin,io}_tag_set() since v6.2, struct nvme_dev in the pci
- * driver before), found by opening the block device briefly.  Opening
- * moved: blkdev_get_by_dev() took a blk_mode_t and holder ops in v6.5
- * ("block: use the holder as indication for exclusive opens"), and gave
- * way to bdev_file_open_by_dev() in v6.9 ("block: Provide bdev_open_*
- * functions", "bdev: open block device as files").
+ * which the admin queue's shares, from a brief open of the disk.  Opening
+ * took holder ops in v6.5 ("block: use the holder as indication for
+ * exclusive opens") and became bdev_file_open_by_dev() in v6.9 ("bdev:
+ * open block device as files").
  * Return: the key, NULL for a disk without a blk-mq tag set (an NVMe
  * multipath head), or an ERR_PTR.
  */
