@@ -11,7 +11,8 @@
  *   probe_upper.c bio-based devices (device-mapper, md): a bio from its
  *                queue to its completion, in upper.h's table
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
- *   acct.h/c     busy time, in-flight integrals, I/O counts, queue depth
+ *   acct.h/c     busy time, in-flight integrals, I/O counts, queue depth;
+ *                span.h a span's busy periods
  *   agg.h/c      per-CPU latency histograms instead of records
  *   emit.c       build one struct iolat_record per completed request
  *   ring.h/c     per-CPU lock-free record buffers
