@@ -30,7 +30,7 @@ CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/nl_readings.c \
 	    user/output.c \
 	    user/agg_reader.c user/stack.c user/session_stats.c user/json.c \
 	    user/recfile.c user/crc32c.c user/csv.c user/out_text.c user/out_json.c \
-	    user/out_fio.c user/out_prom.c user/out_svg.c \
+	    user/out_fio.c user/out_prom.c user/out_svg.c user/svg_frame.c \
 	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
 	    user/cmd_export.c user/cmd_top.c \
 	    user/cmd_clocktest.c user/cmd_nvme.c user/cmd_info.c

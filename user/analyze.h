@@ -13,6 +13,7 @@
  *   out_fio.c     fio's clat_hist log, for fiologparser_hist.py
  *   out_prom.c    Prometheus text exposition
  *   out_svg.c     `iolat plot`: heatmap and lines over time, as SVG
+ *                 (svg_frame.c its axes, ticks, colours and legend)
  *   csv.c         one CSV or JSON line per request (trace, -o csv)
  *
  * Intervals are spans of completion time from the session's start: a
@@ -231,8 +232,6 @@ struct iolat_an_args {
 	  "prom: histogram bounds per power of two, 4 (default, 105 bounds), 2, 1 or 0.5 (14 bounds); hosts with the same bounds add up", \
 	  "PER" }
 int iolat_prom_parse_step(const char *per, unsigned int *step);
-/* out_svg.c: a round axis step, 1, 2 or 5 times a power of ten */
-double iolat_nice_step(double max, int ticks);
 int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
 			const struct iolat_output **out);
 void iolat_an_args_free(struct iolat_an_args *a);

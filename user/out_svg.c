@@ -16,43 +16,7 @@
 #include <string.h>
 #include "analyze.h"
 
-#define U(x) ((unsigned long long)(x))
-
-#define ROWS_PER_POW2	4
-#define ROW_MIN_EXP	10	/* 1 us */
-#define ROW_MAX_EXP	36	/* 68.7 s */
-#define NR_ROWS		((ROW_MAX_EXP - ROW_MIN_EXP) * ROWS_PER_POW2)
-#define NR_PANELS	(IOLAT_MAX_DEVS * IOLAT_AN_OPS)
-
-#define W		1000	/* plot area */
-#define LEFT		90
-#define RIGHT		170
-#define HEAT_H		260
-#define LINE_H		140
-#define GAP		56
-
-/* One device and op's requests in one interval. */
-struct cell {
-	uint64_t rows[NR_ROWS];
-	uint64_t pct[IOLAT_MAX_PCT];
-};
-
-struct col {
-	uint64_t from_ns;
-	uint64_t to_ns;
-	uint64_t ios[IOLAT_AN_OPS], bytes[IOLAT_AN_OPS];
-	double inflight_ns;	/* sum of the requests' time in this span */
-	struct cell *cells[NR_PANELS];	/* [dev * IOLAT_AN_OPS + op] */
-	/* a stack's devices' I/Os completed in this span, split */
-	uint64_t split_n[IOLAT_MAX_DEVS];
-	double above_ns[IOLAT_MAX_DEVS], below_ns[IOLAT_MAX_DEVS];
-};
-
-struct svg {
-	struct col *cols;
-	size_t nr, cap;
-	uint64_t max_row;
-};
+#include "out_svg.h"
 
 static struct svg svg_state;
 
@@ -172,130 +136,6 @@ static void svg_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 	}
 }
 
-/* White -> blue -> red as log(count) grows; f in [0, 1]. */
-static void colour_f(char *buf, size_t len, double f)
-{
-	int r, g, b;
-
-	if (f < 0.5) {
-		f *= 2;
-		r = 230 - (int)(200 * f);
-		g = 240 - (int)(140 * f);
-		b = 255;
-	} else {
-		f = (f - 0.5) * 2;
-		r = 30 + (int)(200 * f);
-		g = 100 - (int)(80 * f);
-		b = 255 - (int)(215 * f);
-	}
-	snprintf(buf, len, "#%02x%02x%02x", r, g, b);
-}
-
-static void colour(char *buf, size_t len, uint64_t n, uint64_t max)
-{
-	colour_f(buf, len, max > 1 ? log((double)n) / log((double)max) : 1);
-}
-
-/**
- * iolat_nice_step() - a round tick step for an axis from 0 to @max
- * @max: the axis' largest value, above 0
- * @ticks: at most this many steps
- *
- * Return: 1, 2 or 5 times a power of ten, the smallest that takes at
- * most @ticks steps to pass @max.
- */
-double iolat_nice_step(double max, int ticks)
-{
-	static const double m[] = { 1, 2, 5 };
-	double p = pow(10, floor(log10(max / ticks)));
-	int k;
-
-	for (;; p *= 10)
-		for (k = 0; k < 3; k++)
-			if (m[k] * p * ticks >= max)
-				return m[k] * p;
-}
-
-/* "15k", "20", "0.25": a tick's label, to its step's precision */
-static void tick_label(char *buf, size_t len, double v, double step)
-{
-	if (v && step >= 1000)
-		snprintf(buf, len, "%gk", v / 1000);
-	else
-		snprintf(buf, len, "%.*f", step >= 1 ? 0 : (int)ceil(-log10(step)),
-			 v);
-}
-
-/* "1us", "20us", "500ms", "2s" */
-static void ns_label(char *buf, size_t len, double ns)
-{
-	if (ns < 1e6)
-		snprintf(buf, len, "%gus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%gms", ns / 1e6);
-	else
-		snprintf(buf, len, "%gs", ns / 1e9);
-}
-
-static double y_of_ns(double ns, unsigned int lo, unsigned int hi,
-		      double top)
-{
-	double r = (log2(ns > 1 ? ns : 1) - ROW_MIN_EXP) * ROWS_PER_POW2;
-
-	return top + HEAT_H - (r - lo) * HEAT_H / (hi - lo + 1);
-}
-
-static const char *const line_colours[] = {
-	"#000000", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b",
-};
-
-static const char *const op_colours[IOLAT_AN_OPS] = {
-	"#1f77b4", "#ff7f0e", "#7f7f7f", "#9467bd", "#8c564b", "#bcbd22",
-	"#17becf",
-};
-
-static double run_end_s(const struct svg *g)
-{
-	return g->nr ? g->cols[g->nr - 1].to_ns / 1e9 : 1;
-}
-
-/* x of a time, the run spread over the plot's width */
-static double x_of(const struct svg *g, double ns)
-{
-	double total = run_end_s(g) * 1e9;
-
-	return LEFT + (total > 0 ? ns / total : 0) * W;
-}
-
-/* Vertical grid lines at the time ticks, and their labels below. */
-static void time_axis(const struct svg *g, double top, double h, bool labels)
-{
-	double end = run_end_s(g), step = iolat_nice_step(end, 10), t;
-	char buf[32];
-
-	for (t = 0; t <= end * 1.0001; t += step) {
-		double x = x_of(g, t * 1e9);
-
-		printf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-		       x, top, x, top + h);
-		if (!labels)
-			continue;
-		tick_label(buf, sizeof(buf), t, step);
-		printf("<text class=\"tick time\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
-		       x, top + h + 14, buf);
-	}
-	if (labels)
-		printf("<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">time (s)</text>\n",
-		       LEFT + W / 2.0, top + h + 30);
-}
-
-/* A rotated axis title at the left of a panel. */
-static void y_title(double top, double h, const char *title)
-{
-	printf("<text class=\"axis-title\" x=\"18\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">%s</text>\n",
-	       top + h / 2, top + h / 2, title);
-}
-
 /*
  * The values of percentile @p of panel @pnl as attributes of its line,
  * for a reader of the file: its name, and per interval that has it, the
@@ -370,37 +210,37 @@ static void heat_panel(struct iolat_an *an, const struct svg *g,
 
 			if (!n)
 				continue;
-			colour(fill, sizeof(fill), n, g->max_row);
-			ns_label(a, sizeof(a), row_lo_ns(r));
-			ns_label(b, sizeof(b), row_lo_ns(r + 1));
+			svg_colour(fill, sizeof(fill), n, g->max_row);
+			svg_ns_label(a, sizeof(a), row_lo_ns(r));
+			svg_ns_label(b, sizeof(b), row_lo_ns(r + 1));
 			printf("<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>%.3g-%.3g s, %s to %s: %llu requests</title></rect>\n",
-			       x_of(g, c->from_ns),
+			       svg_x_of(g, c->from_ns),
 			       top + HEAT_H - (r - lo + 1.0) * HEAT_H / (hi - lo + 1),
-			       x_of(g, c->to_ns) - x_of(g, c->from_ns) + 0.3,
+			       svg_x_of(g, c->to_ns) - svg_x_of(g, c->from_ns) + 0.3,
 			       (double)HEAT_H / (hi - lo + 1) + 0.3, fill,
 			       c->from_ns / 1e9, c->to_ns / 1e9, a, b, U(n));
 		}
 	}
 	printf("</g>\n");
-	time_axis(g, top, HEAT_H, false);
+	svg_time_axis(g, top, HEAT_H, false);
 	printf("<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
 	       LEFT, top, W, HEAT_H);
 	/* latency ticks: 1, 2, 5 per decade; only the decades if crowded */
 	for (e = 3; e <= 11; e++) {
 		for (k = 0; k < 3; k++) {
 			ns = m[k] * pow(10, e);
-			y = y_of_ns(ns, lo, hi, top);
+			y = svg_y_of_ns(ns, lo, hi, top);
 			if (y < top - 0.5 || y > top + HEAT_H + 0.5 ||
 			    (k && hi - lo + 1 > 10 * ROWS_PER_POW2))
 				continue;
-			ns_label(a, sizeof(a), ns);
+			svg_ns_label(a, sizeof(a), ns);
 			printf("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ccc\" stroke-dasharray=\"3,3\"/>\n",
 			       LEFT, y, LEFT + W, y);
 			printf("<text class=\"tick latency\" x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
 			       LEFT - 4, y + 4, a);
 		}
 	}
-	y_title(top, HEAT_H, "latency");
+	svg_y_title(top, HEAT_H, "latency");
 	/* the percentiles, each over a white edge */
 	for (p = 0; p < an->o.nr_pct; p++) {
 		for (k = 0; k < 2; k++) {
@@ -408,49 +248,23 @@ static void heat_panel(struct iolat_an *an, const struct svg *g,
 			if (k)
 				pct_values(an, g, pnl, p);
 			printf(" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"",
-			       k ? line_colours[p % 6] : "#ffffff",
+			       k ? svg_line_colours[p % 6] : "#ffffff",
 			       k ? "1.5" : "4");
 			for (i = 0; i < g->nr; i++) {
 				const struct col *c = &g->cols[i];
 
 				if (c->cells[pnl] && c->cells[pnl]->pct[p])
 					printf("%.1f,%.1f ",
-					       x_of(g, (c->from_ns + c->to_ns) / 2.0),
-					       y_of_ns(c->cells[pnl]->pct[p], lo,
+					       svg_x_of(g, (c->from_ns + c->to_ns) / 2.0),
+					       svg_y_of_ns(c->cells[pnl]->pct[p], lo,
 						       hi, top));
 			}
 			printf("\"/>\n");
 		}
 		printf("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
-		       LEFT + W + 10, top + 15 + 16 * p, line_colours[p % 6],
+		       LEFT + W + 10, top + 15 + 16 * p, svg_line_colours[p % 6],
 		       an->o.pct_name[p]);
 	}
-	printf("</g>\n");
-}
-
-/* The colour scale: requests per cell, log, from 1 to the most. */
-static void legend(const struct svg *g, double top)
-{
-	double x = LEFT + W + 10, h = 120, f;
-	char fill[16];
-	int i;
-
-	printf("<g id=\"legend\" class=\"legend\">\n");
-	printf("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">requests</text>\n",
-	       x, top - 6);
-	for (i = 0; i < 40; i++) {
-		f = 1 - i / 39.0;
-		colour_f(fill, sizeof(fill), f);
-		printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.2f\" fill=\"%s\"/>\n",
-		       x, top + i * h / 40, h / 40 + 0.3, fill);
-	}
-	printf("<text class=\"tick legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%llu</text>\n",
-	       x + 18, top + 9, U(g->max_row));
-	if (g->max_row > 10)
-		printf("<text class=\"tick legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%.0f</text>\n",
-		       x + 18, top + h / 2 + 4, sqrt((double)g->max_row));
-	printf("<text class=\"tick legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">1</text>\n",
-	       x + 18, top + h);
 	printf("</g>\n");
 }
 
@@ -483,35 +297,6 @@ static double col_val(const struct col *c, int what, unsigned int op)
 	}
 }
 
-/*
- * A line panel's frame at @top: its group (class "panel @cls", left open),
- * title, time axis, value ticks from 0 to @max by @step, and @unit.
- */
-static void line_frame(const struct svg *g, double top, const char *cls,
-		       const char *title, const char *unit, double max,
-		       double step)
-{
-	char buf[32];
-	double t;
-
-	printf("<g class=\"panel %s\" data-title=\"%s\">\n", cls, title);
-	printf("<text class=\"panel-title\" x=\"%d\" y=\"%.1f\" font-size=\"13\">%s</text>\n",
-	       LEFT, top - 8, title);
-	time_axis(g, top, LINE_H, false);
-	for (t = 0; t <= max * 1.0001; t += step) {
-		double y = top + LINE_H - t / max * LINE_H;
-
-		tick_label(buf, sizeof(buf), t, step);
-		printf("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
-		       LEFT, y, LEFT + W, y);
-		printf("<text class=\"tick value\" x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
-		       LEFT - 4, y + 4, buf);
-	}
-	printf("<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
-	       LEFT, top, W, LINE_H);
-	y_title(top, LINE_H, unit);
-}
-
 /* A line panel: a line per op with requests (one for the queue depth). */
 static void line_panel(const struct svg *g, double top, const char *title,
 		       const char *unit, int what)
@@ -532,24 +317,24 @@ static void line_panel(const struct svg *g, double top, const char *title,
 	}
 	step = iolat_nice_step(max > 0 ? max : 1, 5);
 	max = ceil((max > 0 ? max : 1) / step) * step;
-	line_frame(g, top, "line", title, unit, max, step);
+	svg_line_frame(g, top, "line", title, unit, max, step);
 	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		if (what == V_QD ? op : !any[op])
 			continue;
 		printf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-		       what == V_QD ? "#d62728" : op_colours[op]);
+		       what == V_QD ? "#d62728" : svg_op_colours[op]);
 		for (i = 0; i < g->nr; i++) {
 			v = col_val(&g->cols[i], what, what == V_QD ?
 				    IOLAT_AN_OPS : op);
 			printf("%.1f,%.1f ",
-			       x_of(g, (g->cols[i].from_ns + g->cols[i].to_ns) / 2.0),
+			       svg_x_of(g, (g->cols[i].from_ns + g->cols[i].to_ns) / 2.0),
 			       top + LINE_H - v / max * LINE_H);
 		}
 		printf("\"/>\n");
 		if (what != V_QD)
 			printf("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"%s\">%s</text>\n",
 			       LEFT + W + 10, top + 15 + 16 * lines++,
-			       op_colours[op], iolat_an_op_name(op));
+			       svg_op_colours[op], iolat_an_op_name(op));
 	}
 	printf("</g>\n");
 }
@@ -594,7 +379,7 @@ static void split_panel(const struct iolat_an *an, const struct svg *g,
 	snprintf(title, sizeof(title),
 		 "%s: time above it and below it (mean per I/O)",
 		 an->devs[d].name);
-	line_frame(g, top, "stack", title, "us", max, step);
+	svg_line_frame(g, top, "stack", title, "us", max, step);
 	for (k = 0; k < 2; k++) {
 		/* the values themselves too, for a reader of the file */
 		printf("<polyline class=\"%s\" data-us=\"", names[k]);
@@ -614,7 +399,7 @@ static void split_panel(const struct iolat_an *an, const struct svg *g,
 			v = (k ? c->below_ns[d] : c->above_ns[d]) /
 			    c->split_n[d] / 1e3;
 			printf("%.1f,%.1f ",
-			       x_of(g, (c->from_ns + c->to_ns) / 2.0),
+			       svg_x_of(g, (c->from_ns + c->to_ns) / 2.0),
 			       top + LINE_H - v / max * LINE_H);
 		}
 		printf("\"/>\n");
@@ -669,7 +454,7 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 		top += HEAT_H + GAP;
 	}
 	if (heat)
-		legend(g, GAP + 16 * an->o.nr_pct + 40);
+		svg_legend(g, GAP + 16 * an->o.nr_pct + 40);
 	line_panel(g, top, "IOPS", "IOPS", V_IOPS);
 	top += LINE_H + GAP;
 	line_panel(g, top, "MB/s", "MB/s", V_MBS);
@@ -682,7 +467,7 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 		top += LINE_H + GAP;
 		split_panel(an, g, d, top);
 	}
-	time_axis(g, top, LINE_H, true);
+	svg_time_axis(g, top, LINE_H, true);
 	printf("</svg>\n");
 	for (i = 0; i < g->nr; i++)
 		for (pnl = 0; pnl < NR_PANELS; pnl++)
