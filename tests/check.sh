@@ -658,7 +658,7 @@ matrix() {
 	local k t suites=() cell line tap totals p f sk
 	for t in $ALL_SUITES; do
 		for k in $KERNELS; do
-			[[ " $(guest_tests "$k") " == *" $t "* ]] && suites+=("$t") && break
+			[[ " $(guest_tests "$k" | paste -sd" ") " == *" $t "* ]] && suites+=("$t") && break
 		done
 	done
 	printf '%-8s' "kernel"
@@ -668,7 +668,7 @@ matrix() {
 		line=$(printf '%-8s' "$k")
 		for t in "${suites[@]}"; do
 			tap=$OUT/$k/$t.tap
-			if [[ " $(guest_tests "$k") " != *" $t "* ]]; then
+			if [[ " $(guest_tests "$k" | paste -sd" ") " != *" $t "* ]]; then
 				cell=-
 			elif totals=$(grep -E '^# Totals: ' "$tap" 2>/dev/null); then
 				[[ $totals =~ pass:([0-9]+)\ fail:([0-9]+).*skip:([0-9]+) ]]
