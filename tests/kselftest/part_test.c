@@ -104,36 +104,45 @@ static long long remaps_from(unsigned int minor, const struct part_check *pc,
 
 /*
  * For up to @max of @pc's rows, blktrace's D and C of the same op at disk
- * sector @start + the row's sector: the row's D2C in @d2c and its
- * distance from blktrace's in @diff, both sorted.  Return: how many.
+ * sector @start + the row's sector (the last D there, and the first C
+ * after a D): the row's D2C in @d2c and its distance from blktrace's in
+ * @diff, both sorted.  blkparse's text is read once, its D and C events
+ * kept in order.  Return: how many, or -1.
  */
 static long d2c_diffs(const struct part_check *pc, unsigned long long start,
 		      long long *d2c, long long *diff, long max)
 {
-	char cmd[256], line[256], act[8], rw[8];
-	double d, c, t;
-	long i, n = 0;
+	static unsigned long long sec[MAX_IOS * 4];
+	static double at[MAX_IOS * 4];
+	static char act[MAX_IOS * 4], rw[MAX_IOS * 4];
+	char line[256], a[8], w[8];
+	long i, j, m = 0, n = 0;
+	double d, c;
 	FILE *fp;
 
+	fp = popen("awk '($6 == \"D\" || $6 == \"C\") && $7 ~ /^[RW]/ { print $8, $4, $6, $7 }' " BT "/bt.txt",
+		   "r");
+	if (!fp)
+		return -1;
+	while (m < MAX_IOS * 4 && fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%llu %lf %7s %7s", &sec[m], &at[m], a, w) != 4)
+			continue;
+		act[m] = a[0];
+		rw[m++] = w[0];
+	}
+	pclose(fp);
 	for (i = 0; i < pc->rows && i < MAX_IOS && n < max; i++) {
-		snprintf(cmd, sizeof(cmd),
-			 "awk '($6 == \"D\" || $6 == \"C\") && $8 == %llu { print $4, $6, $7 }' " BT "/bt.txt",
-			 start + pc->sector[i]);
-		fp = popen(cmd, "r");
-		if (!fp)
-			return -1;
 		d = -1;
 		c = -1;
-		while (fgets(line, sizeof(line), fp)) {
-			if (sscanf(line, "%lf %7s %7s", &t, act, rw) != 3 ||
-			    rw[0] != (pc->op[i] == 'r' ? 'R' : 'W'))
+		for (j = 0; j < m; j++) {
+			if (sec[j] != start + pc->sector[i] ||
+			    rw[j] != (pc->op[i] == 'r' ? 'R' : 'W'))
 				continue;
-			if (act[0] == 'D')
-				d = t;
+			if (act[j] == 'D')
+				d = at[j];
 			else if (d >= 0 && c < 0)
-				c = t;
+				c = at[j];
 		}
-		pclose(fp);
 		if (d < 0 || c < 0)
 			continue;
 		d2c[n] = pc->d2c[i];
