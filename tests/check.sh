@@ -452,15 +452,15 @@ guest_suite() {
 		# for the programs that did not finish (their TAP has no totals)
 		mv "$res/kernel.log" "$res/kernel.irq1.log" 2>/dev/null ||
 			echo "(the first try left no kernel log)" >"$res/kernel.irq1.log"
+		local all=("${tests[@]}") p
 		tests=()
-		for t in $(guest_tests "$name"); do
-			grep -q '^# Totals: ' "$res/$t.tap" 2>/dev/null ||
-				tests+=("$ROOT/build/tests/kselftest/${t}_test")
+		for p in "${all[@]}"; do
+			t=${p##*/}
+			grep -q '^# Totals: ' "$res/${t%_test}.tap" 2>/dev/null ||
+				tests+=("$p")
 		done
 		# (all finished, the line disabled after: all again)
-		[ ${#tests[@]} -gt 0 ] || for t in $(guest_tests "$name"); do
-			tests+=("$ROOT/build/tests/kselftest/${t}_test")
-		done
+		[ ${#tests[@]} -gt 0 ] || tests=("${all[@]}")
 		echo "check: ******** $name: the guest's kernel disabled an interrupt line as unhandled (kept in $res/kernel.irq1.log); running again, once, the programs that did not finish: ${tests[*]##*/} ********"
 		run=("${run[@]/#IOLAT_TESTS=*/IOLAT_TESTS=${tests[*]}}")
 		"${run[@]}"
