@@ -449,18 +449,22 @@ int nullb_settle(void)
 
 /*
  * nullb0 there for a suite: null_blk loaded with one device and, where the
- * kernel has them, two poll queues (io_uring's polled, batched
- * completions); a null_blk loaded without nullb0 (configfs devices of
- * another suite, since removed) is reloaded with it.  0 or -1.
+ * kernel takes them, the module parameters @more (NULL: none; e.g. two
+ * poll queues, for io_uring's polled, batched completions); a null_blk
+ * loaded without nullb0 (configfs devices of another suite, since
+ * removed) is reloaded with it.  A nullb0 already there is taken as it
+ * is.  0 or -1.
  */
-int nullb0_ready(void)
+int nullb0_ready(const char *more)
 {
 	if (!access("/sys/block/nullb0", F_OK))
 		return 0;
 	sh("modprobe -r null_blk 2>/dev/null");
-	if (nullb_settle() ||
-	    sh("modprobe null_blk nr_devices=1 poll_queues=2 2>/dev/null || "
-	       "modprobe null_blk nr_devices=1"))
+	if (nullb_settle())
+		return -1;
+	/* with @more if it loads so, else without */
+	if ((!more || sh("modprobe null_blk nr_devices=1 %s 2>/dev/null", more)) &&
+	    sh("modprobe null_blk nr_devices=1"))
 		return -1;
 	return access("/dev/nullb0", F_OK);
 }

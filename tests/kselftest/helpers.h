@@ -37,7 +37,7 @@ int wait_text(const char *path, const char *text, int secs);
 pid_t spawn_tracing(const char *cmd, int secs);
 void debugfs_mount(void);
 int nullb_settle(void);
-int nullb0_ready(void);
+int nullb0_ready(const char *more);
 int nullb_configfs(void);
 void nullb_remove(const char *name);
 int nullb_make(const char *name, const char *attrs, char *disk, size_t len);

@@ -76,12 +76,7 @@ FIXTURE_SETUP(life)
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
 	ASSERT_EQ(0, module_load());
-	if (access("/sys/block/nullb0", F_OK)) {
-		sh("modprobe -r null_blk 2>/dev/null");
-		ASSERT_EQ(0, nullb_settle());
-		ASSERT_EQ(0, sh("modprobe null_blk nr_devices=1"));
-	}
-	ASSERT_EQ(0, access("/dev/nullb0", F_OK));
+	ASSERT_EQ(0, nullb0_ready(NULL));
 	nvme_pci[0] = '\0';
 	p = NULL;
 	if (!sh("basename \"$(readlink -f /sys/class/nvme/nvme0/device)\" >%s 2>/dev/null",

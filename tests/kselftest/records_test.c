@@ -35,7 +35,7 @@ FIXTURE_SETUP(records)
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
 	ASSERT_EQ(0, module_load());
-	ASSERT_EQ(0, nullb0_ready());
+	ASSERT_EQ(0, nullb0_ready("poll_queues=2"));
 	sh("dmesg -c >/dev/null");
 }
 
