@@ -93,15 +93,19 @@ static void iolat_nvme_layout_seen(int layout)
 /*
  * At setup: with a genctr, the command id is the generation's low four
  * bits above the 12-bit tag (nvme_cid()), and the generation is the
- * head's byte after the result; without, the id is the tag.  So a
- * nonzero generation in an id says which, once its byte agrees.
+ * head's byte after the result, just incremented; without, the id is
+ * the tag and that byte is the retry count, 0 on a first try and never
+ * 16 or more with the default nvme_core.max_retries of 5.  So a nonzero
+ * generation in an id says which once its byte agrees, and so does a
+ * byte of 16, 32, ... where the id's generation bits are 0.
  */
 static void iolat_nvme_layout_setup(struct request *rq, u16 cid)
 {
 	const struct iolat_nvme_head_genctr *g = blk_mq_rq_to_pdu(rq);
 
-	if (!(cid >> 12) ||
-	    READ_ONCE(iolat_nvme_layout) != IOLAT_NVME_LAYOUT_UNKNOWN)
+	if (READ_ONCE(iolat_nvme_layout) != IOLAT_NVME_LAYOUT_UNKNOWN)
+		return;
+	if (!(cid >> 12) && (g->genctr & 0xf || !g->genctr))
 		return;
 	iolat_nvme_layout_seen((cid >> 12) == (g->genctr & 0xf) &&
 			       (cid & 0xfff) == rq->tag ?
