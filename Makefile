@@ -90,7 +90,8 @@ $(BUILD)/tests/unit/busy_test: tests/unit/busy_test.c $(LIB_OBJS)
 
 $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 			      $(BUILD)/user/decode.o $(BUILD)/user/diskstats.o \
-			      $(BUILD)/user/json.o $(LIB_OBJS)
+			      $(BUILD)/user/json.o $(BUILD)/user/nvme_fields.o \
+			      $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 

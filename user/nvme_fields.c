@@ -33,7 +33,9 @@ void iolat_nvme_status(char *buf, size_t len, uint16_t status)
 {
 	const char *name = iolat_nvme_status_name(status);
 
-	if (name)
+	if (status == IOLAT_NVME_STATUS_UNKNOWN)
+		snprintf(buf, len, "%s", name);
+	else if (name)
 		snprintf(buf, len, "%s%s", name, status & 0x4000 ? "|dnr" : "");
 	else
 		snprintf(buf, len, "0x%03x", status);

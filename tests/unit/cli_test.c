@@ -458,10 +458,6 @@ static char *cli_out(const char *args, int *st)
 }
 
 /*
- * A tool of its family: iolat --version, iolat help CMD,
- * usage lines that say "iolat CMD".
- */
-/*
  * The one JSON string writer: quotes, backslashes and control bytes
  * escaped, every other byte (UTF-8 included) as it is.
  */
@@ -492,6 +488,36 @@ TEST(json_strings_escaped)
 	}
 }
 
+/*
+ * A completion's status as trace --nvme prints it: by name, with the
+ * do-not-retry bit; in hex where the table does not know it; "unknown",
+ * alone, where the module could not read it.
+ */
+TEST(nvme_status_names)
+{
+	static const struct {
+		unsigned int status;
+		const char *out;
+	} cases[] = {
+		{ 0x000, "success" },
+		{ 0x002, "invalid_field" },
+		{ 0x4002, "invalid_field|dnr" },
+		{ 0x7ff, "0x7ff" },
+		{ 0xffff, "unknown" },
+	};
+	unsigned int i;
+	char buf[64];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		iolat_nvme_status(buf, sizeof(buf), cases[i].status);
+		EXPECT_STREQ(cases[i].out, buf);
+	}
+}
+
+/*
+ * A tool of its family: iolat --version, iolat help CMD,
+ * usage lines that say "iolat CMD".
+ */
 TEST(help_and_version)
 {
 	char *out;
