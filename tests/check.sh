@@ -381,7 +381,13 @@ guest_tests() {
 # IOLAT_ONLY); the file has a line per test, "SUITE FIXTURE.TEST  # why".
 tests_only() {
 	sed 's/#.*//' "tests/kernels/$(kernel_field "$1" tests)" |
-		awk 'NF == 2 { printf "%s%s:%s", sep, $1, $2; sep = " " }'
+		awk 'NF == 2 && $1 != "env" { printf "%s%s:%s", sep, $1, $2; sep = " " }'
+}
+
+# tests_env KERNEL: the file's "env NAME=VALUE" lines, NAME=VALUE each.
+tests_env() {
+	sed 's/#.*//' "tests/kernels/$(kernel_field "$1" tests)" |
+		awk '$1 == "env" && $2 ~ /^IOLAT_[A-Z_]+=[0-9]+$/ { print $2 }'
 }
 
 # Every test a kernel's list names (its "tests" column a file) is a test
@@ -429,7 +435,8 @@ guest_suite() {
 		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko")
 	case $(kernel_field "$name" tests) in
 	all|all+bench) ;;
-	*) env+=(IOLAT_ONLY="$(tests_only "$name")") ;;
+	*) env+=(IOLAT_ONLY="$(tests_only "$name")")
+	   mapfile -t -O "${#env[@]}" env < <(tests_env "$name") ;;
 	esac
 	local -a run=(env "${env[@]}" tests/guest/run --kernel "$name"
 		      --mem "$mem" --share "$res" -- tests/guest/suite.sh)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile netlink: at least 100 000 messages to the "iolat"
+ * Hostile netlink: 100 000 messages (IOLAT_FUZZ_MSGS) to the "iolat"
  * generic netlink family, as root in a guest of tests/guest/run
  * (IOLAT_KO as for records_test).  Random commands and flags; attributes
  * missing, repeated, unknown, oversized, truncated, of the wrong type or
@@ -31,7 +31,6 @@
 
 #define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
 #define MSG_MAX 8192
-#define N_MSGS 100000
 
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
@@ -411,6 +410,8 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 {
 	struct fuzz *f = &self->f;
 	static char buf[MSG_MAX];
+	long n = getenv("IOLAT_FUZZ_MSGS") ?
+		 atol(getenv("IOLAT_FUZZ_MSGS")) : 100000;
 	long i, reopen = 0;
 	int id, c;
 
@@ -420,14 +421,15 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		 0x9e3779b97f4a7c15ULL ^ (uint64_t)time(NULL);
 	if (!f->rng)
 		f->rng = 1;
-	NOTE("seed %#llx; nullb0 %u:%u, %u queues of %u", (unsigned long long)f->rng,
-	     f->major, f->minor, f->nr_hwq, f->depth);
+	ASSERT_LE(1000, n) TH_LOG("IOLAT_FUZZ_MSGS: at least 1000");
+	NOTE("%ld messages, seed %#llx; nullb0 %u:%u, %u queues of %u",
+	     n, (unsigned long long)f->rng, f->major, f->minor, f->nr_hwq, f->depth);
 	f->fd = nl_open();
 	ASSERT_LE(0, f->fd);
 	id = family_id(f->fd);
 	ASSERT_LT(0, id) TH_LOG("no iolat family");
 	f->family = id;
-	for (i = 0; i < N_MSGS; i++) {
+	for (i = 0; i < n; i++) {
 		struct nlmsghdr *h = (void *)buf;
 		struct genlmsghdr *g = NLMSG_DATA(h);
 		size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
@@ -506,7 +508,7 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 					NOTE("  without a message: command %d%s, error -%d (%s): %ld",
 					     c, d ? " (dump)" : "", e, strerror(e),
 					     f->bare[c][d][e]);
-	EXPECT_EQ(N_MSGS, i);
+	EXPECT_EQ(n, i);
 	EXPECT_EQ(0, f->lost);
 	/*
 	 * A dump's error carries an extended-ack message since v4.20
@@ -531,7 +533,7 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 			TH_LOG("command %d never accepted", c);
 		}
 	}
-	EXPECT_LT(N_MSGS / 2, f->err_msg);
+	EXPECT_LT(n / 2, f->err_msg);
 }
 
 IOLAT_HARNESS_MAIN

@@ -271,9 +271,10 @@ static int kmemleak_iolat_reports(struct __test_metadata *_metadata,
  * the CLI streaming and killed with SIGKILL at a random point: before,
  * during or after the unload.  The CLI never hangs, the module always
  * unloads, nothing leaks (kmemleak, where the kernel has it), no kernel
- * report.  Each kill point comes about ten times a kernel, 240 times a
- * make check over its eight; more for a soak by hand (a cycle takes
- * about a second, six under the debug kernel).
+ * report.  Each kill point comes about ten times on a kernel that runs
+ * every test, twice on one of tests/kernels/paths.tests (6 cycles), 40
+ * times a make check; more for a soak by hand (a cycle takes about a
+ * second, nine under the debug kernel).
  */
 TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 {
