@@ -10,6 +10,7 @@
  *   probe_nvme.c NVMe probes: command setup and completion, per controller
  *   probe_upper.c bio-based devices (device-mapper, md): a bio from its
  *                queue to its completion, in upper.h's table
+ *   devmap.h/c   a session's devices by number: an I/O's device in O(1)
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
  *   acct.h/c     busy time, in-flight integrals, I/O counts, queue depth;
  *                span.h a span's busy periods
@@ -38,6 +39,7 @@
 #include <linux/iolat.h>
 #include "compat.h"
 #include "ring.h"
+#include "devmap.h"
 
 /* The task that submitted a request, taken in its own context. */
 struct iolat_submitter {
@@ -145,10 +147,20 @@ struct iolat_upper_slot;
 struct iolat_link;
 struct module;
 
+/* What a traced device is, to the lookups of struct iolat_session. */
+enum iolat_dev_kind {
+	IOLAT_DEV_DISK,		/* a whole disk, with requests */
+	IOLAT_DEV_PART,		/* a partition: its disk's range of sectors */
+	IOLAT_DEV_UPPER,	/* a bio-based device (upper.h) */
+};
+
 /* A traced device, its in-flight table, queue depths and counters. */
 struct iolat_dev {
 	dev_t devt;		/* the disk whose requests are matched */
 	dev_t id;		/* the device traced: a partition's own */
+	u8 kind;		/* enum iolat_dev_kind */
+	/* the next traced partition of the same disk, in the map's chain */
+	struct iolat_dev *next;
 	/*
 	 * The requests traced are those whose first sector minus @first is
 	 * at most @last: a partition's range, all of them on a whole disk
@@ -259,7 +271,8 @@ struct iolat_session {
 	 */
 	unsigned int nr_disks;
 	unsigned int nr_rq_devs;
-	struct iolat_dev devs[IOLAT_MAX_DEVS];
+	struct iolat_dev *devs;		/* [nr_devs] */
+	struct iolat_devmap map;	/* the probes' way to @devs */
 	struct iolat_ring __percpu *rings;
 	struct iolat_stash __percpu *stash;
 	/*
@@ -272,7 +285,7 @@ struct iolat_session {
 	bool nvme;		/* NVMe commands too (IOLAT_A_NVME) */
 	bool nvme_attached;	/* the NVMe probes are registered */
 	unsigned int nr_ctrls;
-	struct iolat_nvme_ctrl *ctrls;	/* [IOLAT_MAX_DEVS] */
+	struct iolat_nvme_ctrl *ctrls;	/* [nr_devs] */
 	unsigned int nr_events;	/* under the session mutex */
 	struct iolat_event events[IOLAT_MAX_EVENTS];
 };
@@ -369,36 +382,25 @@ static inline void iolat_cost_control(void)
 #endif
 }
 
-/* The traced partition of disk @devt that holds sector @pos, or NULL. */
-static inline struct iolat_dev *iolat_session_part(struct iolat_session *s,
-						   dev_t devt, u64 pos)
-{
-	unsigned int i;
-
-	for (i = s->nr_disks; i < s->nr_rq_devs; i++)
-		if (s->devs[i].devt == devt &&
-		    pos - s->devs[i].first <= s->devs[i].last)
-			return &s->devs[i];
-	return NULL;
-}
-
 /*
  * The traced device of an I/O on disk @devt at sector @pos (a partition
- * is its disk's range of sectors), or NULL: a few compares, no lookup.
- * Whole disks come first and are found by @devt alone, so that a
- * session without a partition compares no sector (and the compiler
- * reads none).
+ * is its disk's range of sectors), or NULL: three loads (devmap.h), and
+ * for a disk traced in partitions, a compare per partition of it.  A
+ * whole disk is found by @devt alone, so that a session without a
+ * partition compares no sector (and the compiler reads none).
  */
 static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 						  dev_t devt, u64 pos)
 {
-	unsigned int i;
+	struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
 
-	for (i = 0; i < s->nr_disks; i++)
-		if (s->devs[i].devt == devt)
-			return &s->devs[i];
-	if (unlikely(s->nr_disks != s->nr_rq_devs))
-		return iolat_session_part(s, devt, pos);
+	if (likely(!d || d->kind == IOLAT_DEV_DISK))
+		return d;
+	if (d->kind == IOLAT_DEV_UPPER)
+		return NULL;
+	for (; d; d = d->next)
+		if (pos - d->first <= d->last)
+			return d;
 	return NULL;
 }
 
@@ -406,22 +408,19 @@ static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 static inline struct iolat_dev *iolat_session_upper(struct iolat_session *s,
 						    dev_t devt)
 {
-	unsigned int i;
+	struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
 
-	for (i = s->nr_rq_devs; i < s->nr_devs; i++)
-		if (s->devs[i].devt == devt)
-			return &s->devs[i];
-	return NULL;
+	return d && d->kind == IOLAT_DEV_UPPER ? d : NULL;
 }
 
 /* Is disk @devt, or a partition of it, a lower device of @s's stack? */
 static inline bool iolat_session_lower_disk(const struct iolat_session *s,
 					    dev_t devt)
 {
-	unsigned int i;
+	const struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
 
-	for (i = 0; i < s->nr_rq_devs; i++)
-		if (s->devs[i].devt == devt && s->devs[i].lower)
+	for (; d && d->kind != IOLAT_DEV_UPPER; d = d->next)
+		if (d->lower)
 			return true;
 	return false;
 }
@@ -430,12 +429,9 @@ static inline bool iolat_session_lower_disk(const struct iolat_session *s,
 static inline bool iolat_session_disk(const struct iolat_session *s,
 				      dev_t devt)
 {
-	unsigned int i;
+	const struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
 
-	for (i = 0; i < s->nr_rq_devs; i++)
-		if (s->devs[i].devt == devt)
-			return true;
-	return false;
+	return d && d->kind != IOLAT_DEV_UPPER;
 }
 
 /* emit.c */
@@ -485,6 +481,8 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
 			const struct iolat_filter *filter, u32 mode,
 			struct netlink_ext_ack *extack);
+int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
+		      struct netlink_ext_ack *extack);
 int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack);
 struct iolat_session *iolat_session_lock(u32 portid,

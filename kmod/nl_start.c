@@ -10,6 +10,8 @@
 #include <net/genetlink.h>
 #include <linux/slab.h>
 #include <linux/kdev_t.h>
+#include <linux/stringify.h>
+#include <linux/mm.h>
 #include "acct.h"
 #include "agg.h"
 #include "upper.h"
@@ -111,23 +113,19 @@ static unsigned int iolat_spec_rank(const struct iolat_dev_spec *spec)
 }
 
 /*
- * The whole disks first, then the partitions, then the bio-based
- * devices, each in the order given: the session looks them up apart
- * (iolat_session_dev(), upper.h).
+ * @parsed into @specs: the whole disks first, then the partitions, then
+ * the bio-based devices, each in the order given (struct iolat_session).
  */
-static void iolat_nl_order_devs(struct iolat_dev_spec *specs, unsigned int nr)
+static void iolat_nl_order_devs(struct iolat_dev_spec *specs,
+				const struct iolat_dev_spec *parsed,
+				unsigned int nr)
 {
-	struct iolat_dev_spec tmp;
-	unsigned int i, j;
+	unsigned int i, n = 0, rank;
 
-	/* a stable insertion sort by rank: at most IOLAT_MAX_DEVS */
-	for (i = 1; i < nr; i++) {
-		tmp = specs[i];
-		for (j = i; j > 0 && iolat_spec_rank(&specs[j - 1]) >
-				     iolat_spec_rank(&tmp); j--)
-			specs[j] = specs[j - 1];
-		specs[j] = tmp;
-	}
+	for (rank = 0; rank <= 2; rank++)
+		for (i = 0; i < nr; i++)
+			if (iolat_spec_rank(&parsed[i]) == rank)
+				specs[n++] = parsed[i];
 }
 
 /*
@@ -210,9 +208,13 @@ static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
 	return 0;
 }
 
-/* START with @specs, room for IOLAT_MAX_DEVS devices, to parse them into. */
+/*
+ * START with room for its @nr devices: @parsed to parse them into,
+ * @specs for them in the session's order.
+ */
 static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
-			       struct iolat_dev_spec *specs)
+			       struct iolat_dev_spec *specs,
+			       struct iolat_dev_spec *parsed, unsigned int max)
 {
 	struct iolat_filter filter;
 	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
@@ -228,16 +230,13 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nla) != IOLAT_A_DEV)
 			continue;
-		if (nr == IOLAT_MAX_DEVS) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "too many devices for one session");
-			return -E2BIG;
-		}
-		err = iolat_nl_parse_dev(nla, &specs[nr], info->extack);
+		if (WARN_ON_ONCE(nr == max))
+			return -EINVAL;
+		err = iolat_nl_parse_dev(nla, &parsed[nr], info->extack);
 		if (err)
 			return err;
 		for (i = 0; i < nr; i++) {
-			if (iolat_spec_overlap(&specs[i], &specs[nr])) {
+			if (iolat_spec_overlap(&parsed[i], &parsed[nr])) {
 				NL_SET_ERR_MSG_ATTR(info->extack, nla,
 						    "device given twice, or a disk with its partition");
 				return -EINVAL;
@@ -268,21 +267,33 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 	err = iolat_nl_parse_mode(info, nr, &mode);
 	if (err)
 		return err;
-	iolat_nl_order_devs(specs, nr);
+	iolat_nl_order_devs(specs, parsed, nr);
 	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
 				   mode, info->extack);
 }
 
-/* (the devices' specs are too large for the stack of a KASAN kernel) */
+/* The devices' specs, counted first: from one to IOLAT_MAX_DEVS. */
 int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct iolat_dev_spec *specs;
-	int err;
+	const struct nlattr *nla;
+	unsigned int nr = 0;
+	int rem, err;
 
-	specs = kcalloc(IOLAT_MAX_DEVS, sizeof(*specs), GFP_KERNEL);
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != IOLAT_A_DEV)
+			continue;
+		if (++nr > IOLAT_MAX_DEVS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "too many devices for one session: at most " __stringify(IOLAT_MAX_DEVS));
+			return -E2BIG;
+		}
+	}
+	specs = kvcalloc(array_size(2, max(nr, 1U)), sizeof(*specs),
+			 GFP_KERNEL);
 	if (!specs)
 		return -ENOMEM;
-	err = iolat_nl_start_devs(skb, info, specs);
-	kfree(specs);
+	err = iolat_nl_start_devs(skb, info, specs, specs + max(nr, 1U), nr);
+	kvfree(specs);
 	return err;
 }

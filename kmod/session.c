@@ -61,9 +61,11 @@ static void iolat_session_free(struct iolat_session *s)
 		iolat_acct_free(&s->devs[i]);
 		iolat_agg_free(&s->devs[i]);
 	}
+	kvfree(s->devs);
+	iolat_devmap_free(&s->map);
 	for (i = 0; s->ctrls && i < s->nr_ctrls; i++)
 		iolat_nvme_ctrl_free(&s->ctrls[i]);
-	kfree(s->ctrls);
+	kvfree(s->ctrls);
 	kvfree(s->links);
 	if (s->rings) {
 		for_each_possible_cpu(cpu)
@@ -86,7 +88,7 @@ static int iolat_session_nvme(struct iolat_session *s,
 	unsigned int i, j;
 	int err;
 
-	s->ctrls = kcalloc(IOLAT_MAX_DEVS, sizeof(*s->ctrls), GFP_KERNEL);
+	s->ctrls = kvcalloc(s->nr_devs, sizeof(*s->ctrls), GFP_KERNEL);
 	if (!s->ctrls)
 		return -ENOMEM;
 	for (i = 0; i < s->nr_devs; i++) {
@@ -119,6 +121,33 @@ static int iolat_session_nvme(struct iolat_session *s,
 	return 0;
 }
 
+/*
+ * @d found by its disk's number from now on: alone, or, a partition,
+ * after the disk's other partitions (iolat_session_dev()).
+ */
+int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
+		      struct netlink_ext_ack *extack)
+{
+	struct iolat_dev *p;
+	int err = iolat_devmap_add(&s->map, d->devt, d);
+
+	if (err == -EEXIST && d->kind == IOLAT_DEV_PART) {
+		p = iolat_devmap_find(&s->map, d->devt);
+		if (p->kind == IOLAT_DEV_PART) {
+			while (p->next)
+				p = p->next;
+			p->next = d;
+			return 0;
+		}
+	}
+	if (err == -ERANGE)
+		NL_SET_ERR_MSG(extack, "a device's major is above any block device's");
+	else if (err == -EEXIST)
+		NL_SET_ERR_MSG(extack, "two devices of one number");
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_session_map);
+
 static struct iolat_session *iolat_session_alloc(u32 portid,
 						 const struct iolat_dev_spec *specs,
 						 unsigned int nr_specs,
@@ -148,6 +177,11 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
+	s->devs = kvcalloc(nr_specs, sizeof(*s->devs), GFP_KERNEL);
+	if (!s->devs) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	s->stash = alloc_percpu(struct iolat_stash);
 	s->rings = alloc_percpu(struct iolat_ring);
 	if (!s->rings || !s->stash) {
@@ -179,6 +213,12 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		if (err)
 			goto fail;
 		s->devs[i].lower = specs[i].lower;
+		s->devs[i].kind = specs[i].bio_based ? IOLAT_DEV_UPPER :
+				  specs[i].sectors ? IOLAT_DEV_PART :
+				  IOLAT_DEV_DISK;
+		err = iolat_session_map(s, &s->devs[i], extack);
+		if (err)
+			goto fail;
 	}
 	err = iolat_links_init(s);
 	if (err)

@@ -14,5 +14,6 @@ extern struct kunit_suite iolat_ring_suite;
 extern struct kunit_suite iolat_stash_suite;
 extern struct kunit_suite iolat_upper_suite;
 extern struct kunit_suite iolat_busy_suite;
+extern struct kunit_suite iolat_devmap_suite;
 
 #endif /* IOLAT_KUNIT_SUITES_H */

@@ -96,7 +96,8 @@ static void iolat_link_table_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, m, l);
 	KUNIT_EXPECT_NULL(test, iolat_link_find(s, (const struct bio *)0x2040UL));
 
-	d = &s->devs[0];
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
 	d->depth = 16;
 	d->upper = kunit_kcalloc(test, d->depth, sizeof(*d->upper), GFP_KERNEL);
 	d->by_sector = kunit_kcalloc(test, d->depth, sizeof(*d->by_sector),

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A session's devices by number (devmap.h), filled at START, before the
+ * session's probes are attached, and freed with the session.
+ */
+#include <linux/slab.h>
+#include <linux/overflow.h>
+#include <linux/errno.h>
+#include "compat.h"
+#include "devmap.h"
+
+/* @m's major @major, with room for chunk @chunk: grown if need be */
+static struct iolat_map_major *iolat_devmap_major(struct iolat_devmap *m,
+						  u32 major, u32 chunk)
+{
+	struct iolat_map_major *mj = m->major[major], *grown;
+	u32 nr = mj ? mj->nr_chunks : 0;
+
+	if (chunk < nr)
+		return mj;
+	grown = kzalloc(struct_size(grown, chunk, chunk + 1), GFP_KERNEL);
+	if (!grown)
+		return NULL;
+	grown->nr_chunks = chunk + 1;
+	if (mj)
+		memcpy(grown->chunk, mj->chunk, nr * sizeof(mj->chunk[0]));
+	m->bytes += struct_size(grown, chunk, chunk + 1) -
+		    (mj ? struct_size(mj, chunk, nr) : 0);
+	kfree(mj);
+	m->major[major] = grown;
+	return grown;
+}
+
+/**
+ * iolat_devmap_add() - find @d by @devt from now on
+ * @m: the session's map, its probes not attached
+ * @devt: the device's number, or its disk's
+ * @d: the device
+ *
+ * Return: 0; -EEXIST if @devt has a device already (a disk's partitions
+ * are chained by the caller), -ERANGE for a major no block device has,
+ * -ENOMEM.
+ */
+int iolat_devmap_add(struct iolat_devmap *m, dev_t devt, struct iolat_dev *d)
+{
+	u32 chunk = MINOR(devt) >> IOLAT_MAP_CHUNK_BITS;
+	struct iolat_map_chunk **c;
+	struct iolat_map_major *mj;
+
+	if (MAJOR(devt) >= IOLAT_MAP_MAJORS)
+		return -ERANGE;
+	mj = iolat_devmap_major(m, MAJOR(devt), chunk);
+	if (!mj)
+		return -ENOMEM;
+	c = &mj->chunk[chunk];
+	if (!*c) {
+		*c = kzalloc(sizeof(**c), GFP_KERNEL);
+		if (!*c)
+			return -ENOMEM;
+		m->bytes += sizeof(**c);
+	}
+	if ((*c)->dev[MINOR(devt) & (IOLAT_MAP_CHUNK - 1)])
+		return -EEXIST;
+	(*c)->dev[MINOR(devt) & (IOLAT_MAP_CHUNK - 1)] = d;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_devmap_add);
+
+void iolat_devmap_free(struct iolat_devmap *m)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < IOLAT_MAP_MAJORS; i++) {
+		if (!m->major[i])
+			continue;
+		for (j = 0; j < m->major[i]->nr_chunks; j++)
+			kfree(m->major[i]->chunk[j]);
+		kfree(m->major[i]);
+		m->major[i] = NULL;
+	}
+	m->bytes = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_devmap_free);
