@@ -23,7 +23,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
 
 LIB_SRCS := lib/hist.c lib/record.c lib/busy.c lib/nvme_names.c
-CLI_SRCS := user/main.c user/msg.c user/nlsock.c user/nl_readings.c \
+CLI_SRCS := user/main.c user/msg.c user/alloc.c user/nlsock.c user/nl_readings.c \
 	    user/device.c user/decode.c \
 	    user/session_run.c user/session_opts.c user/parse.c user/summary.c \
 	    user/diskstats.c user/nvme_fields.c user/analyze.c user/an_setup.c \
@@ -50,7 +50,7 @@ GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/fi
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
 	       $(BUILD)/tests/kselftest/bench_test $(BUILD)/tests/kselftest/fuzz_test \
 	       $(BUILD)/tests/kselftest/life_test $(BUILD)/tests/kselftest/part_test \
-	       $(BUILD)/tests/kselftest/upper_test \
+	       $(BUILD)/tests/kselftest/upper_test $(BUILD)/tests/kselftest/scale_test \
 	       $(BUILD)/tests/iolat-abi-next
 
 .PHONY: all module cli modules_install install check demo bench deps clean \
@@ -95,7 +95,8 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
-RECFILE_OBJS := $(BUILD)/user/recfile.o $(BUILD)/user/crc32c.o $(BUILD)/user/msg.o
+RECFILE_OBJS := $(BUILD)/user/recfile.o $(BUILD)/user/crc32c.o $(BUILD)/user/msg.o \
+		$(BUILD)/user/alloc.o
 
 $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(RECFILE_OBJS) \
 				 $(LIB_OBJS) $(BUILD)/iolat

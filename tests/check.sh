@@ -360,7 +360,7 @@ tap_ok() {
 # it once: on 5.4 the rescanned controller's legacy interrupt, shared
 # with virtio, was disabled as unhandled, "irq 10: nobody cared", and
 # every NVMe test after it timed out.)
-ALL_SUITES="records filter output acct nvme analysis bench fuzz part upper life"
+ALL_SUITES="records filter output acct nvme analysis bench fuzz part upper scale life"
 guest_tests() {
 	local t tests only
 	tests=$(kernel_field "$1" tests) || return 1

@@ -17,7 +17,7 @@ struct iolat_agg_reader {
 	struct iolat_agg *prev;		/* [nr_devs], the last reading */
 	struct iolat_agg *cur;
 	struct iolat_dev_counters *before;	/* [nr_devs], its counters */
-	struct iolat_dev_counters now[IOLAT_MAX_DEVS];
+	struct iolat_dev_counters *now;		/* [nr_devs] */
 	struct iolat_hist *delta[IOLAT_AGG_STAGES];
 };
 
@@ -51,7 +51,7 @@ struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s)
 	for (i = 0; i < IOLAT_AGG_STAGES; i++)
 		r->delta[i] = malloc(sizeof(*r->delta[i]));
 	if (!r->prev || !r->cur || !r->before || !r->delta[0] ||
-	    !r->delta[1] || iolat_counters_alloc(s, r->now)) {
+	    !r->delta[1] || !(r->now = iolat_counters_new(s))) {
 		iolat_agg_reader_free(r);
 		return NULL;
 	}

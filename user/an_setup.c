@@ -91,8 +91,12 @@ int iolat_an_parse_pct(struct iolat_an_opts *o, const char *list)
 
 void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors)
 {
-	struct iolat_an_dev *d = &an->devs[an->nr_devs++];
+	struct iolat_an_dev *d;
 	unsigned int b;
+
+	an->devs = iolat_grow(an->devs, &an->cap_devs, an->nr_devs + 1,
+			      sizeof(*an->devs));
+	d = &an->devs[an->nr_devs++];
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->sectors = sectors;

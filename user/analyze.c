@@ -580,6 +580,9 @@ void iolat_an_free(struct iolat_an *an)
 			an->devs[d].parts[i].lat = NULL;
 		}
 	}
+	free(an->devs);
+	an->devs = NULL;
+	an->nr_devs = an->cap_devs = 0;
 	for (i = 0; i < an->nr_procs; i++)
 		free(an->procs[i].lat);
 	free(an->procs);

@@ -166,7 +166,8 @@ struct iolat_an {
 	void *out_state;	/* the output's own */
 	struct iolat_an_meta meta;
 	unsigned int nr_devs;
-	struct iolat_an_dev devs[IOLAT_MAX_DEVS];
+	struct iolat_an_dev *devs;	/* [nr_devs], grown as added */
+	unsigned int cap_devs;
 	struct iolat_an_group *procs;
 	unsigned int nr_procs, cap_procs, last_proc;
 	unsigned int *proc_idx;	/* hash index of procs: i + 1, 0 empty */

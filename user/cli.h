@@ -47,6 +47,9 @@
 
 #define IOLAT_CLI_NAME "iolat"
 
+/* devices a session takes: the module's limit */
+#define IOLAT_CLI_MAX_DEVS IOLAT_MAX_DEVS
+
 /* Exit statuses. */
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* runtime failure, incomplete results */
@@ -54,6 +57,7 @@
 
 void iolat_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void iolat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *iolat_grow(void *p, unsigned int *cap, unsigned int need, size_t size);
 
 /* nlsock.c */
 struct iolat_nl;
@@ -337,8 +341,9 @@ struct iolat_stat_row {
 };
 /* session_opts.c, session.c, summary.c */
 struct iolat_session_opts {
-	char *devargs[IOLAT_MAX_DEVS];
-	unsigned int nr_devargs;
+	char **devargs;		/* [nr_devargs], grown as given */
+	unsigned int nr_devargs, cap_devargs;
+	char *include, *exclude;	/* regular expressions on disks' names */
 	double duration;
 	int ring;
 	char *ops, *comm, *min_lat;
@@ -355,9 +360,12 @@ struct iolat_run {
 	bool nomem;
 	unsigned int nvme_detaches;	/* nvme-core went away while tracing */
 	unsigned int nvme_attaches;	/* ... and came back */
-	/* devices removed while traced (bit per device), and each one's state */
-	uint32_t devs_removed;
-	enum iolat_dev_state dev_state[IOLAT_MAX_DEVS];
+	/*
+	 * Per device, [nr_devs] from iolat_session_setup() (or a record
+	 * file's reader): removed while traced, and its state now
+	 */
+	bool *removed;
+	enum iolat_dev_state *dev_state;
 	unsigned int nr_missing;
 	char missing[IOLAT_MAX_MISSING][48];
 	/*
@@ -368,15 +376,17 @@ struct iolat_run {
 	 * each brackets the module's (--summary).
 	 */
 	bool kernel_valid;
-	struct iolat_diskstats kstart[IOLAT_MAX_DEVS];
-	struct iolat_diskstats kend[IOLAT_MAX_DEVS];
+	struct iolat_diskstats *kstart;
+	struct iolat_diskstats *kend;
 	bool kernel_bracket;
-	struct iolat_diskstats kpre[IOLAT_MAX_DEVS];
-	struct iolat_diskstats kprestop[IOLAT_MAX_DEVS];
+	struct iolat_diskstats *kpre;
+	struct iolat_diskstats *kprestop;
 };
 struct iolat_session {
 	unsigned int nr_devs;
-	struct iolat_dev_req devs[IOLAT_MAX_DEVS];
+	struct iolat_dev_req *devs;	/* [nr_devs], grown as resolved */
+	unsigned int cap_devs;
+	bool every_disk;	/* without -d: every blk-mq disk, not an error */
 	struct iolat_filter filter;
 	bool counters_only;	/* no records: `iolat stat` */
 	bool aggregate;		/* histograms in the module, no records */
@@ -409,7 +419,7 @@ struct iolat_session {
 	uint64_t end_ns;	/* CLOCK_MONOTONIC when it began to stop */
 	struct iolat_run run;
 	/* each device's counters when the session stopped */
-	struct iolat_dev_counters counters[IOLAT_MAX_DEVS];
+	struct iolat_dev_counters *counters;	/* [nr_devs] */
 	int cmd_status;
 };
 extern struct poptOption iolat_session_options[];
@@ -422,17 +432,25 @@ int iolat_session_run(struct iolat_session *s);
 bool iolat_session_accounted(const struct iolat_session *s);
 int iolat_session_counters(struct iolat_session *s,
 			   struct iolat_dev_counters *c);
-int iolat_counters_alloc(const struct iolat_session *s,
-			 struct iolat_dev_counters *c);
+struct iolat_dev_counters *iolat_counters_new(const struct iolat_session *s);
 void iolat_counters_free(const struct iolat_session *s,
 			 struct iolat_dev_counters *c);
+int iolat_run_alloc(struct iolat_run *run, unsigned int nr_devs);
+void iolat_run_free(struct iolat_run *run);
+void iolat_session_free(struct iolat_session *s);
 void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c);
 /* --summary FILE: the accounting and each device's counters, as JSON (summary.c) */
 int iolat_summary_write(const struct iolat_session *s);
 uint64_t iolat_run_dropped(const struct iolat_run *run);
 /* how many disks iolat_session_all_disks() looks at */
-#define IOLAT_ALL_DISKS_MAX	4096
-int iolat_session_all_disks(struct iolat_session_opts *o);
+#define IOLAT_ALL_DISKS_MAX	IOLAT_CLI_MAX_DEVS
+/* --include and --exclude: which disks a session takes without -d */
+#define IOLAT_DISK_FILTER_POPT \
+	{ "include", 0, POPT_ARG_STRING, NULL, 'I', \
+	  "without -d: only the disks whose name matches REGEX (POSIX extended)", \
+	  "REGEX" }, \
+	{ "exclude", 0, POPT_ARG_STRING, NULL, 'E', \
+	  "without -d: not the disks whose name matches REGEX", "REGEX" }
 int iolat_parse_ops(const char *arg, uint32_t *mask);
 int iolat_parse_duration_ns(const char *arg, uint64_t *ns);
 void iolat_fmt_ns(char *buf, size_t len, double ns);

@@ -32,7 +32,7 @@
 struct export_state {
 	struct iolat_session *s;
 	struct iolat_an an;
-	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
+	struct iolat_dev_counters *c;	/* [nr_devs] */
 	const char *dir;
 	int listen_fd;
 	double every_s;
@@ -316,6 +316,7 @@ int cmd_export(int argc, const char **argv)
 			  strerror(errno));
 		goto out;
 	}
+	s.every_disk = true;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
@@ -348,7 +349,8 @@ int cmd_export(int argc, const char **argv)
 	s.stopped = on_stopped;
 	s.idle = on_idle;
 	s.arg = &ex;
-	if (iolat_counters_alloc(&s, ex.c)) {
+	ex.c = iolat_counters_new(&s);
+	if (!ex.c) {
 		iolat_err("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -365,12 +367,13 @@ int cmd_export(int argc, const char **argv)
 	if (!rc)
 		rc = iolat_session_accounted(&s) && !ex.failed ? EXIT_OK :
 		     EXIT_FAIL;
-	iolat_counters_free(&s, ex.c);
 out:
+	iolat_counters_free(&s, ex.c);
 	iolat_agg_reader_free(ex.agg);
 	if (ex.listen_fd >= 0)
 		close(ex.listen_fd);
 	iolat_an_free(&ex.an);
+	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	free(dir);
 	free(listen_arg);

@@ -33,7 +33,8 @@ struct nvme_dev {
 
 struct nvme_state {
 	struct iolat_session *s;
-	struct nvme_dev devs[IOLAT_MAX_DEVS];
+	struct nvme_dev *devs;	/* [nr_devs] */
+	unsigned int nr_devs;
 	bool nomem;
 };
 
@@ -253,7 +254,7 @@ static void free_state(struct nvme_state *st)
 {
 	unsigned int i, j;
 
-	for (i = 0; i < IOLAT_MAX_DEVS; i++) {
+	for (i = 0; st->devs && i < st->nr_devs; i++) {
 		for (j = 0; j < st->devs[i].nr_qids; j++)
 			free(st->devs[i].qids[j]);
 		free(st->devs[i].qids);
@@ -262,6 +263,7 @@ static void free_state(struct nvme_state *st)
 			free(st->devs[i].admin[j]);
 		}
 	}
+	free(st->devs);
 }
 
 int cmd_nvme(int argc, const char **argv)
@@ -297,6 +299,13 @@ int cmd_nvme(int argc, const char **argv)
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
+	st.devs = calloc(s.nr_devs, sizeof(*st.devs));
+	if (!st.devs) {
+		iolat_err("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	st.nr_devs = s.nr_devs;
 	for (i = 0; i < s.nr_devs; i++) {
 		st.devs[i].nr_qids = s.devs[i].nr_hwq + 1;
 		st.devs[i].qids = calloc(st.devs[i].nr_qids,
@@ -330,6 +339,7 @@ int cmd_nvme(int argc, const char **argv)
 	rc = iolat_session_accounted(&s) ? EXIT_OK : EXIT_FAIL;
 out:
 	free_state(&st);
+	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	free(outname);
 	poptFreeContext(pc);

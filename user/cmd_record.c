@@ -54,7 +54,7 @@ static void on_started(void *arg)
 	if (st->path) {
 		st->file = iolat_file_create(st->path, h);
 		st->failed = !st->file ||
-			     iolat_file_parts(st->file, s);
+			     iolat_file_devices(st->file, s);
 	}
 	free(h);
 }
@@ -169,6 +169,8 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	s.nvme = nvme;
+	/* histograms only: cheap enough for every disk */
+	s.every_disk = aggregate;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
@@ -222,6 +224,7 @@ int cmd_record(int argc, const char **argv)
 out:
 	iolat_agg_reader_free(st.agg);
 	iolat_an_free(&st.an);
+	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	iolat_an_args_free(&a);
 	free(path);

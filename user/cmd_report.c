@@ -20,16 +20,18 @@ struct report {
 	char **only;		/* -d: these devices alone */
 	unsigned int nr_only;
 	/* this file's devices, and each one's index in the analysis (-1) */
-	struct iolat_dev_req devs[IOLAT_MAX_DEVS];
-	int map[IOLAT_MAX_DEVS];
-	unsigned int nr_devs;
+	struct iolat_dev_req *devs;
+	int *map;
+	unsigned int nr_devs, cap_devs, cap_map;
 	unsigned int files;
 	uint64_t end_ns;
 	uint64_t last_ns;	/* the latest time read: a partial file's end */
 	bool partial;		/* a file was read only in part */
 	struct iolat_run run;	/* summed over the files */
-	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
-	uint64_t dev_mask;	/* devices some file had counters for */
+	/* [an.nr_devs]: the analysis's devices' counters, and whether a file had them */
+	struct iolat_dev_counters *c;
+	bool *counted;
+	unsigned int cap_c, cap_counted;
 };
 
 static bool wanted(const struct report *rp, const char *name)
@@ -44,7 +46,8 @@ static bool wanted(const struct report *rp, const char *name)
 	return false;
 }
 
-static int on_header(void *arg, const struct iolat_file_header *h)
+static int on_header(void *arg, const struct iolat_file_header *h,
+		     const struct iolat_file_dev *devs)
 {
 	struct report *rp = arg;
 	struct iolat_an *an = &rp->an;
@@ -53,8 +56,12 @@ static int on_header(void *arg, const struct iolat_file_header *h)
 	if (!rp->files++)
 		iolat_an_meta_from(an, h);
 	rp->nr_devs = h->nr_devs;
+	rp->devs = iolat_grow(rp->devs, &rp->cap_devs, h->nr_devs,
+			      sizeof(*rp->devs));
+	rp->map = iolat_grow(rp->map, &rp->cap_map, h->nr_devs,
+			     sizeof(*rp->map));
 	for (d = 0; d < h->nr_devs; d++) {
-		const struct iolat_file_dev *fd = &h->devs[d];
+		const struct iolat_file_dev *fd = &devs[d];
 		struct iolat_dev_req *dr = &rp->devs[d];
 
 		memset(dr, 0, sizeof(*dr));
@@ -73,6 +80,9 @@ static int on_header(void *arg, const struct iolat_file_header *h)
 			iolat_an_add_dev(an, dr->name, fd->sectors);
 		rp->map[d] = k;
 	}
+	rp->c = iolat_grow(rp->c, &rp->cap_c, an->nr_devs, sizeof(*rp->c));
+	rp->counted = iolat_grow(rp->counted, &rp->cap_counted, an->nr_devs,
+				 sizeof(*rp->counted));
 	return 0;
 }
 
@@ -166,6 +176,11 @@ static void on_end(void *arg, uint64_t end_ns, const struct iolat_run *run,
 	if (rp->files == 1) {
 		rp->run = *run;
 		rp->run.foreign += foreign;
+		/* the file's per-device arrays go with its reading */
+		rp->run.removed = NULL;
+		rp->run.dev_state = NULL;
+		rp->run.kstart = rp->run.kend = NULL;
+		rp->run.kpre = rp->run.kprestop = NULL;
 	} else {
 		rp->run.seconds += run->seconds;
 		rp->run.delivered += run->delivered;
@@ -178,8 +193,8 @@ static void on_end(void *arg, uint64_t end_ns, const struct iolat_run *run,
 		k = rp->map[d];
 		if (k < 0 || !c[d].valid)
 			continue;
-		add_counters(&rp->c[k], &c[d], !(rp->dev_mask & (1ULL << k)));
-		rp->dev_mask |= 1ULL << k;
+		add_counters(&rp->c[k], &c[d], !rp->counted[k]);
+		rp->counted[k] = true;
 	}
 }
 
@@ -187,16 +202,17 @@ static void on_end(void *arg, uint64_t end_ns, const struct iolat_run *run,
 static bool file_has_dev(const char **files, unsigned int n, const char *name)
 {
 	struct iolat_file_header *h = malloc(sizeof(*h));
+	struct iolat_file_dev *devs;
 	unsigned int i, d;
 	bool found = false;
 
 	for (i = 0; h && !found && i < n; i++) {
-		if (iolat_file_peek(files[i], h))
+		if (iolat_file_peek(files[i], h, &devs))
 			continue;
 		for (d = 0; d < h->nr_devs; d++)
-			if (!strncmp(h->devs[d].name, name,
-				     sizeof(h->devs[d].name)))
+			if (!strncmp(devs[d].name, name, sizeof(devs[d].name)))
 				found = true;
+		free(devs);
 	}
 	free(h);
 	return found;
@@ -233,7 +249,8 @@ static int report_main(int argc, const char **argv, bool plot)
 		.end = on_end, .part = on_part,
 	};
 	struct report *rp = calloc(1, sizeof(*rp));
-	char *only[IOLAT_MAX_DEVS];
+	unsigned int cap_only = 0;
+	char **only = NULL;
 	const struct iolat_output *out;
 	struct iolat_an_opts ao;
 	const char **files;
@@ -250,15 +267,13 @@ static int report_main(int argc, const char **argv, bool plot)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rp->only = only;
 	while ((opt = poptGetNextOpt(pc)) > 0) {
-		if (rp->nr_only == IOLAT_MAX_DEVS) {
-			iolat_err("at most %d devices", IOLAT_MAX_DEVS);
-			goto out;
-		}
+		only = iolat_grow(only, &cap_only, rp->nr_only + 1,
+				  sizeof(*only));
 		only[rp->nr_only++] = dev;
 		dev = NULL;
 	}
+	rp->only = only;
 	if (opt < -1) {
 		iolat_err("%s: %s", poptBadOption(pc, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(opt));
@@ -285,7 +300,7 @@ static int report_main(int argc, const char **argv, bool plot)
 	for (i = 0; i < n; i++) {
 		struct iolat_file_header *h = malloc(sizeof(*h));
 
-		err = h ? iolat_file_peek(files[i], h) : -ENOMEM;
+		err = h ? iolat_file_peek(files[i], h, NULL) : -ENOMEM;
 		free(h);
 		if (err == -ENOMEM)
 			iolat_err("out of memory");
@@ -349,7 +364,12 @@ out:
 		iolat_an_free(&rp->an);
 		for (i = 0; i < rp->nr_only; i++)
 			free(only[i]);
+		free(rp->devs);
+		free(rp->map);
+		free(rp->c);
+		free(rp->counted);
 	}
+	free(only);
 	free(rp);
 	free(dev);
 	free(svg);

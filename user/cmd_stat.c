@@ -21,13 +21,9 @@ struct stat_state {
 	struct iolat_session *s;
 	bool json;
 	double interval;
-	/* per device: at the start, at the last row, now */
-	struct iolat_dev_counters first[IOLAT_MAX_DEVS];
-	struct iolat_dev_counters prev[IOLAT_MAX_DEVS];
-	struct iolat_dev_counters cur[IOLAT_MAX_DEVS];
-	struct iolat_diskstats kfirst[IOLAT_MAX_DEVS];
-	struct iolat_diskstats kprev[IOLAT_MAX_DEVS];
-	struct iolat_diskstats kcur[IOLAT_MAX_DEVS];
+	/* [nr_devs] each: at the start, at the last row, now */
+	struct iolat_dev_counters *first, *prev, *cur;
+	struct iolat_diskstats *kfirst, *kprev, *kcur;
 	bool failed;
 	unsigned int rows;
 };
@@ -253,7 +249,7 @@ static void finish(struct stat_state *st)
 	if (st->failed || !s->run.kernel_valid)
 		return;
 	/* the kernel's counters when the session stopped */
-	memcpy(st->kcur, s->run.kend, sizeof(st->kcur));
+	memcpy(st->kcur, s->run.kend, s->nr_devs * sizeof(*st->kcur));
 	/* the time since the last row, unless it is a sliver */
 	if ((last[0].now_ns - st->prev[0].now_ns) / 1e9 > 0.1 * st->interval)
 		rows(st, s->run.seconds, last, st->kcur);
@@ -338,10 +334,7 @@ int cmd_stat(int argc, const char **argv)
 		iolat_err("a count of intervals, -t and a COMMAND exclude each other");
 		goto out;
 	}
-	if (!o.nr_devargs && iolat_session_all_disks(&o)) {
-		ret = EXIT_FAIL;
-		goto out;
-	}
+	s.every_disk = true;
 	ret = iolat_session_setup(&s, &o);
 	if (ret)
 		goto out;
@@ -357,9 +350,14 @@ int cmd_stat(int argc, const char **argv)
 	s.tick_s = interval;
 	s.started = on_started;
 	s.arg = st;
-	if (iolat_counters_alloc(&s, st->first) ||
-	    iolat_counters_alloc(&s, st->prev) ||
-	    iolat_counters_alloc(&s, st->cur)) {
+	st->first = iolat_counters_new(&s);
+	st->prev = iolat_counters_new(&s);
+	st->cur = iolat_counters_new(&s);
+	st->kfirst = calloc(s.nr_devs, sizeof(*st->kfirst));
+	st->kprev = calloc(s.nr_devs, sizeof(*st->kprev));
+	st->kcur = calloc(s.nr_devs, sizeof(*st->kcur));
+	if (!st->first || !st->prev || !st->cur || !st->kfirst ||
+	    !st->kprev || !st->kcur) {
 		iolat_err("out of memory");
 		ret = EXIT_FAIL;
 		goto out;
@@ -373,7 +371,10 @@ out:
 	iolat_counters_free(&s, st->first);
 	iolat_counters_free(&s, st->prev);
 	iolat_counters_free(&s, st->cur);
-	iolat_counters_free(&s, s.counters);
+	free(st->kfirst);
+	free(st->kprev);
+	free(st->kcur);
+	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	poptFreeContext(pc);
 	free(st);

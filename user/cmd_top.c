@@ -35,11 +35,11 @@ struct top_proc {
 
 struct top_state {
 	struct iolat_session *s;
-	struct top_dev devs[IOLAT_MAX_DEVS];
+	struct top_dev *devs;	/* [nr_devs] */
 	struct top_proc procs[TOP_PROCS];
 	unsigned int nr_procs;
 	uint64_t others;	/* requests of processes beyond TOP_PROCS */
-	struct iolat_dev_counters c[2][IOLAT_MAX_DEVS];
+	struct iolat_dev_counters *c[2];	/* [nr_devs] each */
 	struct iolat_agg_reader *agg;	/* without --procs */
 	unsigned int cur;	/* c[cur]: the last reading */
 	bool have_prev;
@@ -248,10 +248,7 @@ int cmd_top(int argc, const char **argv)
 				  "-n takes a number of refreshes from 1");
 		goto out;
 	}
-	if (!o.nr_devargs && iolat_session_all_disks(&o)) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
+	s.every_disk = true;
 	s.aggregate = !procs;
 	s.aggregate_or_stream = true;
 	rc = iolat_session_setup(&s, &o);
@@ -268,9 +265,12 @@ int cmd_top(int argc, const char **argv)
 	}
 	t->max_frames = frames > 0 ? frames : 0;
 	t->tty = isatty(STDOUT_FILENO);
-	for (nr = 0; nr < (int)s.nr_devs; nr++)
+	t->devs = calloc(s.nr_devs, sizeof(*t->devs));
+	for (nr = 0; t->devs && nr < (int)s.nr_devs; nr++)
 		iolat_hist_init(&t->devs[nr].lat);
-	if (iolat_counters_alloc(&s, t->c[0]) || iolat_counters_alloc(&s, t->c[1])) {
+	t->c[0] = iolat_counters_new(&s);
+	t->c[1] = iolat_counters_new(&s);
+	if (!t->devs || !t->c[0] || !t->c[1]) {
 		iolat_err("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -297,13 +297,16 @@ int cmd_top(int argc, const char **argv)
 	if (!rc && s.run.stats.drop_full)
 		iolat_warn("%llu records dropped because a buffer was full: the table undercounted (try a larger -b)",
 			   (unsigned long long)s.run.stats.drop_full);
-	iolat_counters_free(&s, t->c[0]);
-	iolat_counters_free(&s, t->c[1]);
 out:
+	if (t) {
+		iolat_counters_free(&s, t->c[0]);
+		iolat_counters_free(&s, t->c[1]);
+		free(t->devs);
+		iolat_agg_reader_free(t->agg);
+	}
+	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	free(every);
-	if (t)
-		iolat_agg_reader_free(t->agg);
 	free(t);
 	poptFreeContext(pc);
 	return rc;

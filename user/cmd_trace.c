@@ -271,6 +271,7 @@ int cmd_trace(int argc, const char **argv)
 	summary(&t, &s.run);
 	rc = iolat_session_accounted(&s) ? EXIT_OK : EXIT_FAIL;
 out:
+	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	free(outname);
 	poptFreeContext(pc);

@@ -32,3 +32,4 @@ void iolat_warn(const char *fmt, ...)
 	vmessage("warning: ", fmt, ap);
 	va_end(ap);
 }
+

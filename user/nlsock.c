@@ -145,9 +145,13 @@ int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
 	return req.err;
 }
 
-struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags)
+/* A request with room for @size bytes of attributes (0: a page's). */
+static struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd,
+				      int flags, size_t size)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	struct nl_msg *msg = size ? nlmsg_alloc_size(size + NLMSG_HDRLEN +
+						     GENL_HDRLEN) :
+				    nlmsg_alloc();
 
 	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
 				flags, cmd, IOLAT_GENL_VERSION)) {
@@ -155,6 +159,11 @@ struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags)
 		msg = NULL;
 	}
 	return msg;
+}
+
+struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags)
+{
+	return nl_request_size(nl, cmd, flags, 0);
 }
 
 const char *iolat_nl_errmsg(const struct iolat_nl *nl)
@@ -251,11 +260,20 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   const struct iolat_filter *f, uint32_t mode)
 {
 	bool nvme = mode & IOLAT_START_NVME;
-	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_START, 0);
+	/* a device's attributes take at most 76 bytes; the rest, 80 */
+	size_t size = 256 + (size_t)nr_devs * 96;
+	struct nl_msg *msg = nl_request_size(nl, IOLAT_CMD_START, 0, size);
 	unsigned int i;
 
 	if (!msg)
 		return -ENOMEM;
+	/*
+	 * libnl's send buffer is 32 KiB, a START of some 400 devices; the
+	 * kernel takes up to net.core.wmem_max (212 992 by default, which
+	 * it doubles): 4096 devices' 390 KiB
+	 */
+	if (size > 16384)
+		nl_socket_set_buffer_size(nl->sk, 0, size + 4096);
 	for (i = 0; i < nr_devs; i++) {
 		struct nlattr *nest = nla_nest_start(msg, IOLAT_A_DEV);
 

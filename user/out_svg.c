@@ -87,7 +87,7 @@ static void svg_split(struct iolat_an *an, unsigned int dev, uint64_t c_ns,
 	uint64_t t0 = an->meta.t0_ns;
 	struct col *c;
 
-	if (c_ns < t0 || dev >= IOLAT_MAX_DEVS)
+	if (c_ns < t0 || dev >= SVG_MAX_DEVS)
 		return;
 	c = col_get(an, (c_ns - t0) / an->o.interval_ns);
 	if (!c)
@@ -114,7 +114,7 @@ static void svg_interval(struct iolat_an *an, uint64_t from, uint64_t to)
 
 			c->ios[op] += o->ios;
 			c->bytes[op] += o->bytes;
-			if (!h || !h->count)
+			if (!h || !h->count || d >= SVG_MAX_DEVS)
 				continue;
 			cell = calloc(1, sizeof(*cell));
 			if (!cell) {
@@ -430,9 +430,12 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 
 	(void)run;
 	(void)cnt;
+	if (an->nr_devs > SVG_MAX_DEVS)
+		iolat_warn("%u devices: the plot has panels for the first %d (choose them with -d); its IOPS, MB/s and depth count them all",
+			   an->nr_devs, SVG_MAX_DEVS);
 	for (pnl = 0; pnl < NR_PANELS; pnl++)
 		heat += panel_used(g, pnl);
-	for (d = 0; d < an->nr_devs && d < IOLAT_MAX_DEVS; d++)
+	for (d = 0; d < an->nr_devs && d < SVG_MAX_DEVS; d++)
 		splits += split_used(g, d);
 	height = GAP + heat * (HEAT_H + GAP) + (3 + splits) * (LINE_H + GAP) +
 		 GAP;
@@ -461,7 +464,7 @@ static void svg_summary(struct iolat_an *an, const struct iolat_run *run,
 	top += LINE_H + GAP;
 	line_panel(g, top, "queue depth (requests in the queue, average)",
 		   "requests", V_QD);
-	for (d = 0; d < an->nr_devs && d < IOLAT_MAX_DEVS; d++) {
+	for (d = 0; d < an->nr_devs && d < SVG_MAX_DEVS; d++) {
 		if (!split_used(g, d))
 			continue;
 		top += LINE_H + GAP;

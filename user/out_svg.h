@@ -17,7 +17,9 @@
 #define ROW_MIN_EXP	10	/* 1 us */
 #define ROW_MAX_EXP	36	/* 68.7 s */
 #define NR_ROWS		((ROW_MAX_EXP - ROW_MIN_EXP) * ROWS_PER_POW2)
-#define NR_PANELS	(IOLAT_MAX_DEVS * IOLAT_AN_OPS)
+/* devices with panels of their own; all of them in IOPS, MB/s, depth */
+#define SVG_MAX_DEVS	16
+#define NR_PANELS	(SVG_MAX_DEVS * IOLAT_AN_OPS)
 
 #define W		1000	/* plot area */
 #define LEFT		90
@@ -39,8 +41,8 @@ struct col {
 	double inflight_ns;	/* sum of the requests' time in this span */
 	struct cell *cells[NR_PANELS];	/* [dev * IOLAT_AN_OPS + op] */
 	/* a stack's devices' I/Os completed in this span, split */
-	uint64_t split_n[IOLAT_MAX_DEVS];
-	double above_ns[IOLAT_MAX_DEVS], below_ns[IOLAT_MAX_DEVS];
+	uint64_t split_n[SVG_MAX_DEVS];
+	double above_ns[SVG_MAX_DEVS], below_ns[SVG_MAX_DEVS];
 };
 
 struct svg {

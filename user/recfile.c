@@ -65,6 +65,18 @@ static int flush_batch(struct iolat_file *f)
 	return err;
 }
 
+static void file_dev(struct iolat_file_dev *fd, const struct iolat_dev_req *r)
+{
+	memset(fd, 0, sizeof(*fd));
+	snprintf(fd->name, sizeof(fd->name), "%s", r->name);
+	fd->major = r->major;
+	fd->minor = r->minor;
+	fd->nr_hwq = r->nr_hwq;
+	fd->depth = r->depth;
+	fd->nvme_ctrl = r->nvme_ctrl;
+	fd->sectors = r->sectors;
+}
+
 /**
  * iolat_file_header_fill() - the header of a live session's file
  * @h: the header
@@ -97,18 +109,12 @@ void iolat_file_header_fill(struct iolat_file_header *h,
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
 	}
 	h->nr_devs = s->nr_devs;
+	/* a file that fits version 5 is one, for the readers before 6 */
+	if (s->nr_devs <= IOLAT_FILE_HEADER_DEVS)
+		h->version = 5;
 	h->flags = s->nvme ? IOLAT_FILE_F_NVME : 0;
-	for (d = 0; d < s->nr_devs; d++) {
-		struct iolat_file_dev *fd = &h->devs[d];
-
-		snprintf(fd->name, sizeof(fd->name), "%s", s->devs[d].name);
-		fd->major = s->devs[d].major;
-		fd->minor = s->devs[d].minor;
-		fd->nr_hwq = s->devs[d].nr_hwq;
-		fd->depth = s->devs[d].depth;
-		fd->nvme_ctrl = s->devs[d].nvme_ctrl;
-		fd->sectors = s->devs[d].sectors;
-	}
+	for (d = 0; d < s->nr_devs && d < IOLAT_FILE_HEADER_DEVS; d++)
+		file_dev(&h->devs[d], &s->devs[d]);
 }
 
 struct iolat_file *iolat_file_create(const char *path,
@@ -136,18 +142,40 @@ struct iolat_file *iolat_file_create(const char *path,
 }
 
 /**
- * iolat_file_parts() - the partitions of the session's whole disks
+ * iolat_file_devices() - the devices the header has no room for, and
+ *	the partitions of the session's whole disks
  * @f: the file, its header just written
  * @s: the session
  *
  * Return: 0 or a negative errno (none to write is 0).
  */
-int iolat_file_parts(struct iolat_file *f, const struct iolat_session *s)
+int iolat_file_devices(struct iolat_file *f, const struct iolat_session *s)
 {
-	struct iolat_file_part p[IOLAT_MAX_DEVS * IOLAT_MAX_PARTS];
-	unsigned int d, i, n = 0;
+	unsigned int d, i, n = 0, more;
+	struct iolat_file_part *p;
+	struct iolat_file_dev *fd;
+	int err = 0;
 
-	memset(p, 0, sizeof(p));
+	if (s->nr_devs > IOLAT_FILE_HEADER_DEVS) {
+		more = s->nr_devs - IOLAT_FILE_HEADER_DEVS;
+		fd = calloc(more, sizeof(*fd));
+		if (!fd)
+			return -ENOMEM;
+		for (d = 0; d < more; d++)
+			file_dev(&fd[d], &s->devs[IOLAT_FILE_HEADER_DEVS + d]);
+		err = put(f, IOLAT_FB_DEVS, fd, more * sizeof(*fd), NULL, 0);
+		free(fd);
+		if (err)
+			return err;
+	}
+	for (d = 0; d < s->nr_devs; d++)
+		n += s->devs[d].nr_parts;
+	if (!n)
+		return 0;
+	p = calloc(n, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	n = 0;
 	for (d = 0; d < s->nr_devs; d++) {
 		for (i = 0; i < s->devs[d].nr_parts; i++, n++) {
 			p[n].dev = d;
@@ -157,7 +185,9 @@ int iolat_file_parts(struct iolat_file *f, const struct iolat_session *s)
 			       sizeof(p[n].name));
 		}
 	}
-	return n ? put(f, IOLAT_FB_PARTS, p, n * sizeof(p[0]), NULL, 0) : 0;
+	err = put(f, IOLAT_FB_PARTS, p, n * sizeof(p[0]), NULL, 0);
+	free(p);
+	return err;
 }
 
 int iolat_file_records(struct iolat_file *f, const struct iolat_record *r)
@@ -186,9 +216,10 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 		   const struct iolat_run *run, unsigned int nr_devs,
 		   const struct iolat_dev_counters *c)
 {
-	struct iolat_file_counters fc[IOLAT_MAX_DEVS];
+	struct iolat_file_counters *fc = calloc(nr_devs ?: 1, sizeof(*fc));
 	struct iolat_file_end e = { 0 };
 	unsigned int d;
+	int err;
 	struct {
 		struct iolat_file_end e;
 		__u64 stats[IOLAT_STAT_NR];
@@ -206,7 +237,8 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 	e.nvme_attaches = run->nvme_attaches;
 	e.nr_missing = run->nr_missing;
 	memcpy(e.missing, run->missing, sizeof(e.missing));
-	memset(fc, 0, sizeof(fc));
+	if (!fc)
+		return -ENOMEM;
 	for (d = 0; d < nr_devs; d++) {
 		fc[d].start_ns = c[d].start_ns;
 		fc[d].now_ns = c[d].now_ns;
@@ -219,16 +251,22 @@ int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 		memcpy(fc[d].wait_ns, c[d].wait_ns, sizeof(fc[d].wait_ns));
 		fc[d].issues = c[d].issues;
 		fc[d].qd_sum = c[d].qd_sum;
-		memcpy(fc[d].kstart, run->kstart[d].f, sizeof(fc[d].kstart));
-		memcpy(fc[d].kend, run->kend[d].f, sizeof(fc[d].kend));
+		/* a run without the kernel's counters leaves them 0 */
+		if (run->kstart && run->kend) {
+			memcpy(fc[d].kstart, run->kstart[d].f,
+			       sizeof(fc[d].kstart));
+			memcpy(fc[d].kend, run->kend[d].f, sizeof(fc[d].kend));
+		}
 	}
 	_Static_assert(sizeof(head) == sizeof(e) + sizeof(head.stats),
 		       "the counters follow the end block unpadded");
 	head.e = e;
 	memcpy(head.stats, run->stats.n, sizeof(head.stats));
 	flush_batch(f);
-	return put(f, IOLAT_FB_END, &head, sizeof(head), fc,
-		   nr_devs * sizeof(fc[0]));
+	err = put(f, IOLAT_FB_END, &head, sizeof(head), fc,
+		  nr_devs * sizeof(fc[0]));
+	free(fc);
+	return err;
 }
 
 /*
@@ -284,7 +322,8 @@ static int header_check(const char *path, const struct iolat_file_header *h)
 		return -EINVAL;
 	}
 	if (h->record_size != file_record_size(h) ||
-	    h->nr_devs > IOLAT_MAX_DEVS) {
+	    h->nr_devs > (h->version < 6 ? IOLAT_FILE_HEADER_DEVS :
+			  IOLAT_CLI_MAX_DEVS)) {
 		iolat_err("%s is corrupt: records of %u bytes (%zu expected), %u devices",
 			  path, h->record_size, file_record_size(h), h->nr_devs);
 		return -EINVAL;
@@ -292,14 +331,51 @@ static int header_check(const char *path, const struct iolat_file_header *h)
 	return 0;
 }
 
+/*
+ * A file's devices, [h->nr_devs]: the header's, then those of the
+ * IOLAT_FB_DEVS block that follows a header without room for them all.
+ * @f is past the header, and is left past that block.
+ */
+static int file_devs(FILE *f, const char *path,
+		     const struct iolat_file_header *h,
+		     struct iolat_file_dev **devs)
+{
+	unsigned int i, n = h->nr_devs < IOLAT_FILE_HEADER_DEVS ?
+			    h->nr_devs : IOLAT_FILE_HEADER_DEVS;
+	struct iolat_file_dev *d = calloc(h->nr_devs ?: 1, sizeof(*d));
+	struct iolat_file_block_head bh;
+	size_t more = (size_t)(h->nr_devs - n) * sizeof(*d);
+
+	if (!d) {
+		iolat_err("out of memory");
+		return -ENOMEM;
+	}
+	memcpy(d, h->devs, n * sizeof(*d));
+	if (more &&
+	    (fread(&bh, sizeof(bh), 1, f) != 1 || bh.type != IOLAT_FB_DEVS ||
+	     bh.len != more || bh.reserved || fread(d + n, more, 1, f) != 1 ||
+	     block_crc(&bh, d + n, more, NULL, 0) != bh.crc)) {
+		iolat_err("%s is corrupt: the devices after its header are not those it counts (%u)",
+			  path, h->nr_devs);
+		free(d);
+		return -EINVAL;
+	}
+	for (i = 0; i < h->nr_devs; i++)
+		d[i].name[sizeof(d[i].name) - 1] = '\0';
+	*devs = d;
+	return 0;
+}
+
 /**
  * iolat_file_peek() - a record file's header, checked
  * @path: the file
  * @h: the header
+ * @devs: NULL, or set to its devices, [h->nr_devs], to be freed
  *
  * Return: 0, or a negative errno after one message.
  */
-int iolat_file_peek(const char *path, struct iolat_file_header *h)
+int iolat_file_peek(const char *path, struct iolat_file_header *h,
+		    struct iolat_file_dev **devs)
 {
 	FILE *f = fopen(path, "r");
 	int err;
@@ -312,6 +388,8 @@ int iolat_file_peek(const char *path, struct iolat_file_header *h)
 	err = fread(h, sizeof(*h), 1, f) == 1 ? header_check(path, h) : -EINVAL;
 	if (err == -EINVAL && feof(f))
 		iolat_err("%s is not an iolat record file (too short)", path);
+	if (!err && devs)
+		err = file_devs(f, path, h, devs);
 	fclose(f);
 	return err;
 }
@@ -347,10 +425,10 @@ static size_t end_v4(const struct iolat_file_header *h, const void *buf,
 }
 
 static int end_block(const char *path, const struct iolat_file_header *h,
-		     const void *buf, uint32_t len,
-		     const struct iolat_file_reader *rd)
+		     const struct iolat_file_dev *devs, const void *buf,
+		     uint32_t len, const struct iolat_file_reader *rd)
 {
-	struct iolat_dev_counters c[IOLAT_MAX_DEVS];
+	struct iolat_dev_counters *c;
 	const struct iolat_file_counters *fc;
 	__u64 stats[IOLAT_STAT_NR > 22 ? IOLAT_STAT_NR : 22] = { 0 };
 	struct iolat_file_end e = { 0 };
@@ -374,7 +452,12 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 	}
 	fc = (const void *)((const char *)buf + esz);
 	memset(&run, 0, sizeof(run));
-	memset(c, 0, sizeof(c));
+	c = calloc(h->nr_devs ?: 1, sizeof(*c));
+	if (!c || iolat_run_alloc(&run, h->nr_devs)) {
+		free(c);
+		iolat_err("out of memory");
+		return -ENOMEM;
+	}
 	run.seconds = e.seconds_ns / 1e9;
 	run.delivered = e.delivered;
 	run.decode_errors = e.decode_errors;
@@ -390,8 +473,8 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 	for (d = 0; d < IOLAT_MAX_MISSING; d++)
 		run.missing[d][sizeof(run.missing[d]) - 1] = '\0';
 	for (d = 0; d < h->nr_devs; d++) {
-		c[d].major = h->devs[d].major;
-		c[d].minor = h->devs[d].minor;
+		c[d].major = devs[d].major;
+		c[d].minor = devs[d].minor;
 		c[d].valid = true;
 		c[d].start_ns = fc[d].start_ns;
 		c[d].now_ns = fc[d].now_ns;
@@ -409,6 +492,8 @@ static int end_block(const char *path, const struct iolat_file_header *h,
 	}
 	if (rd->end)
 		rd->end(rd->arg, e.end_ns, &run, c);
+	iolat_run_free(&run);
+	free(c);
 	return 0;
 }
 
@@ -422,7 +507,7 @@ static int parts_block(const char *path, const struct iolat_file_header *h,
 	uint32_t i;
 
 	if (!len || len % sizeof(fp) || len / sizeof(fp) >
-	    IOLAT_MAX_DEVS * IOLAT_MAX_PARTS)
+	    (size_t)h->nr_devs * IOLAT_MAX_PARTS)
 		goto bad;
 	for (i = 0; i < len / sizeof(fp); i++) {
 		memcpy(&fp, (const char *)buf + i * sizeof(fp), sizeof(fp));
@@ -442,7 +527,8 @@ bad:
 }
 
 static int block(const char *path, const struct iolat_file_header *h,
-		 uint32_t type, const void *buf, uint32_t len,
+		 const struct iolat_file_dev *devs, uint32_t type,
+		 const void *buf, uint32_t len,
 		 const struct iolat_file_reader *rd)
 {
 	struct iolat_record r = { 0 };
@@ -476,7 +562,7 @@ static int block(const char *path, const struct iolat_file_header *h,
 			rd->event(rd->arg, e.ns, e.kind, e.module);
 		return 0;
 	case IOLAT_FB_END:
-		return end_block(path, h, buf, len, rd);
+		return end_block(path, h, devs, buf, len, rd);
 	case IOLAT_FB_PARTS:
 		return parts_block(path, h, buf, len, rd);
 	}
@@ -509,6 +595,7 @@ static int partial(const char *path, long off, long size, const char *what)
 int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 {
 	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_file_dev *devs = NULL;
 	struct iolat_file_block_head bh;
 	bool ended = false;
 	void *buf = NULL;
@@ -530,9 +617,9 @@ int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 		iolat_err("%s is not an iolat record file (too short)", path);
 		goto out;
 	}
-	err = header_check(path, h);
+	err = header_check(path, h) ?: file_devs(f, path, h, &devs);
 	if (!err && rd->header)
-		err = rd->header(rd->arg, h);
+		err = rd->header(rd->arg, h, devs);
 	buf = malloc(MAX_BLOCK);
 	if (!buf)
 		err = -ENOMEM;
@@ -560,7 +647,7 @@ int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 			err = partial(path, off, size, "is damaged (a block's checksum)");
 			break;
 		}
-		err = block(path, h, bh.type, buf, bh.len, rd);
+		err = block(path, h, devs, bh.type, buf, bh.len, rd);
 		ended = bh.type == IOLAT_FB_END;
 	}
 	if (!err && fgetc(f) != EOF) {
@@ -569,6 +656,7 @@ int iolat_file_read(const char *path, const struct iolat_file_reader *rd)
 	}
 out:
 	free(buf);
+	free(devs);
 	free(h);
 	fclose(f);
 	return err;

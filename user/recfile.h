@@ -11,10 +11,13 @@
 
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
-#define IOLAT_FILE_VERSION	5	/* 2: block checksums; 3: partitions;
+#define IOLAT_FILE_VERSION	6	/* 2: block checksums; 3: partitions;
 					 * 4: records of ABI 5 (link);
-					 * 5: the counters counted
+					 * 5: the counters counted;
+					 * 6: devices beyond the header's
 					 */
+/* devices in the header; the rest in an IOLAT_FB_DEVS block after it */
+#define IOLAT_FILE_HEADER_DEVS	16
 /* the records of versions 2 and 3: ABI 4's, without the link */
 #define IOLAT_FILE_V3_RECORD	176
 #define IOLAT_FILE_ENDIAN	0x01020304U
@@ -25,6 +28,7 @@ enum iolat_file_block {
 	IOLAT_FB_EVENT,		/* struct iolat_file_event */
 	IOLAT_FB_END,		/* struct iolat_file_end, then devices' */
 	IOLAT_FB_PARTS,		/* struct iolat_file_part[]: whole disks' */
+	IOLAT_FB_DEVS,		/* struct iolat_file_dev[]: the header's 17th on */
 };
 
 /* A partition of a whole disk of the file (version 3), after the header. */
@@ -61,7 +65,7 @@ struct iolat_file_header {
 	char kernel[72];
 	__u32 nr_devs;
 	__u32 flags;		/* IOLAT_FILE_F_* */
-	struct iolat_file_dev devs[IOLAT_MAX_DEVS];
+	struct iolat_file_dev devs[IOLAT_FILE_HEADER_DEVS];
 };
 #define IOLAT_FILE_F_NVME	1
 
@@ -140,7 +144,7 @@ struct iolat_file;
 uint32_t iolat_crc32c(uint32_t crc, const void *buf, size_t len);
 struct iolat_file *iolat_file_create(const char *path,
 				     const struct iolat_file_header *h);
-int iolat_file_parts(struct iolat_file *f, const struct iolat_session *s);
+int iolat_file_devices(struct iolat_file *f, const struct iolat_session *s);
 int iolat_file_records(struct iolat_file *f, const struct iolat_record *r);
 int iolat_file_mark(struct iolat_file *f, uint64_t now_ns);
 int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
@@ -153,7 +157,9 @@ int iolat_file_close(struct iolat_file *f);
 /* Reading: every block in order to the callbacks. */
 struct iolat_file_reader {
 	void *arg;
-	int (*header)(void *arg, const struct iolat_file_header *h);
+	/* @devs: [h->nr_devs], the header's and those after it */
+	int (*header)(void *arg, const struct iolat_file_header *h,
+		      const struct iolat_file_dev *devs);
 	void (*record)(void *arg, const struct iolat_record *r);
 	void (*mark)(void *arg, uint64_t now_ns);
 	void (*event)(void *arg, uint64_t ns, uint32_t kind,
@@ -166,7 +172,8 @@ struct iolat_file_reader {
 #define IOLAT_FILE_PARTIAL	1
 int iolat_file_read(const char *path, const struct iolat_file_reader *rd);
 int iolat_file_sync(struct iolat_file *f);
-int iolat_file_peek(const char *path, struct iolat_file_header *h);
+int iolat_file_peek(const char *path, struct iolat_file_header *h,
+		    struct iolat_file_dev **devs);
 void iolat_file_header_fill(struct iolat_file_header *h,
 			    const struct iolat_session *s,
 			    const struct iolat_info *info, uint64_t t0_ns,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <regex.h>
 #include <sys/wait.h>
 #include "cli.h"
 
@@ -18,6 +19,7 @@
 struct poptOption iolat_session_options[] = {
 	{ "device", 'd', POPT_ARG_STRING, NULL, 'd',
 	  "block device to trace (repeat for more)", "DEV" },
+	IOLAT_DISK_FILTER_POPT,
 	{ "duration", 't', POPT_ARG_STRING, NULL, 't',
 	  "trace for SECS seconds (default: until Ctrl-C, or while COMMAND runs)",
 	  "SECS" },
@@ -45,6 +47,7 @@ struct poptOption iolat_session_options[] = {
 struct poptOption iolat_counter_options[] = {
 	{ "device", 'd', POPT_ARG_STRING, NULL, 'd',
 	  "block device (repeat for more; default: the blk-mq disks)", "DEV" },
+	IOLAT_DISK_FILTER_POPT,
 	{ "duration", 't', POPT_ARG_STRING, NULL, 't',
 	  "count for SECS seconds (default: until Ctrl-C, or while COMMAND runs)",
 	  "SECS" },
@@ -52,6 +55,14 @@ struct poptOption iolat_counter_options[] = {
 	  "write the session's device counters to FILE as JSON", "FILE" },
 	POPT_TABLEEND
 };
+
+/* devargs: one more */
+static void devargs_push(struct iolat_session_opts *o, char *arg)
+{
+	o->devargs = iolat_grow(o->devargs, &o->cap_devargs,
+				o->nr_devargs + 1, sizeof(*o->devargs));
+	o->devargs[o->nr_devargs++] = arg;
+}
 
 /* nullb2 before nullb10, as ls -v sorts */
 static int cmp_name(const void *a, const void *b)
@@ -85,12 +96,17 @@ static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 
 	switch (opt) {
 	case 'd':
-		if (o->nr_devargs == IOLAT_MAX_DEVS) {
-			iolat_err("at most %d devices", IOLAT_MAX_DEVS);
+		if (o->nr_devargs == IOLAT_CLI_MAX_DEVS) {
+			iolat_err("at most %d devices a session", IOLAT_CLI_MAX_DEVS);
 			free((void *)arg);
 			return -1;
 		}
-		o->devargs[o->nr_devargs++] = (char *)arg;
+		devargs_push(o, (char *)arg);
+		return 1;
+	case 'I':
+	case 'E':
+		free(opt == 'I' ? o->include : o->exclude);
+		*(opt == 'I' ? &o->include : &o->exclude) = (char *)arg;
 		return 1;
 	case 't':
 		o->duration = strtod(arg, &end);
@@ -187,41 +203,73 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 	return 0;
 }
 
+/* @re compiled from --OPT's @arg, or one clear line */
+static int disk_regex(regex_t *re, const char *opt, const char *arg)
+{
+	char msg[128];
+	int err = regcomp(re, arg, REG_EXTENDED | REG_NOSUB);
+
+	if (!err)
+		return 0;
+	regerror(err, re, msg, sizeof(msg));
+	iolat_err("--%s '%s': %s", opt, arg, msg);
+	return -1;
+}
+
 /**
  * iolat_session_all_disks() - without -d: every blk-mq disk
  * @o: the session options, whose devargs get the disks' names
  *
- * At most IOLAT_MAX_DEVS, the first in version order (nullb2 before
- * nullb10), not readdir's; a warning says which were taken.  (top copied
- * every disk into its 16 slots and crashed with more.)
+ * Every blk-mq disk but loop devices with nothing attached, those
+ * --include matches (all without it) and --exclude does not, in version
+ * order (nullb2 before nullb10), not readdir's.
  *
  * Return: 0, or -1 after one clear message.
  */
-int iolat_session_all_disks(struct iolat_session_opts *o)
+static int iolat_session_all_disks(struct iolat_session_opts *o)
 {
 	char (*names)[32] = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
-	int n, i;
+	regex_t inc, exc;
+	int n, i, taken = 0;
 
 	if (!names) {
 		iolat_err("out of memory");
 		return -1;
 	}
-	n = iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX);
-	if (n <= 0) {
-		iolat_err("no blk-mq disk found in /sys/block");
+	if (o->include && disk_regex(&inc, "include", o->include)) {
 		free(names);
 		return -1;
 	}
-	if (n > IOLAT_ALL_DISKS_MAX)
+	if (o->exclude && disk_regex(&exc, "exclude", o->exclude)) {
+		if (o->include)
+			regfree(&inc);
+		free(names);
+		return -1;
+	}
+	n = iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX);
+	if (n > IOLAT_ALL_DISKS_MAX) {
+		iolat_warn("%d blk-mq disks; a session takes %d: the first %d in /sys/block",
+			   n, IOLAT_ALL_DISKS_MAX, IOLAT_ALL_DISKS_MAX);
 		n = IOLAT_ALL_DISKS_MAX;
-	qsort(names, n, sizeof(*names), cmp_name);
-	if (n > IOLAT_MAX_DEVS)
-		iolat_warn("%d blk-mq disks; a session takes %d: showing %s to %s (choose with -d)",
-			   n, IOLAT_MAX_DEVS, names[0], names[IOLAT_MAX_DEVS - 1]);
-	for (i = 0; i < n && i < IOLAT_MAX_DEVS; i++)
-		o->devargs[o->nr_devargs++] = strdup(names[i]);
+	}
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++) {
+		if ((o->include && regexec(&inc, names[i], 0, NULL, 0)) ||
+		    (o->exclude && !regexec(&exc, names[i], 0, NULL, 0)))
+			continue;
+		devargs_push(o, strdup(names[i]));
+		taken++;
+	}
+	if (o->include)
+		regfree(&inc);
+	if (o->exclude)
+		regfree(&exc);
 	free(names);
-	return 0;
+	if (!taken)
+		iolat_err(n > 0 ? "no blk-mq disk's name passes --include and --exclude" :
+				  "no blk-mq disk found in /sys/block");
+	return taken ? 0 : -1;
 }
 
 /* Do two devices share requests: a disk and its partition, or the same? */
@@ -242,9 +290,14 @@ static bool devs_overlap(const struct iolat_dev_req *a,
  */
 static int add_device(struct iolat_session *s, const char *arg)
 {
-	struct iolat_dev_req *dev = &s->devs[s->nr_devs];
+	struct iolat_dev_req *dev;
 	unsigned int d;
 	int err;
+
+	s->devs = iolat_grow(s->devs, &s->cap_devs, s->nr_devs + 1,
+			     sizeof(*s->devs));
+	dev = &s->devs[s->nr_devs];
+	memset(dev, 0, sizeof(*dev));
 
 	err = iolat_dev_resolve("/sys", arg, dev);
 	if (err == -ENOENT || err == -EINVAL) {
@@ -290,17 +343,25 @@ static int add_device(struct iolat_session *s, const char *arg)
  */
 static int nvme_devices(struct iolat_session *s)
 {
-	char names[IOLAT_MAX_DEVS][32];
+	char (*names)[32];
 	unsigned int d, e, n = 0;
 	int nr;
 
 	if (!s->nr_devs) {
-		nr = iolat_blk_mq_disks("/sys", names, IOLAT_MAX_DEVS);
-		for (d = 0; nr > 0 && d < (unsigned int)nr && d < IOLAT_MAX_DEVS;
-		     d++)
+		names = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
+		if (!names) {
+			iolat_err("out of memory");
+			return EXIT_FAIL;
+		}
+		nr = iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX);
+		for (d = 0; nr > 0 && d < (unsigned int)nr &&
+			    d < IOLAT_ALL_DISKS_MAX; d++)
 			if (!strncmp(names[d], "nvme", 4) &&
-			    add_device(s, names[d]))
+			    add_device(s, names[d])) {
+				free(names);
 				return EXIT_FAIL;
+			}
+		free(names);
 	}
 	for (d = 0; d < s->nr_devs; d++) {
 		if (s->devs[d].nvme_ctrl < 0)
@@ -329,11 +390,23 @@ static int nvme_devices(struct iolat_session *s)
 int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 {
 	unsigned int i;
+	int rc;
 
-	if (!o->nr_devargs && !s->nvme) {
+	if ((o->include || o->exclude) && (o->nr_devargs || s->nvme)) {
+		iolat_err("--include and --exclude choose among every disk: not with -d%s",
+			  s->nvme ? " or --nvme" : "");
+		return EXIT_USAGE;
+	}
+	if ((o->include || o->exclude) && !s->every_disk) {
+		iolat_err("--include and --exclude choose the disks taken without -d, which this command needs");
+		return EXIT_USAGE;
+	}
+	if (!o->nr_devargs && !s->nvme && !s->every_disk) {
 		iolat_err("no device given (-d DEV)");
 		return EXIT_USAGE;
 	}
+	if (!o->nr_devargs && !s->nvme && iolat_session_all_disks(o))
+		return EXIT_FAIL;
 	/* (-t is above 0 once parsed: iolat_session_parse) */
 	if (o->duration > 0 && s->cmd) {
 		iolat_err("-t takes a positive number of seconds, and not with a COMMAND");
@@ -372,7 +445,12 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 		if (add_device(s, o->devargs[i]))
 			return EXIT_FAIL;
 	iolat_dev_mark_lower(s->devs, s->nr_devs);
-	return s->nvme ? nvme_devices(s) : EXIT_OK;
+	rc = s->nvme ? nvme_devices(s) : EXIT_OK;
+	if (!rc && iolat_run_alloc(&s->run, s->nr_devs)) {
+		iolat_err("out of memory");
+		rc = EXIT_FAIL;
+	}
+	return rc;
 }
 
 void iolat_session_opts_free(struct iolat_session_opts *o)
@@ -381,6 +459,9 @@ void iolat_session_opts_free(struct iolat_session_opts *o)
 
 	for (i = 0; i < o->nr_devargs; i++)
 		free(o->devargs[i]);
+	free(o->devargs);
+	free(o->include);
+	free(o->exclude);
 	free(o->ops);
 	free(o->comm);
 	free(o->min_lat);

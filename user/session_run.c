@@ -155,7 +155,7 @@ static void check_devices(struct iolat_session *s)
 			iolat_warn("%s (%u:%u) was removed: its requests are no longer traced%s",
 				   dev->name, dev->major, dev->minor,
 				   s->nr_devs > 1 ? "; the other devices still are" : "");
-		run->devs_removed |= 1U << d;
+		run->removed[d] = true;
 		if (st == IOLAT_DEV_OTHER)
 			iolat_warn("%s is back as %u:%u, which this session does not trace: start another one",
 				   dev->name, now.major, now.minor);
@@ -249,38 +249,50 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 }
 
 /**
- * iolat_counters_alloc() - room for the counters of the session's devices
+ * iolat_counters_new() - room for the counters of the session's devices
  * @s: the session, set up
- * @c: [IOLAT_MAX_DEVS], given each device's numbers and queues
  *
- * Return: 0 or -ENOMEM.
+ * Return: [s->nr_devs], given each device's numbers and queues, for
+ * iolat_counters_free(); NULL without memory.
  */
-int iolat_counters_alloc(const struct iolat_session *s,
-			 struct iolat_dev_counters *c)
+struct iolat_dev_counters *iolat_counters_new(const struct iolat_session *s)
 {
+	struct iolat_dev_counters *c = calloc(s->nr_devs ?: 1, sizeof(*c));
 	unsigned int d;
 
-	for (d = 0; d < s->nr_devs; d++) {
-		memset(&c[d], 0, sizeof(c[d]));
+	for (d = 0; c && d < s->nr_devs; d++) {
 		c[d].major = s->devs[d].major;
 		c[d].minor = s->devs[d].minor;
 		c[d].nr_hwq = s->devs[d].nr_hwq;
 		c[d].hwqs = calloc(c[d].nr_hwq, sizeof(*c[d].hwqs));
-		if (!c[d].hwqs)
-			return -ENOMEM;
+		if (!c[d].hwqs) {
+			iolat_counters_free(s, c);
+			return NULL;
+		}
 	}
-	return 0;
+	return c;
 }
 
+/* @c from iolat_counters_new(), or NULL */
 void iolat_counters_free(const struct iolat_session *s,
 			 struct iolat_dev_counters *c)
 {
 	unsigned int d;
 
-	for (d = 0; d < s->nr_devs; d++) {
+	for (d = 0; c && d < s->nr_devs; d++)
 		free(c[d].hwqs);
-		c[d].hwqs = NULL;
-	}
+	free(c);
+}
+
+/* What iolat_session_setup() and iolat_session_run() allocated. */
+void iolat_session_free(struct iolat_session *s)
+{
+	iolat_counters_free(s, s->counters);
+	s->counters = NULL;
+	iolat_run_free(&s->run);
+	free(s->devs);
+	s->devs = NULL;
+	s->nr_devs = 0;
 }
 
 /**
@@ -350,7 +362,9 @@ int iolat_session_run(struct iolat_session *s)
 		return EXIT_FAIL;
 	}
 	s->info = info;
-	if (iolat_counters_alloc(s, s->counters)) {
+	iolat_counters_free(s, s->counters);
+	s->counters = iolat_counters_new(s);
+	if (!s->counters) {
 		iolat_err("out of memory");
 		iolat_nl_close(nl);
 		return EXIT_FAIL;
@@ -440,7 +454,7 @@ bool iolat_session_accounted(const struct iolat_session *s)
 		ok = false;
 	}
 	for (unsigned int d = 0; d < s->nr_devs; d++)
-		if (run->devs_removed & (1U << d))
+		if (run->removed[d])
 			iolat_warn("%s was removed during the session: its figures cover the time it was there",
 				   s->devs[d].name);
 	if (run->decode_errors || run->foreign || run->nomem) {

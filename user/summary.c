@@ -90,7 +90,7 @@ int iolat_summary_write(const struct iolat_session *s)
 		fprintf(f, "%s{\"name\":", d ? "," : "");
 		json_str(f, s->devs[d].name);
 		fprintf(f, ",\"removed\":%s,\"counters_valid\":%s,",
-			s->run.devs_removed & (1U << d) ? "true" : "false",
+			s->run.removed[d] ? "true" : "false",
 			s->counters[d].valid ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);
 		if (s->run.kernel_valid) {

@@ -276,6 +276,110 @@ TEST_F(report, percentiles_exact_within_bins)
 }
 
 /*
+ * A session of more devices than the file's header holds (the rest in the
+ * block after it): report finds each one's requests and counters, -d
+ * finds one beyond the header, and a file whose block of devices is cut
+ * or damaged is refused with one clear line.
+ */
+TEST(more_devices_than_the_header)
+{
+	const unsigned int n = 3 * IOLAT_FILE_HEADER_DEVS - 2;
+	struct iolat_session s = { .nr_devs = n };
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_info info = { .abi_version = IOLAT_ABI_VERSION };
+	struct iolat_run run = { .seconds = 1 };
+	struct iolat_dev_counters *c;
+	struct iolat_record r;
+	struct iolat_file *f;
+	char name[40], *out, *at;
+	unsigned int d, i;
+	long hdr;
+
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	s.devs = calloc(n, sizeof(*s.devs));
+	c = calloc(n, sizeof(*c));
+	ASSERT_TRUE(h && s.devs && c);
+	for (d = 0; d < n; d++) {
+		snprintf(s.devs[d].name, sizeof(s.devs[d].name), "nullb%u", d);
+		s.devs[d].major = 250;
+		s.devs[d].minor = d;
+		s.devs[d].nr_hwq = 1;
+		s.devs[d].depth = 64;
+		s.devs[d].nvme_ctrl = -1;
+		s.devs[d].sectors = 1 << 21;
+	}
+	iolat_file_header_fill(h, &s, &info, 1000000000ULL, 0);
+	f = iolat_file_create(DIR "/many.rec", h);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, iolat_file_devices(f, &s));
+	/* device d: d + 1 reads of (d + 1) us */
+	for (d = 0; d < n; d++) {
+		for (i = 0; i <= d; i++) {
+			memset(&r, 0, sizeof(r));
+			r.major = 250;
+			r.minor = d;
+			r.q_ns = 1000000000ULL + 1000 * (d * n + i);
+			r.c_ns = r.q_ns + 1000 * (d + 1);
+			r.bytes = 4096;
+			r.nr_bios = 1;
+			r.op = IOLAT_OP_READ;
+			ASSERT_EQ(0, iolat_file_records(f, &r));
+		}
+		c[d].valid = true;
+		c[d].major = 250;
+		c[d].minor = d;
+		c[d].ios[IOLAT_OP_READ] = d + 1;
+		c[d].start_ns = 1000000000ULL;
+		c[d].now_ns = 2000000000ULL;
+	}
+	run.delivered = (uint64_t)n * (n + 1) / 2;
+	run.stats.written = run.delivered;
+	ASSERT_EQ(0, iolat_file_end(f, 2000000000ULL, &run, n, c));
+	ASSERT_EQ(0, iolat_file_close(f));
+	ASSERT_EQ(0, sh("%s report -o json %s/many.rec >%s/many.json 2>%s/err",
+			cli(), DIR, DIR, DIR)) TH_LOG("%s", slurp(DIR "/err"));
+	out = slurp(DIR "/many.json");
+	for (d = 0; d < n; d++) {
+		snprintf(name, sizeof(name), "\"name\": \"nullb%u\"", d);
+		at = strstr(out, name);
+		ASSERT_NE(NULL, at) TH_LOG("no %s", name);
+		at = strstr(at, "\"Q2C\": ");
+		ASSERT_NE(NULL, at);
+		EXPECT_EQ(d + 1, json_after(at, "\"count\": "))
+			TH_LOG("nullb%u", d);
+	}
+	free(out);
+	ASSERT_EQ(0, sh("%s report -o json -d nullb%u %s/many.rec >%s/one.json 2>%s/err",
+			cli(), n - 1, DIR, DIR, DIR)) TH_LOG("%s", slurp(DIR "/err"));
+	out = slurp(DIR "/one.json");
+	snprintf(name, sizeof(name), "\"name\": \"nullb%u\"", n - 1);
+	EXPECT_NE(NULL, strstr(out, name));
+	EXPECT_EQ(NULL, strstr(out, "\"name\": \"nullb0\""));
+	free(out);
+	/* the devices' block cut short, then one byte of it changed */
+	hdr = sizeof(*h) + 16 + (long)(n - IOLAT_FILE_HEADER_DEVS) *
+			  sizeof(struct iolat_file_dev);
+	ASSERT_EQ(0, sh("head -c %ld %s/many.rec >%s/cut.rec", hdr - 1, DIR, DIR));
+	EXPECT_EQ(1, sh("%s report %s/cut.rec >/dev/null 2>%s/err", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "the devices after its header"))
+		TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, sh("cp %s/many.rec %s/flip.rec && printf '\\125' | dd of=%s/flip.rec bs=1 seek=%ld conv=notrunc status=none && ! cmp -s %s/many.rec %s/flip.rec",
+			DIR, DIR, DIR, hdr - 40, DIR, DIR));
+	EXPECT_EQ(1, sh("%s report %s/flip.rec >/dev/null 2>%s/err", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "the devices after its header"))
+		TH_LOG("%s", out);
+	free(out);
+	free(s.devs);
+	free(c);
+	free(h);
+}
+
+/*
  * Intervals of 1 s: ten, and the last 5 ms to the stop; every request in
  * exactly one of them.
  */

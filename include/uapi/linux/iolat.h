@@ -21,7 +21,7 @@
 #define IOLAT_ABI_VERSION	5
 
 /* Limits the module enforces; the CLI uses them to build valid requests. */
-#define IOLAT_MAX_DEVS		16	/* devices per session */
+#define IOLAT_MAX_DEVS		4096	/* devices per session */
 #define IOLAT_MAX_SESSIONS	16	/* at once: the max_sessions parameter's limit */
 #define IOLAT_MAX_HWQ		4096	/* hardware queues per device */
 #define IOLAT_MAX_DEPTH		10240	/* tags per hardware queue (BLK_MQ_MAX_DEPTH) */

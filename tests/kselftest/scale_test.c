@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Many disks, in the guest: 64 null_blk disks (4 submit queues, or one
+ * per possible CPU if fewer, of 128 tags each) beside QEMU's NVMe drive.  stat, record -A and export
+ * without -d trace every blk-mq disk, each one's requests counted
+ * exactly (dd's on three of them; the kernel's own count bracketing
+ * the module's on every one); --include and --exclude choose among them.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "kselftest_harness.h"
+#include "helpers.h"
+
+#define NOTE(fmt, ...) fprintf(stderr, "# " fmt "\n", ##__VA_ARGS__)
+#define NS "nvme0n1"
+#define D "/tmp/iolat_scale"
+#define NR_NULLB 64
+#define MAX_DISKS 256
+
+/* The I/O of every test: direct reads of 4 KiB, a count per disk. */
+static const struct {
+	const char *dev;
+	int reads;
+} io[] = {
+	{ "nullb63", 700 }, { "nullb7", 300 }, { NS, 200 },
+};
+
+FIXTURE(scale) {
+	char disks[MAX_DISKS][32];	/* what iolat takes without -d */
+	int nr;
+};
+
+/* ls -v's order of the blk-mq disks, less loops with nothing attached */
+static int blk_mq_disks(char disks[][32], int max)
+{
+	FILE *p = popen("for d in /sys/block/*; do n=${d##*/}; test -d $d/mq || continue; "
+			"case $n in loop*) test -e $d/loop/backing_file || continue;; esac; "
+			"echo $n; done | sort -V", "r");
+	int n = 0;
+
+	if (!p)
+		return -1;
+	while (n < max && fscanf(p, "%31s", disks[n]) == 1)
+		n++;
+	pclose(p);
+	return n;
+}
+
+FIXTURE_SETUP(scale)
+{
+	if (sh("command -v dd >/dev/null"))
+		SKIP(return, "dd is not installed");
+	ASSERT_EQ(0, wait_disk(NS)) TH_LOG("no /dev/" NS ": the guest needs QEMU's NVMe drive");
+	ASSERT_EQ(0, module_load());
+	sh("modprobe -r null_blk 2>/dev/null");
+	ASSERT_EQ(0, nullb_settle());
+	ASSERT_EQ(0, sh("modprobe null_blk nr_devices=%d submit_queues=4 hw_queue_depth=128",
+			NR_NULLB));
+	ASSERT_EQ(0, wait_disk("nullb63"));
+	self->nr = blk_mq_disks(self->disks, MAX_DISKS);
+	ASSERT_LE(NR_NULLB + 1, self->nr);
+	/* (null_blk gives no more queues than CPUs) */
+	sh("echo \"# nullb63: $(ls /sys/block/nullb63/mq | wc -l) queues of $(cat /sys/block/nullb63/mq/0/nr_tags) tags; CPUs $(cat /sys/devices/system/cpu/possible) possible\" >&2");
+	ASSERT_EQ(0, sh("rm -rf " D " && mkdir -p " D));
+	sh("dmesg -c >/dev/null");
+}
+
+FIXTURE_TEARDOWN(scale)
+{
+	sh("modprobe -r null_blk 2>/dev/null");
+	EXPECT_EQ(0, dmesg_bad_reports());
+}
+
+/* The shell command of the I/O; @then runs after it. */
+static void io_cmd(char *buf, size_t len, const char *then)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	n += snprintf(buf + n, len - n, "sh -c '");
+	for (i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+		n += snprintf(buf + n, len - n,
+			      "dd if=/dev/%s of=/dev/null bs=4k count=%d iflag=direct status=none && ",
+			      io[i].dev, io[i].reads);
+	snprintf(buf + n, len - n, "%s'", then ? then : "true");
+}
+
+/* A device's object in a --summary file, or NULL. */
+static const char *summary_dev(const char *json, const char *dev)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "{\"name\":\"%s\"", dev);
+	return strstr(json, key);
+}
+
+/*
+ * Every disk of @self in the summary @json, its module count inside the
+ * kernel's bracket; the disks of io[] with exactly their reads.
+ */
+static void check_summary(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(scale) *self, const char *json)
+{
+	long long reads, all, inner, outer;
+	const char *at, *ops;
+	unsigned int i;
+	int d;
+
+	for (d = 0; d < self->nr; d++) {
+		at = summary_dev(json, self->disks[d]);
+		ASSERT_NE(NULL, at) TH_LOG("%s is not in the summary", self->disks[d]);
+		ops = strstr(at, "\"ops\":");
+		ASSERT_NE(NULL, ops);
+		all = json_sum(ops, "ios") - json_sum(strstr(ops, "\"hwqs\":"), "ios");
+		inner = json_num(at, "ios_inner");
+		outer = json_num(at, "ios_outer");
+		EXPECT_LE(inner, all) TH_LOG("%s", self->disks[d]);
+		EXPECT_LE(all, outer) TH_LOG("%s", self->disks[d]);
+		for (i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
+			if (strcmp(io[i].dev, self->disks[d]))
+				continue;
+			reads = json_num(strstr(ops, "\"read\":"), "ios");
+			EXPECT_EQ(io[i].reads, reads) TH_LOG("%s", io[i].dev);
+		}
+	}
+}
+
+/* stat and record -A without -d: every disk, each one's count exact. */
+TEST_F_TIMEOUT(scale, stat_and_aggregate_every_disk, 900)
+{
+	char cmd[1024];
+	char *out;
+	int st;
+
+	io_cmd(cmd, sizeof(cmd), NULL);
+	st = sh("%s stat --summary " D "/stat.json -o json 1 -- %s >" D "/stat.out 2>%s",
+		env("IOLAT_CLI"), cmd, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	out = slurp(D "/stat.json");
+	check_summary(_metadata, self, out);
+	free(out);
+	NOTE("stat: %d disks, each in the summary", self->nr);
+	st = sh("%s record -A -o json --summary " D "/agg.json -- %s >" D "/agg.out 2>%s",
+		env("IOLAT_CLI"), cmd, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	out = slurp(D "/agg.json");
+	check_summary(_metadata, self, out);
+	free(out);
+	out = slurp(D "/agg.out");
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"nullb63\""));
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"" NS "\""));
+	free(out);
+}
+
+/*
+ * export without -d: its exposition, read while it runs, has every disk,
+ * with the reads of io[] exactly; the summary at the end, every disk's
+ * count inside the kernel's bracket.
+ */
+TEST_F_TIMEOUT(scale, export_every_disk, 900)
+{
+	char cmd[2048], then[1024], key[128];
+	unsigned int i;
+	char *prom;
+	int d, st;
+
+	/* after the I/O: wait for the exposition that has it, keep it */
+	snprintf(then, sizeof(then),
+		 "for i in $(seq 3000); do grep -q \"^iolat_requests_total{device=\\\"nullb63\\\",op=\\\"read\\\"} %d\\$\" " D "/iolat.prom 2>/dev/null && cp " D "/iolat.prom " D "/live.prom && exit 0; sleep 0.1; done; exit 1",
+		 io[0].reads);
+	io_cmd(cmd, sizeof(cmd), then);
+	st = sh("%s export --textfile " D " -i 0.5 --summary " D "/export.json -- %s 2>%s",
+		env("IOLAT_CLI"), cmd, ERR);
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	prom = slurp(D "/live.prom");
+	for (d = 0; d < self->nr; d++) {
+		snprintf(key, sizeof(key), "iolat_busy_seconds_total{device=\"%s\"",
+			 self->disks[d]);
+		EXPECT_NE(NULL, strstr(prom, key)) TH_LOG("%s is not exported", self->disks[d]);
+	}
+	for (i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
+		snprintf(key, sizeof(key),
+			 "\niolat_requests_total{device=\"%s\",op=\"read\"} %d\n",
+			 io[i].dev, io[i].reads);
+		EXPECT_NE(NULL, strstr(prom, key)) TH_LOG("no %s", key + 1);
+	}
+	if (!sh("command -v promtool >/dev/null"))
+		EXPECT_EQ(0, sh("promtool check metrics <" D "/live.prom"));
+	free(prom);
+	prom = slurp(D "/export.json");
+	check_summary(_metadata, self, prom);
+	free(prom);
+	NOTE("export: %d disks exported", self->nr);
+}
+
+/* --include and --exclude on the names; not with -d; a bad one refused. */
+TEST_F_TIMEOUT(scale, include_exclude, 300)
+{
+	char *out;
+
+	ASSERT_EQ(0, sh("%s stat --summary " D "/inc.json --include '^nullb(1|2)$' 1 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR)) TH_LOG("%s", slurp(ERR));
+	out = slurp(D "/inc.json");
+	EXPECT_NE(NULL, summary_dev(out, "nullb1"));
+	EXPECT_NE(NULL, summary_dev(out, "nullb2"));
+	EXPECT_EQ(NULL, summary_dev(out, "nullb12"));
+	EXPECT_EQ(NULL, summary_dev(out, NS));
+	free(out);
+	ASSERT_EQ(0, sh("%s stat --summary " D "/exc.json --exclude '^nullb' 1 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR)) TH_LOG("%s", slurp(ERR));
+	out = slurp(D "/exc.json");
+	EXPECT_EQ(NULL, strstr(out, "\"name\":\"nullb"));
+	EXPECT_NE(NULL, summary_dev(out, NS));
+	free(out);
+	EXPECT_EQ(2, sh("%s stat --include nullb -d nullb1 1 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR));
+	out = slurp(ERR);
+	EXPECT_NE(NULL, strstr(out, "not with -d")) TH_LOG("%s", out);
+	free(out);
+	EXPECT_EQ(1, sh("%s stat --include '(' 1 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR));
+	out = slurp(ERR);
+	EXPECT_NE(NULL, strstr(out, "--include '('")) TH_LOG("%s", out);
+	free(out);
+	EXPECT_EQ(1, sh("%s stat --include '^nothing$' 1 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR));
+	EXPECT_EQ(2, sh("%s record --include nullb -t 1 >/dev/null 2>%s",
+			env("IOLAT_CLI"), ERR));
+}
+
+IOLAT_HARNESS_MAIN

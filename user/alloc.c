@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CLI's arrays of devices, sized by the session or the file:
+ * an array that grows, and a run's per-device arrays.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+/**
+ * iolat_grow() - room for @need elements in an array that grows
+ * @p: the array, or NULL
+ * @cap: its room, updated
+ * @need: the elements wanted
+ * @size: an element's size
+ *
+ * The room at least doubles; what is added is zeroed.  Out of memory,
+ * the CLI says so in one line and exits: a session's device arrays
+ * have no smaller fallback.
+ *
+ * Return: the array, perhaps moved.
+ */
+void *iolat_grow(void *p, unsigned int *cap, unsigned int need, size_t size)
+{
+	unsigned int n = *cap ? *cap : 4;
+	char *q;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	q = realloc(p, (size_t)n * size);
+	if (!q) {
+		iolat_err("out of memory for %u devices", need);
+		exit(EXIT_FAIL);
+	}
+	memset(q + (size_t)*cap * size, 0, (size_t)(n - *cap) * size);
+	*cap = n;
+	return q;
+}
+
+/**
+ * iolat_run_alloc() - a run's per-device arrays, zeroed
+ * @run: the run
+ * @nr_devs: its devices
+ *
+ * Return: 0 or -ENOMEM (with nothing left allocated).
+ */
+int iolat_run_alloc(struct iolat_run *run, unsigned int nr_devs)
+{
+	size_t n = nr_devs ?: 1;
+
+	run->removed = calloc(n, sizeof(*run->removed));
+	run->dev_state = calloc(n, sizeof(*run->dev_state));
+	run->kstart = calloc(n, sizeof(*run->kstart));
+	run->kend = calloc(n, sizeof(*run->kend));
+	run->kpre = calloc(n, sizeof(*run->kpre));
+	run->kprestop = calloc(n, sizeof(*run->kprestop));
+	if (run->removed && run->dev_state && run->kstart && run->kend &&
+	    run->kpre && run->kprestop)
+		return 0;
+	iolat_run_free(run);
+	return -ENOMEM;
+}
+
+void iolat_run_free(struct iolat_run *run)
+{
+	free(run->removed);
+	free(run->dev_state);
+	free(run->kstart);
+	free(run->kend);
+	free(run->kpre);
+	free(run->kprestop);
+	run->removed = NULL;
+	run->dev_state = NULL;
+	run->kstart = run->kend = run->kpre = run->kprestop = NULL;
+}
