@@ -29,7 +29,8 @@ CLI_SRCS := user/main.c user/msg.c user/alloc.c user/nlsock.c user/nl_readings.c
 	    user/diskstats.c user/nvme_fields.c user/analyze.c user/an_setup.c \
 	    user/output.c \
 	    user/agg_reader.c user/stack.c user/session_stats.c user/json.c \
-	    user/recfile.c user/crc32c.c user/csv.c user/out_text.c user/out_json.c \
+	    user/recfile.c user/recfile_read.c user/crc32c.c user/csv.c \
+	    user/out_text.c user/out_json.c \
 	    user/out_fio.c user/out_prom.c user/out_svg.c user/svg_frame.c \
 	    user/cmd_trace.c user/cmd_record.c user/cmd_report.c user/cmd_stat.c \
 	    user/cmd_export.c user/cmd_top.c \
@@ -44,7 +45,8 @@ KSFT_DIR ?=
 TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compare
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/busy_test \
 	      $(BUILD)/tests/unit/cli_test \
-	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test
+	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test \
+	      $(BUILD)/tests/unit/recfile_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/filter_test \
 	       $(BUILD)/tests/kselftest/output_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
@@ -95,11 +97,17 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
-RECFILE_OBJS := $(BUILD)/user/recfile.o $(BUILD)/user/crc32c.o $(BUILD)/user/msg.o \
+RECFILE_OBJS := $(BUILD)/user/recfile.o $(BUILD)/user/recfile_read.o \
+		$(BUILD)/user/crc32c.o $(BUILD)/user/msg.o \
 		$(BUILD)/user/alloc.o
 
 $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(RECFILE_OBJS) \
 				 $(LIB_OBJS) $(BUILD)/iolat
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
+$(BUILD)/tests/unit/recfile_test: tests/unit/recfile_test.c $(RECFILE_OBJS) \
+				  $(LIB_OBJS) $(BUILD)/iolat
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
 

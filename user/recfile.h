@@ -142,6 +142,9 @@ struct iolat_file_counters {
 
 struct iolat_file;
 uint32_t iolat_crc32c(uint32_t crc, const void *buf, size_t len);
+uint32_t iolat_file_block_crc(const struct iolat_file_block_head *bh,
+			      const void *a, uint32_t alen, const void *b,
+			      uint32_t blen);
 struct iolat_file *iolat_file_create(const char *path,
 				     const struct iolat_file_header *h);
 int iolat_file_devices(struct iolat_file *f, const struct iolat_session *s);

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the record file itself (user/recfile.c): its checksum,
+ * a file of more devices than its header holds, and a file of an older
+ * version, each read back by `iolat report` (IOLAT_CLI, default
+ * build/iolat).
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../user/recfile.h"
+#include "file_blocks.h"
+#include "unit.h"
+#include "kselftest_harness.h"
+
+#define DIR "/tmp/iolat_recfile_test"
+
+/* CRC32C bit by bit, the definition the file's blocks follow. */
+static uint32_t crc32c_bitwise(uint32_t crc, const unsigned char *p,
+			       size_t len)
+{
+	int k;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78U : crc >> 1;
+	}
+	return ~crc;
+}
+
+/*
+ * The blocks' CRC32C (the CPU's crc32 instruction where it has one) is
+ * CRC32C: the standard check value of "123456789", and the bitwise
+ * definition over buffers of every length from 0 to 300 at every
+ * alignment, whole and continued in two parts, so that files written by
+ * one CLI are read by another.
+ */
+TEST(crc32c_is_crc32c)
+{
+	unsigned char buf[320];
+	size_t len, off, cut;
+	unsigned int i;
+
+	EXPECT_EQ(0xe3069283U, iolat_crc32c(0, "123456789", 9));
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = uniform() * 256;
+	for (off = 0; off < 8; off++) {
+		for (len = 0; len <= 300; len++) {
+			uint32_t want = crc32c_bitwise(0, buf + off, len);
+
+			cut = len / 3;
+			ASSERT_EQ(want, iolat_crc32c(0, buf + off, len))
+				TH_LOG("offset %zu, length %zu", off, len);
+			ASSERT_EQ(want, iolat_crc32c(iolat_crc32c(0, buf + off,
+								  cut),
+						     buf + off + cut, len - cut));
+		}
+	}
+}
+
+/*
+ * A session of more devices than the file's header holds (the rest in the
+ * block after it): report finds each one's requests and counters, -d
+ * finds one beyond the header, and a file whose block of devices is cut
+ * or damaged is refused with one clear line.
+ */
+TEST(more_devices_than_the_header)
+{
+	const unsigned int n = 3 * IOLAT_FILE_HEADER_DEVS - 2;
+	struct iolat_session s = { .nr_devs = n };
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_info info = { .abi_version = IOLAT_ABI_VERSION };
+	struct iolat_run run = { .seconds = 1 };
+	struct iolat_dev_counters *c;
+	struct iolat_record r;
+	struct iolat_file *f;
+	char name[40], *out, *at;
+	unsigned int d, i;
+	long hdr;
+
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	s.devs = calloc(n, sizeof(*s.devs));
+	c = calloc(n, sizeof(*c));
+	ASSERT_TRUE(h && s.devs && c);
+	for (d = 0; d < n; d++) {
+		snprintf(s.devs[d].name, sizeof(s.devs[d].name), "nullb%u", d);
+		s.devs[d].major = 250;
+		s.devs[d].minor = d;
+		s.devs[d].nr_hwq = 1;
+		s.devs[d].depth = 64;
+		s.devs[d].nvme_ctrl = -1;
+		s.devs[d].sectors = 1 << 21;
+	}
+	iolat_file_header_fill(h, &s, &info, 1000000000ULL, 0);
+	f = iolat_file_create(DIR "/many.rec", h);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, iolat_file_devices(f, &s));
+	/* device d: d + 1 reads of (d + 1) us */
+	for (d = 0; d < n; d++) {
+		for (i = 0; i <= d; i++) {
+			memset(&r, 0, sizeof(r));
+			r.major = 250;
+			r.minor = d;
+			r.q_ns = 1000000000ULL + 1000 * (d * n + i);
+			r.c_ns = r.q_ns + 1000 * (d + 1);
+			r.bytes = 4096;
+			r.nr_bios = 1;
+			r.op = IOLAT_OP_READ;
+			ASSERT_EQ(0, iolat_file_records(f, &r));
+		}
+		c[d].valid = true;
+		c[d].major = 250;
+		c[d].minor = d;
+		c[d].ios[IOLAT_OP_READ] = d + 1;
+		c[d].start_ns = 1000000000ULL;
+		c[d].now_ns = 2000000000ULL;
+	}
+	run.delivered = (uint64_t)n * (n + 1) / 2;
+	run.stats.written = run.delivered;
+	ASSERT_EQ(0, iolat_file_end(f, 2000000000ULL, &run, n, c));
+	ASSERT_EQ(0, iolat_file_close(f));
+	ASSERT_EQ(0, sh("%s report -o json %s/many.rec >%s/many.json 2>%s/err",
+			cli(), DIR, DIR, DIR)) TH_LOG("%s", slurp(DIR "/err"));
+	out = slurp(DIR "/many.json");
+	for (d = 0; d < n; d++) {
+		snprintf(name, sizeof(name), "\"name\": \"nullb%u\"", d);
+		at = strstr(out, name);
+		ASSERT_NE(NULL, at) TH_LOG("no %s", name);
+		at = strstr(at, "\"Q2C\": ");
+		ASSERT_NE(NULL, at);
+		EXPECT_EQ(d + 1, json_after(at, "\"count\": "))
+			TH_LOG("nullb%u", d);
+	}
+	free(out);
+	ASSERT_EQ(0, sh("%s report -o json -d nullb%u %s/many.rec >%s/one.json 2>%s/err",
+			cli(), n - 1, DIR, DIR, DIR)) TH_LOG("%s", slurp(DIR "/err"));
+	out = slurp(DIR "/one.json");
+	snprintf(name, sizeof(name), "\"name\": \"nullb%u\"", n - 1);
+	EXPECT_NE(NULL, strstr(out, name));
+	EXPECT_EQ(NULL, strstr(out, "\"name\": \"nullb0\""));
+	free(out);
+	/* the devices' block cut short, then one byte of it changed */
+	hdr = sizeof(*h) + 16 + (long)(n - IOLAT_FILE_HEADER_DEVS) *
+			  sizeof(struct iolat_file_dev);
+	ASSERT_EQ(0, sh("head -c %ld %s/many.rec >%s/cut.rec", hdr - 1, DIR, DIR));
+	EXPECT_EQ(1, sh("%s report %s/cut.rec >/dev/null 2>%s/err", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "the devices after its header"))
+		TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, sh("cp %s/many.rec %s/flip.rec && printf '\\125' | dd of=%s/flip.rec bs=1 seek=%ld conv=notrunc status=none && ! cmp -s %s/many.rec %s/flip.rec",
+			DIR, DIR, DIR, hdr - 40, DIR, DIR));
+	EXPECT_EQ(1, sh("%s report %s/flip.rec >/dev/null 2>%s/err", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/err");
+	EXPECT_NE(NULL, strstr(out, "the devices after its header"))
+		TH_LOG("%s", out);
+	free(out);
+	free(s.devs);
+	free(c);
+	free(h);
+}
+
+/*
+ * A version 3 file (ABI 4's records of 176 bytes, the end block without
+ * the stack's counters), written here byte by byte as the CLI of ABI 4
+ * wrote it, is still read: every request, at its latency.
+ */
+#define N_V3 1000
+TEST(reads_version_3_files)
+{
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	unsigned char end[sizeof(struct iolat_file_end_v4) +
+			  sizeof(struct iolat_file_counters)] = { 0 };
+	static unsigned char recs[N_V3 * IOLAT_FILE_V3_RECORD];
+	uint64_t t0 = 1000000000000ULL, mark;
+	struct iolat_record r;
+	struct iolat_file_end_v4 e = { 0 };
+	unsigned int i;
+	char *out;
+	FILE *f;
+
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	header_init(h, t0);
+	h->version = 3;
+	h->abi_version = 4;
+	h->record_size = IOLAT_FILE_V3_RECORD;
+	h->nr_devs = 1;
+	strcpy(h->devs[0].name, "nullb0");
+	h->devs[0].major = 250;
+	h->devs[0].nr_hwq = 1;
+	h->devs[0].depth = 64;
+	h->devs[0].nvme_ctrl = -1;
+	f = fopen(DIR "/v3.rec", "w");
+	ASSERT_NE(NULL, f);
+	fwrite(h, sizeof(*h), 1, f);
+	free(h);
+	for (i = 0; i < N_V3; i++) {
+		memset(&r, 0, sizeof(r));
+		r.major = 250;
+		r.op = IOLAT_OP_READ;
+		r.bytes = 4096;
+		r.nr_bios = 1;
+		r.q_ns = t0 + i * 1000000ULL;
+		/* Q2C of 100 us to 199.9 us: the median 150 us */
+		r.c_ns = r.q_ns + 100000 + i * 100;
+		r.link = 7;	/* not in a version 3 record: must read as 0 */
+		memcpy(recs + i * IOLAT_FILE_V3_RECORD, &r, IOLAT_FILE_V3_RECORD);
+	}
+	put_block(f, IOLAT_FB_RECORDS, recs, sizeof(recs));
+	mark = t0 + N_V3 * 1000000ULL;
+	put_block(f, IOLAT_FB_MARK, &mark, sizeof(mark));
+	e.end_ns = mark;
+	e.seconds_ns = N_V3 * 1000000ULL;
+	e.delivered = N_V3;
+	e.stats[0] = N_V3;
+	memcpy(end, &e, IOLAT_FILE_V3_END);
+	put_block(f, IOLAT_FB_END, end,
+		  IOLAT_FILE_V3_END + sizeof(struct iolat_file_counters));
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, sh("%s report -o json %s/v3.rec >%s/v3.json", cli(), DIR,
+			DIR));
+	out = slurp(DIR "/v3.json");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(N_V3, json_after(strstr(out, "\"Q2C\": "), "\"count\": "));
+	EXPECT_GE(1000, fabs(json_after(strstr(out, "\"Q2C\": "), "\"p50_ns\": ") -
+			     150000));
+	EXPECT_EQ(NULL, strstr(out, "\"stack\""));
+	free(out);
+	ASSERT_EQ(0, sh("%s report -o csv %s/v3.rec | awk -F, 'NR > 1 && $29 != \"\" { exit 1 }'",
+			cli(), DIR));
+}
+
+TEST_HARNESS_MAIN
