@@ -27,6 +27,14 @@ int iolat_acct_init(struct iolat_dev *d)
 	return d->hwq_words ? 0 : -ENOMEM;
 }
 
+/* What iolat_acct_init() allocates per CPU for @nr_hwq queues. */
+size_t iolat_acct_cpu_bytes(u32 nr_hwq)
+{
+	return sizeof(struct iolat_acct_cpu) +
+	       (nr_hwq == 1 ? 0 : array3_size(nr_hwq, IOLAT_NR_SPANS,
+					      sizeof(local64_t)));
+}
+
 void iolat_acct_free(struct iolat_dev *d)
 {
 	free_percpu(d->acct);

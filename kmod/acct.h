@@ -509,6 +509,7 @@ static inline u32 iolat_n_issued(u64 n)
 }
 
 int iolat_acct_init(struct iolat_dev *d);
+size_t iolat_acct_cpu_bytes(u32 nr_hwq);
 void iolat_acct_free(struct iolat_dev *d);
 void iolat_acct_snapshot(const struct iolat_session *s,
 			 const struct iolat_dev *d, struct iolat_acct_snap *snap,

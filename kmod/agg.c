@@ -12,6 +12,16 @@
 #include <linux/lockdep.h>
 #include "agg.h"
 #include "../lib/record.h"
+#include "alloc.h"
+
+/* What iolat_agg_init() allocates for a device. */
+size_t iolat_agg_bytes(void)
+{
+	return iolat_alloc_bytes(array_size(nr_cpu_ids,
+					    sizeof(struct iolat_agg_cpu *))) +
+	       num_possible_cpus() *
+	       iolat_alloc_bytes(sizeof(struct iolat_agg_cpu));
+}
 
 int iolat_agg_init(struct iolat_dev *d)
 {
@@ -22,11 +32,12 @@ int iolat_agg_init(struct iolat_dev *d)
 	/* the ABI's numbers are enum iolat_stage's */
 	BUILD_BUG_ON(IOLAT_AGG_STAGE_D2C - IOLAT_STAGE_D2C);
 	BUILD_BUG_ON(IOLAT_AGG_STAGE_Q2C - IOLAT_STAGE_Q2C);
-	d->agg = kcalloc(nr_cpu_ids, sizeof(*d->agg), GFP_KERNEL);
+	d->agg = iolat_zalloc(array_size(nr_cpu_ids, sizeof(*d->agg)),
+			      NUMA_NO_NODE);
 	if (!d->agg)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		a = kvzalloc_node(sizeof(*a), GFP_KERNEL, cpu_to_node(cpu));
+		a = iolat_zalloc(sizeof(*a), cpu_to_node(cpu));
 		if (!a)
 			return -ENOMEM;
 		for (op = 0; op < IOLAT_OP_NR; op++)
@@ -45,7 +56,7 @@ void iolat_agg_free(struct iolat_dev *d)
 		return;
 	for_each_possible_cpu(cpu)
 		kvfree(d->agg[cpu]);
-	kfree(d->agg);
+	kvfree(d->agg);
 	d->agg = NULL;
 }
 

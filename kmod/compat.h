@@ -343,19 +343,14 @@ static inline u64 iolat_rq_start_ns(const struct request *rq)
 	return rq->rq_flags & timed ? rq->start_time_ns : 0;
 }
 
-/*
- * Request operation and flags: blk_opf_t was introduced in v6.0 ("block:
- * Introduce the type blk_opf_t"); before, cmd_flags was an unsigned int.
- */
+/* blk_opf_t: v6.0 ("block: Introduce the type blk_opf_t"). */
 #ifndef IOLAT_HAVE_BLK_OPF_T
 typedef unsigned int blk_opf_t;
 #endif
 
 /*
- * A passthrough request (the driver's own command, never a bio through
- * block_bio_queue): REQ_OP_DRV_IN/OUT, and until v5.11 ("block: remove
- * REQ_OP_SCSI_{IN,OUT}") also the SCSI ones.  blk_rq_is_passthrough()
- * says the same but takes a request it could change.
+ * A passthrough request (a driver's command, no bio): REQ_OP_DRV_IN/OUT,
+ * and the SCSI ones until v5.11 ("block: remove REQ_OP_SCSI_{IN,OUT}").
  */
 static inline bool iolat_rq_passthrough(const struct request *rq)
 {
@@ -395,9 +390,8 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 #endif
 
 /*
- * KUNIT_EXPECT_NULL() and KUNIT_EXPECT_NOT_NULL() arrived in v5.18
- * ("kunit: Introduce _NULL and _NOT_NULL macros"); RHEL 8's KUnit has
- * neither.  Used only by the KUnit suite, after <kunit/test.h>.
+ * KUNIT_EXPECT_NULL(), _NOT_NULL(): v5.18 ("kunit: Introduce _NULL and
+ * _NOT_NULL macros"); for the KUnit suites, after <kunit/test.h>.
  */
 #ifndef IOLAT_HAVE_KUNIT_EXPECT_NULL
 #define KUNIT_EXPECT_NULL(test, ptr) \
@@ -429,6 +423,13 @@ struct netlink_range_validation {
 #define IOLAT_NLA_NESTED(policy) NLA_POLICY_NESTED(policy)
 #else
 #define IOLAT_NLA_NESTED(policy) { .type = NLA_NESTED }
+#endif
+
+/* Formatted extack messages (79 characters): v6.3; before, @plain. */
+#ifdef NL_SET_ERR_MSG_FMT
+#define IOLAT_ERR_MSG_FMT(ack, plain, f, ...) NL_SET_ERR_MSG_FMT(ack, f, ##__VA_ARGS__)
+#else
+#define IOLAT_ERR_MSG_FMT(ack, plain, f, ...) NL_SET_ERR_MSG(ack, plain)
 #endif
 
 #ifdef IOLAT_HAVE_GENL_FAMILY_POLICY

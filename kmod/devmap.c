@@ -8,6 +8,7 @@
 #include <linux/errno.h>
 #include "compat.h"
 #include "devmap.h"
+#include "alloc.h"
 
 /* @m's major @major, with room for chunk @chunk: grown if need be */
 static struct iolat_map_major *iolat_devmap_major(struct iolat_devmap *m,
@@ -18,15 +19,16 @@ static struct iolat_map_major *iolat_devmap_major(struct iolat_devmap *m,
 
 	if (chunk < nr)
 		return mj;
-	grown = kzalloc(struct_size(grown, chunk, chunk + 1), GFP_KERNEL);
+	grown = iolat_zalloc(struct_size(grown, chunk, chunk + 1),
+			     NUMA_NO_NODE);
 	if (!grown)
 		return NULL;
 	grown->nr_chunks = chunk + 1;
 	if (mj)
 		memcpy(grown->chunk, mj->chunk, nr * sizeof(mj->chunk[0]));
-	m->bytes += struct_size(grown, chunk, chunk + 1) -
-		    (mj ? struct_size(mj, chunk, nr) : 0);
-	kfree(mj);
+	m->bytes += iolat_alloc_bytes(struct_size(grown, chunk, chunk + 1)) -
+		    (mj ? iolat_alloc_bytes(struct_size(mj, chunk, nr)) : 0);
+	kvfree(mj);
 	m->major[major] = grown;
 	return grown;
 }
@@ -54,10 +56,10 @@ int iolat_devmap_add(struct iolat_devmap *m, dev_t devt, struct iolat_dev *d)
 		return -ENOMEM;
 	c = &mj->chunk[chunk];
 	if (!*c) {
-		*c = kzalloc(sizeof(**c), GFP_KERNEL);
+		*c = iolat_zalloc(sizeof(**c), NUMA_NO_NODE);
 		if (!*c)
 			return -ENOMEM;
-		m->bytes += sizeof(**c);
+		m->bytes += iolat_alloc_bytes(sizeof(**c));
 	}
 	if ((*c)->dev[MINOR(devt) & (IOLAT_MAP_CHUNK - 1)])
 		return -EEXIST;
@@ -74,8 +76,8 @@ void iolat_devmap_free(struct iolat_devmap *m)
 		if (!m->major[i])
 			continue;
 		for (j = 0; j < m->major[i]->nr_chunks; j++)
-			kfree(m->major[i]->chunk[j]);
-		kfree(m->major[i]);
+			kvfree(m->major[i]->chunk[j]);
+		kvfree(m->major[i]);
 		m->major[i] = NULL;
 	}
 	m->bytes = 0;

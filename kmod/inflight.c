@@ -8,6 +8,7 @@
 #include <linux/kdev_t.h>
 #include "inflight.h"
 #include "upper.h"
+#include "alloc.h"
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 {
@@ -21,8 +22,8 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 	d->last = spec->sectors - 1;
 	d->nr_hwq = spec->nr_hwq;
 	d->depth = spec->depth;
-	d->hwqs = kvmalloc(array_size(d->nr_hwq, sizeof(*d->hwqs)),
-			   GFP_KERNEL | __GFP_ZERO);
+	d->hwqs = iolat_zalloc(array_size(d->nr_hwq, sizeof(*d->hwqs)),
+			       NUMA_NO_NODE);
 	if (!d->hwqs)
 		return -ENOMEM;
 	/* a bio-based device's bios are in its own table instead */
@@ -31,15 +32,29 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 	n = array_size(d->nr_hwq, d->depth + 1);
 	if (n == SIZE_MAX)
 		return -ENOMEM;
-	/* one slot more, to align them whatever kvmalloc() returns */
-	d->slots_mem = kvmalloc(array_size(n + 1, sizeof(*d->slots)),
-				GFP_KERNEL | __GFP_ZERO);
-	d->slot_ext = kvmalloc(array_size(n, sizeof(*d->slot_ext)),
-			       GFP_KERNEL | __GFP_ZERO);
+	/* one slot more, to align them whatever the allocator returns */
+	d->slots_mem = iolat_zalloc(array_size(n + 1, sizeof(*d->slots)),
+				    NUMA_NO_NODE);
+	d->slot_ext = iolat_zalloc(array_size(n, sizeof(*d->slot_ext)),
+				   NUMA_NO_NODE);
 	if (!d->slots_mem || !d->slot_ext)
 		return -ENOMEM;
 	d->slots = PTR_ALIGN(d->slots_mem, SMP_CACHE_BYTES);
 	return 0;
+}
+
+/* What iolat_inflight_init() allocates for @spec. */
+size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec)
+{
+	size_t hwqs = iolat_alloc_bytes(array_size(spec->nr_hwq,
+						   sizeof(struct iolat_hwq)));
+	size_t n = array_size(spec->nr_hwq, spec->depth + 1);
+
+	if (spec->bio_based)
+		return hwqs + iolat_upper_bytes(spec->depth);
+	return hwqs +
+	       iolat_alloc_bytes(array_size(n + 1, sizeof(struct iolat_slot))) +
+	       iolat_alloc_bytes(array_size(n, sizeof(struct iolat_slot_ext)));
 }
 
 void iolat_inflight_free(struct iolat_dev *d)

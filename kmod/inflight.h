@@ -48,6 +48,7 @@ static inline struct iolat_slot_ext *iolat_slot_ext(const struct iolat_dev *d,
 }
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec);
+size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec);
 void iolat_inflight_free(struct iolat_dev *d);
 
 #endif /* _IOLAT_INFLIGHT_H */

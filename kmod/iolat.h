@@ -288,6 +288,7 @@ struct iolat_session {
 	struct iolat_nvme_ctrl *ctrls;	/* [nr_devs] */
 	unsigned int nr_events;	/* under the session mutex */
 	struct iolat_event events[IOLAT_MAX_EVENTS];
+	u64 mem_bytes;		/* what it holds (budget.h) */
 };
 
 /* Does @s write records?  Not with counters only, nor when aggregating. */
@@ -475,14 +476,14 @@ void iolat_record_emit_admin(struct iolat_session *s,
 #define IOLAT_MODE_AGGREGATE		BIT(2)	/* IOLAT_A_AGGREGATE */
 /* Sessions at once: the max_sessions module parameter's default */
 #define IOLAT_DEFAULT_SESSIONS		4
-/* An aggregating session's histograms may take this much memory. */
-#define IOLAT_AGG_MAX_BYTES		(256UL << 20)
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
 			const struct iolat_filter *filter, u32 mode,
 			struct netlink_ext_ack *extack);
 int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
 		      struct netlink_ext_ack *extack);
+unsigned int iolat_session_ring_default(void);
+u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr);
 int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack);
 struct iolat_session *iolat_session_lock(u32 portid,

@@ -21,15 +21,17 @@ static struct genl_family iolat_family;
 
 static int iolat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	unsigned int i, nr_sessions;
+	u64 all, mine;
 	struct sk_buff *msg;
 	const char *tp;
-	unsigned int i;
 	void *hdr;
 	int err;
 
 	err = iolat_nl_validate_info(info);
 	if (err)
 		return err;
+	all = iolat_session_mem(info->snd_portid, &mine, &nr_sessions);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -42,7 +44,11 @@ static int iolat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, IOLAT_A_CLOCK_INVERSIONS,
 			      iolat_clock_inversions(), IOLAT_A_PAD) ||
 	    nla_put_u32(msg, IOLAT_A_NVME_AVAILABLE,
-			iolat_attach_nvme_available())) {
+			iolat_attach_nvme_available()) ||
+	    nla_put_u64_64bit(msg, IOLAT_A_MEM_BYTES, all, IOLAT_A_PAD) ||
+	    (mine && nla_put_u64_64bit(msg, IOLAT_A_SESSION_MEM_BYTES, mine,
+				       IOLAT_A_PAD)) ||
+	    nla_put_u32(msg, IOLAT_A_NR_SESSIONS, nr_sessions)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

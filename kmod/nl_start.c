@@ -162,8 +162,7 @@ static void iolat_nl_parse_filter(struct nlattr **attrs,
 }
 
 /* START's flags, of which at most one of the ways to keep no records. */
-static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
-			       u32 *mode)
+static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 {
 	struct nlattr **attrs = info->attrs;
 
@@ -199,12 +198,6 @@ static int iolat_nl_parse_mode(struct genl_info *info, unsigned int nr_devs,
 				    "NVMe commands are traced as records, not aggregated");
 		return -EINVAL;
 	}
-	if ((u64)nr_devs * num_possible_cpus() * IOLAT_AGG_CPU_BYTES >
-	    IOLAT_AGG_MAX_BYTES) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
-				    "aggregation of this many devices on this many CPUs needs more than 256 MiB");
-		return -E2BIG;
-	}
 	return 0;
 }
 
@@ -217,7 +210,7 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 			       struct iolat_dev_spec *parsed, unsigned int max)
 {
 	struct iolat_filter filter;
-	unsigned int nr = 0, i, slots = IOLAT_RING_DEFAULT;
+	unsigned int nr = 0, i, slots = iolat_session_ring_default();
 	const struct nlattr *nla;
 	int rem, err;
 	u32 mode;
@@ -264,7 +257,7 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 		return -EINVAL;
 	}
 	iolat_nl_parse_filter(info->attrs, &filter);
-	err = iolat_nl_parse_mode(info, nr, &mode);
+	err = iolat_nl_parse_mode(info, &mode);
 	if (err)
 		return err;
 	iolat_nl_order_devs(specs, parsed, nr);

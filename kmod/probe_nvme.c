@@ -23,6 +23,7 @@
 #include "probe_nvme.h"
 #include "stash.h"
 #include "../lib/nvme_names.h"
+#include "alloc.h"
 
 /*
  * The layout of the head of nvme-core's request data (compat.h): known
@@ -376,6 +377,17 @@ struct iolat_nvme_slot *iolat_nvme_done(const struct iolat_dev *d,
 	return slot;
 }
 
+/* What iolat_nvme_ctrl_init() allocates for a namespace's controller. */
+size_t iolat_nvme_ctrl_bytes(const struct iolat_dev_spec *spec)
+{
+	return iolat_alloc_bytes(array3_size(spec->nr_hwq, spec->depth,
+					     sizeof(struct iolat_nvme_slot))) +
+	       iolat_alloc_bytes(array_size(IOLAT_NVME_ADMIN_TAGS,
+					    sizeof(struct iolat_nvme_slot))) +
+	       iolat_alloc_bytes(array_size(spec->nr_hwq + 1,
+					    sizeof(struct iolat_nvme_qid)));
+}
+
 /**
  * iolat_nvme_ctrl_init() - a traced controller's tables
  * @c: the controller, zeroed
@@ -390,11 +402,12 @@ int iolat_nvme_ctrl_init(struct iolat_nvme_ctrl *c, u32 instance,
 	c->instance = instance;
 	c->nr_hwq = spec->nr_hwq;
 	c->depth = spec->depth;
-	c->io = kvcalloc(array_size(c->nr_hwq, c->depth), sizeof(*c->io),
-			 GFP_KERNEL);
-	c->admin = kvcalloc(IOLAT_NVME_ADMIN_TAGS, sizeof(*c->admin),
-			    GFP_KERNEL);
-	c->qids = kvcalloc(c->nr_hwq + 1, sizeof(*c->qids), GFP_KERNEL);
+	c->io = iolat_zalloc(array3_size(c->nr_hwq, c->depth, sizeof(*c->io)),
+			     NUMA_NO_NODE);
+	c->admin = iolat_zalloc(array_size(IOLAT_NVME_ADMIN_TAGS,
+					   sizeof(*c->admin)), NUMA_NO_NODE);
+	c->qids = iolat_zalloc(array_size(c->nr_hwq + 1, sizeof(*c->qids)),
+			       NUMA_NO_NODE);
 	return c->io && c->admin && c->qids ? 0 : -ENOMEM;
 }
 

@@ -83,6 +83,7 @@ iolat_nvme_ctrl_of(struct iolat_session *s, const struct request *rq)
 	return NULL;
 }
 
+size_t iolat_nvme_ctrl_bytes(const struct iolat_dev_spec *spec);
 int iolat_nvme_ctrl_init(struct iolat_nvme_ctrl *c, u32 instance,
 			 const struct iolat_dev_spec *spec);
 void iolat_nvme_ctrl_free(struct iolat_nvme_ctrl *c);

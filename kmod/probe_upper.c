@@ -20,12 +20,23 @@
 #include "acct.h"
 #include "agg.h"
 #include "stash.h"
+#include "alloc.h"
 
 int iolat_upper_init(struct iolat_dev *d)
 {
-	d->upper = kvcalloc(d->depth, sizeof(*d->upper), GFP_KERNEL);
-	d->by_sector = kvcalloc(d->depth, sizeof(*d->by_sector), GFP_KERNEL);
+	d->upper = iolat_zalloc(array_size(d->depth, sizeof(*d->upper)),
+				NUMA_NO_NODE);
+	d->by_sector = iolat_zalloc(array_size(d->depth, sizeof(*d->by_sector)),
+				    NUMA_NO_NODE);
 	return d->upper && d->by_sector ? 0 : -ENOMEM;
+}
+
+/* What iolat_upper_init() allocates for a table of @depth slots. */
+size_t iolat_upper_bytes(u32 depth)
+{
+	return iolat_alloc_bytes(array_size(depth,
+					    sizeof(struct iolat_upper_slot))) +
+	       iolat_alloc_bytes(array_size(depth, sizeof(u32)));
 }
 
 void iolat_upper_free(struct iolat_dev *d)
@@ -57,8 +68,17 @@ int iolat_links_init(struct iolat_session *s)
 	if (!n || !lower)
 		return 0;
 	s->nr_links = roundup_pow_of_two(n);
-	s->links = kvcalloc(s->nr_links, sizeof(*s->links), GFP_KERNEL);
+	s->links = iolat_zalloc(array_size(s->nr_links, sizeof(*s->links)),
+				NUMA_NO_NODE);
 	return s->links ? 0 : -ENOMEM;
+}
+
+/* What iolat_links_init() allocates for bio-based devices of @slots. */
+size_t iolat_links_bytes(u32 slots)
+{
+	return slots ? iolat_alloc_bytes(array_size(roundup_pow_of_two(slots),
+						    sizeof(struct iolat_link))) :
+		       0;
 }
 
 /*

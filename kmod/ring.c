@@ -10,6 +10,7 @@
 #include <linux/overflow.h>
 #include "compat.h"
 #include "ring.h"
+#include "alloc.h"
 
 /**
  * iolat_ring_init() - set up an empty ring
@@ -24,8 +25,7 @@ int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node)
 	if (!is_power_of_2(nr_slots))
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
-	r->slots = kvmalloc_node(array_size(nr_slots, sizeof(*r->slots)),
-				 GFP_KERNEL | __GFP_ZERO, node);
+	r->slots = iolat_zalloc(array_size(nr_slots, sizeof(*r->slots)), node);
 	if (!r->slots)
 		return -ENOMEM;
 	local_set(&r->head, 0);
@@ -33,6 +33,13 @@ int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_ring_init);
+
+/* What iolat_ring_init() allocates for @nr_slots records. */
+size_t iolat_ring_bytes(unsigned int nr_slots)
+{
+	return iolat_alloc_bytes(array_size(nr_slots,
+					    sizeof(struct iolat_ring_slot)));
+}
 
 void iolat_ring_free(struct iolat_ring *r)
 {

@@ -84,6 +84,7 @@ static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
 }
 
 int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node);
+size_t iolat_ring_bytes(unsigned int nr_slots);
 void iolat_ring_free(struct iolat_ring *r);
 unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max);
 unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,

@@ -26,10 +26,20 @@
 #include "stash.h"
 #include "upper.h"
 #include "probe_nvme.h"
+#include "budget.h"
+#include "alloc.h"
 
 static unsigned int max_sessions = IOLAT_DEFAULT_SESSIONS;
 module_param(max_sessions, uint, 0444);
 MODULE_PARM_DESC(max_sessions, "sessions at once, 1..16 (default 4)");
+
+static unsigned int max_session_mb = 256;
+module_param(max_session_mb, uint, 0644);
+MODULE_PARM_DESC(max_session_mb, "a session's memory at most, MiB (default 256)");
+
+static unsigned int ring_mb = 64;
+module_param(ring_mb, uint, 0644);
+MODULE_PARM_DESC(ring_mb, "the record buffers of a session that does not size them, MiB over every CPU (default 64)");
 
 static DEFINE_MUTEX(iolat_mutex);
 /* [max_sessions], under iolat_mutex */
@@ -73,7 +83,7 @@ static void iolat_session_free(struct iolat_session *s)
 		free_percpu(s->rings);
 	}
 	free_percpu(s->stash);
-	kfree(s);
+	kvfree(s);
 }
 
 /*
@@ -88,7 +98,8 @@ static int iolat_session_nvme(struct iolat_session *s,
 	unsigned int i, j;
 	int err;
 
-	s->ctrls = kvcalloc(s->nr_devs, sizeof(*s->ctrls), GFP_KERNEL);
+	s->ctrls = iolat_zalloc(array_size(s->nr_devs, sizeof(*s->ctrls)),
+				NUMA_NO_NODE);
 	if (!s->ctrls)
 		return -ENOMEM;
 	for (i = 0; i < s->nr_devs; i++) {
@@ -153,18 +164,19 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 						 unsigned int nr_specs,
 						 unsigned int ring_slots,
 						 const struct iolat_filter *filter,
-						 u32 mode,
+						 u32 mode, u64 mem_bytes,
 						 struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
 	unsigned int i;
 	int cpu, err;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = iolat_zalloc(sizeof(*s), NUMA_NO_NODE);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
 	s->filter = *filter;
+	s->mem_bytes = mem_bytes;
 	s->counters_only = mode & IOLAT_MODE_COUNTERS_ONLY;
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
@@ -177,7 +189,8 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
-	s->devs = kvcalloc(nr_specs, sizeof(*s->devs), GFP_KERNEL);
+	s->devs = iolat_zalloc(array_size(nr_specs, sizeof(*s->devs)),
+			       NUMA_NO_NODE);
 	if (!s->devs) {
 		err = -ENOMEM;
 		goto fail;
@@ -220,6 +233,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		if (err)
 			goto fail;
 	}
+	s->mem_bytes += s->map.bytes;
 	err = iolat_links_init(s);
 	if (err)
 		goto fail;
@@ -354,9 +368,26 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s, **place;
+	struct iolat_budget b;
 	unsigned int i;
+	u64 need;
 	int err = 0;
 
+	/* what it would take, before anything is allocated */
+	iolat_budget_count(&b, specs, nr_specs, ring_slots, mode);
+	need = iolat_budget_total(&b);
+	if (need > (u64)READ_ONCE(max_session_mb) << 20) {
+		pr_info_ratelimited("a session of %u devices needs %llu MiB (histograms %llu, records %llu, tables %llu), over max_session_mb=%u\n",
+				    nr_specs, DIV_ROUND_UP(need, 1 << 20),
+				    b.hist >> 20, b.rings >> 20, b.inflight >> 20,
+				    READ_ONCE(max_session_mb));
+		IOLAT_ERR_MSG_FMT(extack,
+				  "the session needs more memory than the max_session_mb module parameter allows (the figure is in the kernel log)",
+				  "the session needs %llu MiB; max_session_mb is %u",
+				  DIV_ROUND_UP(need, 1 << 20),
+				  READ_ONCE(max_session_mb));
+		return -E2BIG;
+	}
 	mutex_lock(&iolat_mutex);
 	place = iolat_session_of(portid);
 	if (place && (*place)->running) {
@@ -373,7 +404,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		goto out;
 	}
 	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter,
-				mode, extack);
+				mode, need, extack);
 	if (IS_ERR(s)) {
 		if (PTR_ERR(s) == -ENOMEM)
 			NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
@@ -394,6 +425,53 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 out:
 	mutex_unlock(&iolat_mutex);
 	return err;
+}
+
+/**
+ * iolat_session_ring_default() - records per CPU buffer when START
+ *	gives none
+ *
+ * IOLAT_RING_DEFAULT, or fewer, a power of two, so that the buffers of
+ * every CPU fit in the ring_mb module parameter's MiB; at least
+ * IOLAT_RING_MIN.
+ */
+unsigned int iolat_session_ring_default(void)
+{
+	u64 fit = div_u64((u64)READ_ONCE(ring_mb) << 20,
+			  num_possible_cpus() *
+			  (u32)sizeof(struct iolat_ring_slot));
+
+	if (fit < IOLAT_RING_MIN)
+		return IOLAT_RING_MIN;
+	return min_t(u64, IOLAT_RING_DEFAULT, rounddown_pow_of_two(fit));
+}
+
+/**
+ * iolat_session_mem() - the memory of the sessions
+ * @portid: a socket
+ * @mine: set to its session's, 0 without one
+ * @nr: set to the number of sessions
+ *
+ * Return: all the sessions' memory, bytes.
+ */
+u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr)
+{
+	u64 all = 0;
+	unsigned int i;
+
+	*mine = 0;
+	*nr = 0;
+	mutex_lock(&iolat_mutex);
+	for (i = 0; i < max_sessions; i++) {
+		if (!iolat_sessions[i])
+			continue;
+		all += iolat_sessions[i]->mem_bytes;
+		(*nr)++;
+		if (iolat_sessions[i]->portid == portid)
+			*mine = iolat_sessions[i]->mem_bytes;
+	}
+	mutex_unlock(&iolat_mutex);
+	return all;
 }
 
 static struct iolat_session *iolat_session_owned(u32 portid,

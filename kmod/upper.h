@@ -207,7 +207,9 @@ static inline void iolat_upper_fold(struct iolat_upper_slot *u, u64 link,
 }
 
 int iolat_upper_init(struct iolat_dev *d);
+size_t iolat_upper_bytes(u32 depth);
 int iolat_links_init(struct iolat_session *s);
+size_t iolat_links_bytes(u32 slots);
 void iolat_upper_free(struct iolat_dev *d);
 void iolat_record_emit_upper(struct iolat_session *s,
 			     const struct iolat_dev *d,

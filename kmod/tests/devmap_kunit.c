@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include "../iolat.h"
+#include "../alloc.h"
 #include "suites.h"
 
 /*
@@ -42,14 +43,18 @@ static void iolat_devmap_numbers_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, iolat_devmap_find(m, MKDEV(4095, 0)));
 	KUNIT_EXPECT_EQ(test, -EEXIST, iolat_devmap_add(m, MKDEV(8, 63), d));
 	KUNIT_EXPECT_EQ(test, -ERANGE, iolat_devmap_add(m, MKDEV(512, 0), d));
-	/* chunks: 8's 0, 1, 63; 259's 0 and last; 511's 0; 0's 0 */
+	/*
+	 * chunks: 8's 0, 1, 63; 259's 0 and last; 511's 0; 0's 0; as the
+	 * allocator takes them
+	 */
 	KUNIT_EXPECT_EQ(test, m->bytes,
-			7 * sizeof(struct iolat_map_chunk) +
-			struct_size((struct iolat_map_major *)NULL, chunk, 64) +
-			struct_size((struct iolat_map_major *)NULL, chunk,
-				    1U << 14) +
-			2 * struct_size((struct iolat_map_major *)NULL, chunk,
-					1));
+			7 * iolat_alloc_bytes(sizeof(struct iolat_map_chunk)) +
+			iolat_alloc_bytes(struct_size((struct iolat_map_major *)NULL,
+						      chunk, 64)) +
+			iolat_alloc_bytes(struct_size((struct iolat_map_major *)NULL,
+						      chunk, 1U << 14)) +
+			2 * iolat_alloc_bytes(struct_size((struct iolat_map_major *)NULL,
+							  chunk, 1)));
 	iolat_devmap_free(m);
 	KUNIT_EXPECT_EQ(test, m->bytes, (size_t)0);
 	for (i = 0; i < ARRAY_SIZE(devts); i++)

@@ -15,5 +15,6 @@ extern struct kunit_suite iolat_stash_suite;
 extern struct kunit_suite iolat_upper_suite;
 extern struct kunit_suite iolat_busy_suite;
 extern struct kunit_suite iolat_devmap_suite;
+extern struct kunit_suite iolat_budget_suite;
 
 #endif /* IOLAT_KUNIT_SUITES_H */

@@ -85,6 +85,11 @@ enum iolat_attr {
 	 */
 	IOLAT_A_AGGREGATE,
 	IOLAT_A_HIST,		/* nest of enum iolat_hist_attr (HIST) */
+	/* u64 (GET_INFO): the memory of every session, bytes */
+	IOLAT_A_MEM_BYTES,
+	/* u64 (GET_INFO): that of the asking socket's session, if it has one */
+	IOLAT_A_SESSION_MEM_BYTES,
+	IOLAT_A_NR_SESSIONS,	/* u32 (GET_INFO): sessions now */
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A session's memory, part by part (budget.h).
+ */
+#include <linux/cpumask.h>
+#include <linux/overflow.h>
+#include "budget.h"
+#include "inflight.h"
+#include "acct.h"
+#include "agg.h"
+#include "stash.h"
+#include "upper.h"
+#include "probe_nvme.h"
+#include "alloc.h"
+
+/* Is @specs[@i] the first namespace given of its controller? */
+static bool iolat_budget_first_ns(const struct iolat_dev_spec *specs,
+				  unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (specs[j].nvme_ctrl == specs[i].nvme_ctrl)
+			return false;
+	return true;
+}
+
+/**
+ * iolat_budget_count() - what a session of these devices allocates
+ * @b: set to its parts; @b->map is 0, the map's size being known once
+ *	it is built
+ * @specs: its devices, as START gives them to iolat_session_start()
+ * @nr: how many
+ * @ring_slots: records per CPU buffer
+ * @mode: IOLAT_MODE_*
+ *
+ * Per-CPU parts count every possible CPU: alloc_percpu() and the
+ * session's loops over CPUs allocate for each.
+ */
+void iolat_budget_count(struct iolat_budget *b,
+			const struct iolat_dev_spec *specs, unsigned int nr,
+			unsigned int ring_slots, u32 mode)
+{
+	u64 cpus = num_possible_cpus();
+	u32 upper_slots = 0;
+	bool lower = false;
+	unsigned int i;
+
+	memset(b, 0, sizeof(*b));
+	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
+		ring_slots = IOLAT_RING_MIN;
+	b->session = iolat_alloc_bytes(sizeof(struct iolat_session)) +
+		     iolat_alloc_bytes(array_size(nr, sizeof(struct iolat_dev)));
+	if (mode & IOLAT_MODE_NVME)
+		b->session += iolat_alloc_bytes(array_size(nr,
+						sizeof(struct iolat_nvme_ctrl)));
+	b->rings = cpus * (sizeof(struct iolat_ring) +
+			   iolat_ring_bytes(ring_slots));
+	b->stash = cpus * sizeof(struct iolat_stash);
+	for (i = 0; i < nr; i++) {
+		b->inflight += iolat_inflight_bytes(&specs[i]);
+		b->acct += cpus * iolat_acct_cpu_bytes(specs[i].nr_hwq);
+		if (mode & IOLAT_MODE_AGGREGATE)
+			b->hist += iolat_agg_bytes();
+		if (specs[i].bio_based)
+			upper_slots += specs[i].depth;
+		lower |= specs[i].lower;
+		if ((mode & IOLAT_MODE_NVME) && specs[i].nvme_ctrl >= 0 &&
+		    iolat_budget_first_ns(specs, i))
+			b->nvme += iolat_nvme_ctrl_bytes(&specs[i]);
+	}
+	if (lower)
+		b->inflight += iolat_links_bytes(upper_slots);
+}

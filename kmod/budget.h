@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A session's memory, part by part: what START will allocate, checked
+ * against the max_session_mb module parameter before anything is, and
+ * what a session holds, for GET_INFO (docs/design.md, "Memory").  Each
+ * part's size comes from the unit that allocates it.
+ */
+#ifndef _IOLAT_BUDGET_H
+#define _IOLAT_BUDGET_H
+
+#include "iolat.h"
+
+struct iolat_budget {
+	u64 session;	/* the session, its devices and controllers */
+	u64 rings;	/* the per-CPU record buffers */
+	u64 stash;	/* the per-CPU submission stashes */
+	u64 inflight;	/* in-flight tables, bio-based devices', links */
+	u64 acct;	/* the per-CPU counters and busy words */
+	u64 hist;	/* an aggregating session's per-CPU histograms */
+	u64 nvme;	/* NVMe command tables */
+	u64 map;	/* the device map, once built (devmap.h) */
+};
+
+void iolat_budget_count(struct iolat_budget *b,
+			const struct iolat_dev_spec *specs, unsigned int nr,
+			unsigned int ring_slots, u32 mode);
+
+static inline u64 iolat_budget_total(const struct iolat_budget *b)
+{
+	return b->session + b->rings + b->stash + b->inflight + b->acct +
+	       b->hist + b->nvme + b->map;
+}
+
+#endif /* _IOLAT_BUDGET_H */
