@@ -71,6 +71,9 @@ struct iolat_info {
 	char module_version[64];
 	unsigned int nr_missing;	/* tracepoints the kernel lacks */
 	char missing[IOLAT_MAX_MISSING][48];
+	uint64_t mem_bytes;		/* every session's memory */
+	uint64_t session_mem_bytes;	/* the asking socket's session's */
+	uint32_t nr_sessions;
 };
 /* The module's session counters (linux/iolat_stats.h), by name or place. */
 struct iolat_stats {
@@ -358,6 +361,7 @@ struct iolat_run {
 	uint64_t foreign;	/* records of a device not asked for */
 	bool incomplete;
 	bool nomem;
+	uint64_t module_mem_bytes;	/* the session's memory in the module */
 	unsigned int nvme_detaches;	/* nvme-core went away while tracing */
 	unsigned int nvme_attaches;	/* ... and came back */
 	/*

@@ -230,6 +230,13 @@ static int info_reply(struct iolat_req *req, struct nlattr **tb)
 	if (tb[IOLAT_A_CLOCK_INVERSIONS])
 		info->clock_inversions =
 			nla_get_u64(tb[IOLAT_A_CLOCK_INVERSIONS]);
+	if (tb[IOLAT_A_MEM_BYTES])
+		info->mem_bytes = nla_get_u64(tb[IOLAT_A_MEM_BYTES]);
+	if (tb[IOLAT_A_SESSION_MEM_BYTES])
+		info->session_mem_bytes =
+			nla_get_u64(tb[IOLAT_A_SESSION_MEM_BYTES]);
+	if (tb[IOLAT_A_NR_SESSIONS])
+		info->nr_sessions = nla_get_u32(tb[IOLAT_A_NR_SESSIONS]);
 	if (tb[IOLAT_A_MODULE_VERSION])
 		snprintf(info->module_version, sizeof(info->module_version),
 			 "%s", nla_get_string(tb[IOLAT_A_MODULE_VERSION]));

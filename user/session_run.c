@@ -162,6 +162,14 @@ static void check_devices(struct iolat_session *s)
 	}
 }
 
+/* What this socket's session holds in the module, bytes (--summary). */
+static uint64_t session_mem(struct iolat_nl *nl)
+{
+	struct iolat_info now;
+
+	return iolat_nl_info(nl, &now) ? 0 : now.session_mem_bytes;
+}
+
 /* The kernel's counters of every device (/sys/class/block/NAME/stat). */
 static int kernel_counters(const struct iolat_session *s,
 			   struct iolat_diskstats *k)
@@ -396,6 +404,7 @@ int iolat_session_run(struct iolat_session *s)
 	}
 	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);
 	s->run.kernel_bracket &= s->run.kernel_valid;
+	s->run.module_mem_bytes = session_mem(nl);
 	/* what this kernel cannot trace, once tracing has begun */
 	for (i = 0; i < info.nr_missing; i++)
 		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",

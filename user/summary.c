@@ -61,10 +61,11 @@ int iolat_summary_write(const struct iolat_session *s)
 	 * written too, marked incomplete: its counts are up to the loss,
 	 * its devices' counters those of the last reading, if any.
 	 */
-	fprintf(f, "{\"incomplete\":%s,\"seconds\":%.6f,\"delivered\":%llu,\"dropped\":%llu,",
+	fprintf(f, "{\"incomplete\":%s,\"seconds\":%.6f,\"delivered\":%llu,\"dropped\":%llu,\"module_memory_bytes\":%llu,",
 		s->run.incomplete ? "true" : "false",
 		s->run.seconds, U(s->run.delivered),
-		U(iolat_run_dropped(&s->run)));
+		U(iolat_run_dropped(&s->run)),
+		U(s->run.module_mem_bytes));
 	iolat_stats_json(f, st, IOLAT_SC_record);
 	fprintf(f, ", ");
 	iolat_stats_json(f, st, IOLAT_SC_drop);

@@ -196,6 +196,69 @@ TEST_F_TIMEOUT(scale, export_every_disk, 900)
 	NOTE("export: %d disks exported", self->nr);
 }
 
+/*
+ * The kernel's memory as the module's report is compared with, bytes:
+ * SUnreclaim and Percpu of a copy of /proc/meminfo, and the vmalloc pages
+ * of one of /proc/vmallocinfo (meminfo's VmallocUsed read 0 from v4.4 to
+ * v5.3, "mm/vmalloc: ... VmallocUsed").
+ */
+static long long kernel_mem(const char *dir)
+{
+	char path[128];
+	double kb, pages;
+
+	snprintf(path, sizeof(path), "%s/meminfo", dir);
+	kb = sh_number("awk '/^(SUnreclaim|Percpu):/ { s += $2 } END { print s }' %s",
+		       path);
+	snprintf(path, sizeof(path), "%s/vmallocinfo", dir);
+	pages = sh_number("awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^pages=/) s += substr($i, 7) } END { print s + 0 }' %s",
+			  path);
+	return 1024LL * (long long)kb + 4096LL * (long long)pages;
+}
+
+/*
+ * A session's memory as the module reports it (--summary's
+ * module_memory_bytes), against the kernel's own Slab, Vmalloc and Percpu
+ * counters read before and during it, for export, stat and record over
+ * every disk; and max_session_mb, which refuses a session above it with
+ * a message that names it.
+ */
+TEST_F_TIMEOUT(scale, memory_reported, 900)
+{
+	static const char *const cmds[] = { "export --textfile " D " -i 5",
+					    "stat",
+					    "record -o json $(for d in /sys/block/nullb* /sys/block/" NS "; do printf -- '-d %s ' ${d##*/}; done)" };
+	long long before, during, mod;
+	unsigned int i;
+	char *out;
+	int st;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ASSERT_EQ(0, sh("sync; echo 3 >/proc/sys/vm/drop_caches; mkdir -p " D "/before " D "/during; cat /proc/meminfo >" D "/before/meminfo; cat /proc/vmallocinfo >" D "/before/vmallocinfo"));
+		st = sh("%s %s --summary " D "/mem.json -- sh -c 'sleep 1; cat /proc/meminfo >" D "/during/meminfo; cat /proc/vmallocinfo >" D "/during/vmallocinfo' >/dev/null 2>%s",
+			env("IOLAT_CLI"), cmds[i], ERR);
+		ASSERT_EQ(0, st) TH_LOG("%s: %s", cmds[i], slurp(ERR));
+		before = kernel_mem(D "/before");
+		during = kernel_mem(D "/during");
+		out = slurp(D "/mem.json");
+		mod = (long long)json_num(out, "module_memory_bytes");
+		free(out);
+		NOTE("%s over %d disks: the module reports %.1f MiB; SUnreclaim + vmalloc + Percpu grew %.1f MiB",
+		     cmds[i], self->nr, mod / 1048576.0,
+		     (during - before) / 1048576.0);
+		EXPECT_LT(0, mod);
+		EXPECT_GE(mod * 21 / 20 + (2LL << 20), during - before);
+		EXPECT_LE(mod * 19 / 20 - (2LL << 20), during - before);
+	}
+	ASSERT_EQ(0, sh("echo 1 >/sys/module/iolat/parameters/max_session_mb"));
+	st = sh("%s record -A -t 1 >/dev/null 2>%s", env("IOLAT_CLI"), ERR);
+	sh("echo 256 >/sys/module/iolat/parameters/max_session_mb");
+	EXPECT_EQ(1, st);
+	out = slurp(ERR);
+	EXPECT_NE(NULL, strstr(out, "max_session_mb")) TH_LOG("%s", out);
+	free(out);
+}
+
 /* --include and --exclude on the names; not with -d; a bad one refused. */
 TEST_F_TIMEOUT(scale, include_exclude, 300)
 {
