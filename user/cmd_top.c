@@ -36,6 +36,9 @@ struct top_proc {
 struct top_state {
 	struct iolat_session *s;
 	struct top_dev *devs;	/* [nr_devs] */
+	unsigned int *order;	/* [nr_devs]: the busiest first */
+	struct iolat_hist all;	/* every device's requests of the interval */
+	long rows;		/* devices shown: the busiest; 0: all */
 	struct top_proc procs[TOP_PROCS];
 	unsigned int nr_procs;
 	uint64_t others;	/* requests of processes beyond TOP_PROCS */
@@ -100,12 +103,44 @@ static int by_ios(const void *a, const void *b)
 	return x->ios < y->ios ? 1 : x->ios > y->ios ? -1 : 0;
 }
 
+/* The busiest device first: requests of the interval, then its place. */
+static const struct top_state *by_ios_of;
+
+static int by_dev_ios(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	uint64_t i = by_ios_of->devs[x].ios, j = by_ios_of->devs[y].ios;
+
+	return i != j ? (i < j ? 1 : -1) : (x > y) - (x < y);
+}
+
+/* One device's line, or the total's (@name "total", @util < 0: none). */
+static void dev_line(const char *name, const struct iolat_hist *lat,
+		     uint64_t ios, uint64_t bytes, double secs, double util,
+		     double aqu)
+{
+	char a[32], b[32];
+
+	iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(lat, 500000));
+	iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(lat, 990000));
+	printf("%-12s %9.1f %9.2f %9s %9s ", name,
+	       secs > 0 ? ios / secs : 0, secs > 0 ? bytes / secs / 1e6 : 0,
+	       ios ? a : "-", ios ? b : "-");
+	if (util >= 0)
+		printf("%7.2f %7.2f\n", util, aqu);
+	else if (aqu >= 0)
+		printf("%7s %7.2f\n", "-", aqu);
+	else
+		printf("%7s %7s\n", "-", "-");
+}
+
 static void frame(struct top_state *t, double elapsed)
 {
 	const struct iolat_dev_counters *now, *prev;
-	double secs = elapsed - t->last;
+	double secs = elapsed - t->last, sum_aqu = 0;
+	unsigned int d, i, busy = 0;
+	uint64_t ios = 0, bytes = 0;
 	char a[32], b[32];
-	unsigned int d, i;
 	bool counters;
 
 	counters = !iolat_session_counters(t->s, t->c[t->cur ^ 1]);
@@ -128,30 +163,42 @@ static void frame(struct top_state *t, double elapsed)
 	       t->s->tick_s);
 	printf("%-12s %9s %9s %9s %9s %7s %7s\n", "device", "IOPS", "MB/s",
 	       "p50", "p99", "%util", "aqu-sz");
-	for (d = 0; d < t->s->nr_devs; d++) {
-		struct top_dev *v = &t->devs[d];
+	for (d = 0; d < t->s->nr_devs; d++)
+		t->order[d] = d;
+	by_ios_of = t;
+	qsort(t->order, t->s->nr_devs, sizeof(*t->order), by_dev_ios);
+	iolat_hist_init(&t->all);
+	for (i = 0; i < t->s->nr_devs; i++) {
+		struct top_dev *v = &t->devs[t->order[i]];
 		double util = -1, aqu = -1, el;
 
+		d = t->order[i];
 		if (counters && t->have_prev) {
 			el = now[d].now_ns - prev[d].now_ns;
 			if (el > 0) {
 				util = 100.0 * (now[d].busy_ns - prev[d].busy_ns) / el;
 				aqu = (now[d].qinflight_ns - prev[d].qinflight_ns) / el;
+				sum_aqu += aqu;
 			}
 		}
-		iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(&v->lat, 500000));
-		iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(&v->lat, 990000));
-		printf("%-12s %9.1f %9.2f %9s %9s ", t->s->devs[d].name,
-		       secs > 0 ? v->ios / secs : 0,
-		       secs > 0 ? v->bytes / secs / 1e6 : 0, v->ios ? a : "-",
-		       v->ios ? b : "-");
-		if (util >= 0)
-			printf("%7.2f %7.2f\n", util, aqu);
-		else
-			printf("%7s %7s\n", "-", "-");
+		ios += v->ios;
+		bytes += v->bytes;
+		if (v->ios)
+			busy++;
+		iolat_hist_merge(&t->all, &v->lat);
+		if (!t->rows || (long)i < t->rows)
+			dev_line(t->s->devs[d].name, &v->lat, v->ios, v->bytes,
+				 secs, util, aqu);
 		v->ios = v->bytes = 0;
 		iolat_hist_init(&v->lat);
 	}
+	if (t->rows && t->s->nr_devs > (unsigned long)t->rows)
+		printf("(%lu more devices; %u of all %u had requests)\n",
+		       t->s->nr_devs - (unsigned long)t->rows, busy,
+		       t->s->nr_devs);
+	if (t->s->nr_devs > 1)
+		dev_line("total", &t->all, ios, bytes, secs, -1,
+			 counters && t->have_prev ? sum_aqu : -1);
 	if (t->s->aggregate) {
 		printf("\n(processes: iolat top --procs, which streams every request's record)\n");
 		goto done;
@@ -208,6 +255,7 @@ int cmd_top(int argc, const char **argv)
 {
 	char *every = NULL;
 	long frames = -1;	/* -n not given: until q, Ctrl-C or -t */
+	long rows = 20;
 	int procs = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
@@ -216,6 +264,9 @@ int cmd_top(int argc, const char **argv)
 		  "refresh each SECS seconds (default 1)", "SECS" },
 		{ "frames", 'n', POPT_ARG_LONG, &frames, 0,
 		  "quit after N refreshes", "N" },
+		{ "rows", 0, POPT_ARG_LONG, &rows, 0,
+		  "show the N busiest devices, then a line for the rest and the total (default 20; 0: all)",
+		  "N" },
 		{ "procs", 0, POPT_ARG_NONE, &procs, 0,
 		  "also the processes doing the most I/O: streams every request's record for its submitter (costs as much as record), where the table of devices alone reads the module's histograms",
 		  NULL },
@@ -223,7 +274,7 @@ int cmd_top(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
-	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [--procs] [OPTION...]" };
+	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [--rows N] [--procs] [OPTION...]" };
 	struct top_state *t = calloc(1, sizeof(*t));
 	struct termios saved, raw;
 	bool restore = false;
@@ -265,12 +316,19 @@ int cmd_top(int argc, const char **argv)
 	}
 	t->max_frames = frames > 0 ? frames : 0;
 	t->tty = isatty(STDOUT_FILENO);
+	if (rows < 0) {
+		iolat_err("--rows takes a number of devices from 0 (all)");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	t->rows = rows;
+	t->order = calloc(s.nr_devs, sizeof(*t->order));
 	t->devs = calloc(s.nr_devs, sizeof(*t->devs));
 	for (nr = 0; t->devs && nr < (int)s.nr_devs; nr++)
 		iolat_hist_init(&t->devs[nr].lat);
 	t->c[0] = iolat_counters_new(&s);
 	t->c[1] = iolat_counters_new(&s);
-	if (!t->devs || !t->c[0] || !t->c[1]) {
+	if (!t->devs || !t->order || !t->c[0] || !t->c[1]) {
 		iolat_err("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -302,6 +360,7 @@ out:
 		iolat_counters_free(&s, t->c[0]);
 		iolat_counters_free(&s, t->c[1]);
 		free(t->devs);
+		free(t->order);
 		iolat_agg_reader_free(t->agg);
 	}
 	iolat_session_free(&s);
