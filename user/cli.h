@@ -284,6 +284,9 @@ enum iolat_dev_state iolat_dev_state(const char *sysfs,
 				     struct iolat_dev_req *now);
 int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
 		    const struct iolat_record *r);
+uint64_t *iolat_devts_read(const char *sysfs, size_t *n);
+bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
+		     unsigned int minor);
 void iolat_dev_mark_lower(struct iolat_dev_req *devs, unsigned int nr);
 
 /* decode.c */

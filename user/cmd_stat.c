@@ -25,8 +25,21 @@ struct stat_state {
 	struct iolat_dev_counters *first, *prev, *cur;
 	struct iolat_diskstats *kfirst, *kprev, *kcur;
 	bool failed;
+	bool active;		/* -z: only the devices with requests */
 	unsigned int rows;
 };
+
+/* Did the device complete or hold a request between @a and @b? */
+static bool had_io(const struct iolat_dev_counters *a,
+		   const struct iolat_dev_counters *b)
+{
+	unsigned int op;
+
+	for (op = 0; op < IOLAT_OP_NR; op++)
+		if (b->ios[op] != a->ios[op])
+			return true;
+	return b->queued || b->qbusy_ns != a->qbusy_ns;
+}
 
 /*
  * iostat -x's columns where iolat counts them (kB is 1024 bytes, as
@@ -202,8 +215,9 @@ static void rows(struct stat_state *st, double t,
 	if (!st->json && st->rows && st->s->nr_devs > 1)
 		printf("\n");
 	for (d = 0; d < st->s->nr_devs; d++) {
-		print_row(st, d, t, &st->prev[d], &cur[d], &st->kprev[d],
-			  &kcur[d], false);
+		if (!st->active || had_io(&st->prev[d], &cur[d]))
+			print_row(st, d, t, &st->prev[d], &cur[d],
+				  &st->kprev[d], &kcur[d], false);
 		counters_copy(&st->prev[d], &cur[d]);
 		st->kprev[d] = kcur[d];
 	}
@@ -256,11 +270,14 @@ static void finish(struct stat_state *st)
 	if (!st->json)
 		printf("\n");
 	for (d = 0; d < s->nr_devs; d++)
-		print_row(st, d, s->run.seconds, &st->first[d], &last[d],
-			  &st->kfirst[d], &st->kcur[d], true);
+		if (!st->active || had_io(&st->first[d], &last[d]))
+			print_row(st, d, s->run.seconds, &st->first[d],
+				  &last[d], &st->kfirst[d], &st->kcur[d], true);
 	if (!st->json)
 		for (d = 0; d < s->nr_devs; d++)
-			text_qd_hist(s->devs[d].name, &st->first[d], &last[d]);
+			if (!st->active || had_io(&st->first[d], &last[d]))
+				text_qd_hist(s->devs[d].name, &st->first[d],
+					     &last[d]);
 }
 
 /*
@@ -298,10 +315,14 @@ static int positional(struct iolat_session *s, double *interval,
 int cmd_stat(int argc, const char **argv)
 {
 	static char *fmt;
+	static int active;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &fmt, 0,
 		  "text (default) or json (a line per device and interval)",
 		  "FMT" },
+		{ "active", 'z', POPT_ARG_NONE, &active, 0,
+		  "leave out the devices without requests in the interval (as iostat -z)",
+		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_counter_options, 0,
 		  "Devices:", NULL },
 		POPT_AUTOHELP
@@ -340,6 +361,7 @@ int cmd_stat(int argc, const char **argv)
 		goto out;
 	st->s = &s;
 	st->json = fmt && !strcmp(fmt, "json");
+	st->active = active;
 	st->interval = interval;
 	if (count)
 		s.duration = interval * count;

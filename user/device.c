@@ -143,6 +143,69 @@ static int read_devt(const char *sysfs, const char *name, unsigned int *major,
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/**
+ * iolat_devts_read() - the numbers of every block device, sorted
+ * @sysfs: sysfs mount point
+ * @n: set to how many
+ *
+ * One read of @sysfs/dev/block, whose entries are "MAJOR:MINOR": what
+ * iolat_devts_has() looks a device up in, at a session's device check,
+ * instead of reading each traced device's sysfs file.
+ *
+ * Return: (major << 32 | minor) each, to be freed; NULL on an error.
+ */
+uint64_t *iolat_devts_read(const char *sysfs, size_t *n)
+{
+	char path[PATH_MAX];
+	unsigned int major, minor;
+	size_t cap = 0;
+	uint64_t *v = NULL, *w;
+	struct dirent *de;
+	DIR *dir;
+
+	*n = 0;
+	if (!pathf(path, "%s/dev/block", sysfs))
+		return NULL;
+	dir = opendir(path);
+	if (!dir)
+		return NULL;
+	while ((de = readdir(dir))) {
+		if (sscanf(de->d_name, "%u:%u", &major, &minor) != 2)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			w = realloc(v, cap * sizeof(*v));
+			if (!w) {
+				free(v);
+				closedir(dir);
+				return NULL;
+			}
+			v = w;
+		}
+		v[(*n)++] = (uint64_t)major << 32 | minor;
+	}
+	closedir(dir);
+	if (v)
+		qsort(v, *n, sizeof(*v), cmp_u64);
+	return v ? v : calloc(1, sizeof(*v));
+}
+
+/* Is device @major:@minor among iolat_devts_read()'s @v? */
+bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
+		     unsigned int minor)
+{
+	uint64_t key = (uint64_t)major << 32 | minor;
+
+	return v && bsearch(&key, v, n, sizeof(*v), cmp_u64);
+}
+
 /**
  * iolat_dev_state() - is a traced device still there?
  * @sysfs: sysfs mount point

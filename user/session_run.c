@@ -137,11 +137,15 @@ static void check_devices(struct iolat_session *s)
 	struct iolat_dev_req now;
 	enum iolat_dev_state st, was;
 	unsigned int d;
+	/* one directory read for all: a device's own files only if gone */
+	size_t n;
+	uint64_t *devts = iolat_devts_read("/sys", &n);
 
 	for (d = 0; d < s->nr_devs; d++) {
 		const struct iolat_dev_req *dev = &s->devs[d];
 
-		st = iolat_dev_state("/sys", dev, &now);
+		st = iolat_devts_has(devts, n, dev->major, dev->minor) ?
+		     IOLAT_DEV_PRESENT : iolat_dev_state("/sys", dev, &now);
 		was = run->dev_state[d];
 		if (st == was)
 			continue;
@@ -160,6 +164,7 @@ static void check_devices(struct iolat_session *s)
 			iolat_warn("%s is back as %u:%u, which this session does not trace: start another one",
 				   dev->name, now.major, now.minor);
 	}
+	free(devts);
 }
 
 /* What this socket's session holds in the module, bytes (--summary). */
@@ -329,7 +334,11 @@ static void announce(const struct iolat_session *s)
 	unsigned int d;
 
 	fprintf(stderr, "iolat: tracing");
-	for (d = 0; d < s->nr_devs; d++)
+	/* many disks: how many, the first and the last */
+	if (s->nr_devs > 8)
+		fprintf(stderr, " %u devices, %s to %s", s->nr_devs,
+			s->devs[0].name, s->devs[s->nr_devs - 1].name);
+	for (d = 0; s->nr_devs <= 8 && d < s->nr_devs; d++)
 		fprintf(stderr, " %s", s->devs[d].name);
 	if (s->cmd)
 		fprintf(stderr, " while %s runs\n", s->cmd[0]);
@@ -395,6 +404,9 @@ int iolat_session_run(struct iolat_session *s)
 	if (err) {
 		if (err == -EPERM)
 			iolat_err("permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace (run as root)");
+		else if (err == -E2BIG && iolat_nl_errmsg(nl)[0])
+			/* too large a session: the module says by how much */
+			iolat_err("cannot start tracing: %s", iolat_nl_errmsg(nl));
 		else
 			iolat_err("cannot start tracing: %s%s%s", strerror(-err),
 				  iolat_nl_errmsg(nl)[0] ? ": " : "",

@@ -259,10 +259,21 @@ TEST_F_TIMEOUT(scale, memory_reported, 900)
 	free(out);
 }
 
-/* --include and --exclude on the names; not with -d; a bad one refused. */
+/*
+ * --include and --exclude on the names; not with -d; a bad one refused;
+ * stat -z leaves out the disks without requests, as iostat -z.
+ */
 TEST_F_TIMEOUT(scale, include_exclude, 300)
 {
 	char *out;
+
+	ASSERT_EQ(0, sh("%s stat -z -o json 1 -- dd if=/dev/nullb63 of=/dev/null bs=4k count=100 iflag=direct status=none >" D "/z.json 2>%s",
+			env("IOLAT_CLI"), ERR)) TH_LOG("%s", slurp(ERR));
+	out = slurp(D "/z.json");
+	EXPECT_NE(NULL, strstr(out, "\"total\":true,\"time\"")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"device\":\"nullb63\"")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "\"device\":\"nullb5\"")) TH_LOG("%s", out);
+	free(out);
 
 	ASSERT_EQ(0, sh("%s stat --summary " D "/inc.json --include '^nullb(1|2)$' 1 1 >/dev/null 2>%s",
 			env("IOLAT_CLI"), ERR)) TH_LOG("%s", slurp(ERR));

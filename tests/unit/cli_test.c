@@ -264,11 +264,25 @@ TEST_F(sysfs, bad_names)
 }
 
 /*
- * The kernel's counters of a disk, the blk-mq disks, and one `iolat stat`
- * row: 2 s in which the device was busy 0.5 s (the queue 0.6 s), the
- * requests spent 1 s in all, 100 reads of 4 KiB waited 1 ms each; the
- * kernel says 400 ms busy and 90 ms of request time.
+ * A session's device check reads every device's numbers at once, from
+ * sysfs's dev/block: the disks and partitions there are found, others not.
  */
+TEST_F(sysfs, device_numbers_at_once)
+{
+	size_t n;
+	uint64_t *v = iolat_devts_read(self->root, &n);
+
+	ASSERT_NE(NULL, v);
+	EXPECT_EQ(3, n);
+	EXPECT_TRUE(iolat_devts_has(v, n, 259, 0));
+	EXPECT_TRUE(iolat_devts_has(v, n, 259, 1));
+	EXPECT_TRUE(iolat_devts_has(v, n, 253, 0));
+	EXPECT_FALSE(iolat_devts_has(v, n, 259, 2));
+	EXPECT_FALSE(iolat_devts_has(v, n, 0, 259));
+	free(v);
+	EXPECT_EQ(NULL, iolat_devts_read("/nonexistent", &n));
+}
+
 /*
  * The disks of "every disk" (stat and top without -d): blk-mq ones, but
  * not a loop device with nothing attached (idle loop devices
@@ -291,6 +305,12 @@ TEST_F(sysfs, every_disk_not_unbound_loops)
 		    (!strcmp(names[1], "nvme0n1") && !strcmp(names[0], "loop1")));
 }
 
+/*
+ * The kernel's counters of a disk, and one `iolat stat` row: 2 s in
+ * which the device was busy 0.5 s (the queue 0.6 s), the requests spent
+ * 1 s in all, 100 reads of 4 KiB waited 1 ms each; the kernel says 400 ms
+ * busy and 90 ms of request time.
+ */
 TEST_F(sysfs, stat_row)
 {
 	struct iolat_dev_counters a = { 0 }, b = { 0 };
