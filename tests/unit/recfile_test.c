@@ -192,12 +192,7 @@ TEST(reads_version_3_files)
 	h->version = 3;
 	h->abi_version = 4;
 	h->record_size = IOLAT_FILE_V3_RECORD;
-	h->nr_devs = 1;
-	strcpy(h->devs[0].name, "nullb0");
-	h->devs[0].major = 250;
-	h->devs[0].nr_hwq = 1;
-	h->devs[0].depth = 64;
-	h->devs[0].nvme_ctrl = -1;
+	header_one_dev(h, "nullb0", 250);
 	f = fopen(DIR "/v3.rec", "w");
 	ASSERT_NE(NULL, f);
 	fwrite(h, sizeof(*h), 1, f);

@@ -67,12 +67,7 @@ static int write_file(const char *path, const char *dev, unsigned int n,
 	strcpy(h->module_version, "test");
 	strcpy(h->host, "testhost");
 	strcpy(h->kernel, "6.1.0-test");
-	h->nr_devs = 1;
-	strcpy(h->devs[0].name, dev);
-	h->devs[0].major = 250;
-	h->devs[0].nr_hwq = 1;
-	h->devs[0].depth = 64;
-	h->devs[0].nvme_ctrl = -1;
+	header_one_dev(h, dev, 250);
 	h->devs[0].sectors = 1 << 21;
 	f = iolat_file_create(path, h);
 	free(h);

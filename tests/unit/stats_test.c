@@ -19,18 +19,12 @@
 #include "../../user/analyze.h"
 #include "../../user/recfile.h"
 #include "file_blocks.h"
+#include "unit.h"
 #include "kselftest_harness.h"
 
 #define DIR "/tmp/iolat_stats_test"
 #define T0 1000000000000ULL
 #define N_REQ 100
-
-static const char *cli(void)
-{
-	const char *c = getenv("IOLAT_CLI");
-
-	return c ? c : "build/iolat";
-}
 
 static char *run(const char *fmt, ...)
 {
@@ -63,22 +57,6 @@ static uint64_t value(unsigned int i)
 	return 1000003ULL * (i + 1);
 }
 
-static void header_init(struct iolat_file_header *h)
-{
-	memcpy(h->magic, IOLAT_FILE_MAGIC, 8);
-	h->version = IOLAT_FILE_VERSION;
-	h->endian = IOLAT_FILE_ENDIAN;
-	h->abi_version = IOLAT_ABI_VERSION;
-	h->record_size = sizeof(struct iolat_record);
-	h->t0_ns = T0;
-	h->nr_devs = 1;
-	strcpy(h->devs[0].name, "nullb0");
-	h->devs[0].major = 250;
-	h->devs[0].nr_hwq = 1;
-	h->devs[0].depth = 64;
-	h->devs[0].nvme_ctrl = -1;
-}
-
 static void request(struct iolat_record *r, unsigned int i)
 {
 	memset(r, 0, sizeof(*r));
@@ -103,7 +81,8 @@ static int write_file(const char *path)
 
 	if (!h)
 		return -1;
-	header_init(h);
+	header_init(h, T0);
+	header_one_dev(h, "nullb0", 250);
 	f = iolat_file_create(path, h);
 	free(h);
 	if (!f)
@@ -221,7 +200,8 @@ static int write_counted(const char *path, unsigned int nr)
 
 	if (!h || !end || !f)
 		return -1;
-	header_init(h);
+	header_init(h, T0);
+	header_one_dev(h, "nullb0", 250);
 	fwrite(h, sizeof(*h), 1, f);
 	free(h);
 	for (i = 0; i < N_REQ; i++)

@@ -80,4 +80,16 @@ static inline void header_init(struct iolat_file_header *h, uint64_t t0)
 	h->t0_ns = t0;
 }
 
+/* One device in the header: @name, @major:0, one queue of 64 tags. */
+static inline void header_one_dev(struct iolat_file_header *h,
+				  const char *name, unsigned int major)
+{
+	h->nr_devs = 1;
+	strcpy(h->devs[0].name, name);
+	h->devs[0].major = major;
+	h->devs[0].nr_hwq = 1;
+	h->devs[0].depth = 64;
+	h->devs[0].nvme_ctrl = -1;
+}
+
 #endif /* IOLAT_TEST_UNIT_H */
