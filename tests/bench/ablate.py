@@ -23,10 +23,10 @@ VARIANTS = {
     # what remains is the tracepoints' dispatch, the compare and the CLI
     "probes-only": [
         ("kmod/iolat.h",
-         "if (s->devs[i].devt == devt)\n\t\t\treturn &s->devs[i];\n"
-         "\tif (unlikely",
-         "if (s->devs[i].devt == (devt ^ 0x40000000))\n"
-         "\t\t\treturn &s->devs[i];\n\tif (unlikely"),
+         "iolat_devmap_find(&s->map, devt);\n\n"
+         "\tif (likely(!d || d->kind == IOLAT_DEV_DISK))",
+         "iolat_devmap_find(&s->map, devt ^ 0x40000000);\n\n"
+         "\tif (likely(!d || d->kind == IOLAT_DEV_DISK))"),
     ],
     # the busy-time spans (acct.h) do nothing: no count, no period
     "no-busy": [
