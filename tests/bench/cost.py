@@ -14,6 +14,8 @@
         none       no tracing
         counters   iolat stat: busy time and queue-depth counters
         aggregate  iolat record -A: histograms in the module
+        counters-256, aggregate-256  the same over 256 null_blk disks,
+                   the I/O on one: within 3% of the one-disk figures
         stream     iolat record: every record to the CLI, analysed there
         file       iolat record -w FILE --save-only: every record to the
                    CLI, which writes it to a file in tmpfs, no analysis
@@ -81,7 +83,8 @@ import sys
 import time
 
 DEV = "/dev/nullb0"
-MODES = ["none", "counters", "aggregate", "stream", "file", "export",
+MODES = ["none", "counters", "aggregate", "counters-256", "aggregate-256",
+         "stream", "file", "export",
          "blktrace", "bcc", "bpftrace-kp", "bpftrace-tp", "counters-control"]
 PEERS = ("bcc", "bpftrace-kp", "bpftrace-tp")
 KHDR = "/tmp/iolat-kheaders"
@@ -235,6 +238,13 @@ def run_one(tmp, engine, qd, ios, mode, marker=None):
         cmd = [cli, "stat", "-d", "nullb0", "1", "--"] + fio
     elif mode == "aggregate":
         cmd = [cli, "record", "-A", "-d", "nullb0", "--"] + fio
+    elif mode == "counters-256":
+        # every null_blk disk traced, the I/O on one; no interval ends
+        # within the run: each would read and print 256 devices' rows,
+        # the CLI's work per interval, not the cost of an I/O
+        cmd = [cli, "stat", "--include", "^nullb", "100", "--"] + fio
+    elif mode == "aggregate-256":
+        cmd = [cli, "record", "-A", "--include", "^nullb", "--"] + fio
     elif mode == "stream":
         cmd = [cli, "record", "-d", "nullb0", "--"] + fio
     elif mode == "file":
@@ -288,7 +298,8 @@ def run(args):
         ncpu = sum(1 for line in f if line.startswith("processor"))
     if ncpu != 1:
         sys.exit("cost: %d vCPUs: the count is for one" % ncpu)
-    sh("modprobe null_blk nr_devices=1 irqmode=0 submit_queues=1")
+    # 256 disks for the modes that trace them all; the I/O on nullb0
+    sh("modprobe null_blk nr_devices=256 irqmode=0 submit_queues=1")
     sh("echo none > /sys/block/nullb0/queue/scheduler")
     sh("insmod %s" % os.environ["IOLAT_KO"])
     modes = args.modes.split(",")
@@ -607,6 +618,19 @@ def report(args):
                 else:
                     print("cost: %s at %s adds %.0f, within %s" %
                           (mode, c, x["added"], limit.strip()))
+    # MODE-256 (256 disks traced, the I/O on one): within 3% of MODE's,
+    # and the resolution (10 instructions per I/O at 100 000 I/Os)
+    for (c, m), x in sorted(res.items()):
+        base = res.get((c, m[:-4])) if m.endswith("-256") else None
+        if not base:
+            continue
+        bound = base["added"] * 1.03 + 10
+        print("cost: %s%s at %s adds %.0f, %s %s's %.0f + 3%% + 10" %
+              ("" if x["added"] <= bound else "FAIL ", m, c, x["added"],
+               "within" if x["added"] <= bound else "over", m[:-4],
+               base["added"]))
+        if x["added"] > bound:
+            st = 1
     x = res.get(("qd1", "counters-control"))
     if x and "counters" in limits:
         if x["added"] > limits["counters"]:
