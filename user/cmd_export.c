@@ -102,6 +102,9 @@ static char *exposition(struct export_state *ex, size_t *len)
 		agg_take(ex, c);
 	run.delivered = ex->an.records;
 	iolat_prom_write(f, &ex->an, &run, c);
+	/* the session's memory in the module (GET_INFO at its start) */
+	fprintf(f, "# HELP iolat_module_memory_bytes Kernel memory that this exporter's session holds in the iolat module.\n# TYPE iolat_module_memory_bytes gauge\niolat_module_memory_bytes %llu\n",
+		(unsigned long long)run.module_mem_bytes);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

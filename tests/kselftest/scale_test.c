@@ -164,7 +164,8 @@ TEST_F_TIMEOUT(scale, export_every_disk, 900)
 {
 	char cmd[2048], then[1024], key[128];
 	unsigned int i;
-	char *prom;
+	long long mem;
+	char *prom, *at;
 	int d, st;
 
 	/* after the I/O: wait for the exposition that has it, keep it */
@@ -189,8 +190,13 @@ TEST_F_TIMEOUT(scale, export_every_disk, 900)
 	}
 	if (!sh("command -v promtool >/dev/null"))
 		EXPECT_EQ(0, sh("promtool check metrics <" D "/live.prom"));
+	/* the session's memory, as --summary has it */
+	at = strstr(prom, "\niolat_module_memory_bytes ");
+	mem = at ? strtoll(at + strlen("\niolat_module_memory_bytes "), NULL, 10) : -1;
 	free(prom);
 	prom = slurp(D "/export.json");
+	EXPECT_LT(0, mem);
+	EXPECT_EQ(mem, (long long)json_num(prom, "module_memory_bytes"));
 	check_summary(_metadata, self, prom);
 	free(prom);
 	NOTE("export: %d disks exported", self->nr);
