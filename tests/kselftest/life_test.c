@@ -155,7 +155,7 @@ out:
 	return err;
 }
 
-TEST_F(life, unprivileged_gets_eperm)
+TEST_F_TIMEOUT(life, unprivileged_gets_eperm, 300)
 {
 	const char *err;
 	pid_t pid;
@@ -685,7 +685,7 @@ TEST_F_TIMEOUT(life, concurrent_sessions_own_records, 300)
  * capabilities in the initial namespace.  From another network
  * namespace the family is not there, and the CLI says why.
  */
-TEST_F(life, user_namespace_gets_eperm)
+TEST_F_TIMEOUT(life, user_namespace_gets_eperm, 300)
 {
 	char *err;
 	int st;
@@ -708,7 +708,7 @@ TEST_F(life, user_namespace_gets_eperm)
 }
 
 /* A CLI of the next ABI is refused by name, before anything starts. */
-TEST_F(life, abi_mismatch_refused)
+TEST_F_TIMEOUT(life, abi_mismatch_refused, 300)
 {
 	char *err;
 	int st;

@@ -43,7 +43,7 @@ FIXTURE_TEARDOWN(output)
 }
 
 /* Without the module: one clear line naming modprobe, and a failure. */
-TEST_F(output, no_module_clear_error)
+TEST_F_TIMEOUT(output, no_module_clear_error, 300)
 {
 	const char *err;
 	int st;

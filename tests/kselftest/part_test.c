@@ -321,7 +321,7 @@ TEST_F_TIMEOUT(part, whole_disk_by_partition, 300)
 }
 
 /* A disk and its partition are not traced together: one clear line. */
-TEST_F(part, disk_with_its_partition_refused)
+TEST_F_TIMEOUT(part, disk_with_its_partition_refused, 300)
 {
 	int st = sh("%s record -d " NS " -d " NS "p1 -t 1 >" CSV " 2>" ERR,
 		    env("IOLAT_CLI"));
