@@ -22,9 +22,6 @@ struct iolat_agg_cpu {
 	struct iolat_hist h[IOLAT_OP_NR][IOLAT_AGG_NR_STAGES];
 };
 
-/* Bytes an aggregating session needs per device and possible CPU. */
-#define IOLAT_AGG_CPU_BYTES	sizeof(struct iolat_agg_cpu)
-
 static inline unsigned int iolat_agg_stage(unsigned int i)
 {
 	return i ? IOLAT_AGG_STAGE_D2C : IOLAT_AGG_STAGE_Q2C;
