@@ -12,35 +12,65 @@
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include "acct.h"
+#include "alloc.h"
 
+/* The device's table of its CPUs' counters, filled by iolat_acct_cpu_init(). */
 int iolat_acct_init(struct iolat_dev *d)
 {
-	d->acct = alloc_percpu(struct iolat_acct_cpu);
-	if (!d->acct)
-		return -ENOMEM;
-	if (d->nr_hwq == 1)
-		return 0;
-	iolat_hwqs_init(d->hwqs, d->nr_hwq);
-	d->hwq_words = __alloc_percpu(array3_size(d->nr_hwq, IOLAT_NR_SPANS,
-						  sizeof(local64_t)),
-				      __alignof__(local64_t));
-	return d->hwq_words ? 0 : -ENOMEM;
+	if (d->nr_hwq > 1)
+		iolat_hwqs_init(d->hwqs, d->nr_hwq);
+	d->acct = iolat_zalloc(array_size(nr_cpu_ids, sizeof(*d->acct)),
+			       NUMA_NO_NODE);
+	return d->acct ? 0 : -ENOMEM;
 }
 
-/* What iolat_acct_init() allocates per CPU for @nr_hwq queues. */
+/* What iolat_acct_init() allocates. */
+size_t iolat_acct_bytes(void)
+{
+	return iolat_alloc_bytes(array_size(nr_cpu_ids,
+					    sizeof(struct iolat_acct_cpu *)));
+}
+
+static size_t iolat_acct_cpu_size(u32 nr_hwq)
+{
+	return struct_size((struct iolat_acct_cpu *)NULL, hwq_words,
+			   nr_hwq == 1 ? 0 : nr_hwq * IOLAT_NR_SPANS);
+}
+
+/*
+ * CPU @cpu's counters of @d, unless it has them, on its node; seen by
+ * readers once stored (cpus.c publishes the CPU's whole part after).
+ */
+int iolat_acct_cpu_init(struct iolat_dev *d, int cpu)
+{
+	struct iolat_acct_cpu *c;
+
+	if (d->acct[cpu])
+		return 0;
+	c = iolat_zalloc(iolat_acct_cpu_size(d->nr_hwq), cpu_to_node(cpu));
+	if (!c)
+		return -ENOMEM;
+	/* zeroed before seen: pairs with the readers' READ_ONCE() */
+	smp_store_release(&d->acct[cpu], c);
+	return 0;
+}
+
+/* What iolat_acct_cpu_init() allocates for @nr_hwq queues. */
 size_t iolat_acct_cpu_bytes(u32 nr_hwq)
 {
-	return sizeof(struct iolat_acct_cpu) +
-	       (nr_hwq == 1 ? 0 : array3_size(nr_hwq, IOLAT_NR_SPANS,
-					      sizeof(local64_t)));
+	return iolat_alloc_bytes(iolat_acct_cpu_size(nr_hwq));
 }
 
 void iolat_acct_free(struct iolat_dev *d)
 {
-	free_percpu(d->acct);
+	int cpu;
+
+	if (!d->acct)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(d->acct[cpu]);
+	kvfree(d->acct);
 	d->acct = NULL;
-	free_percpu(d->hwq_words);
-	d->hwq_words = NULL;
 }
 
 /*
@@ -65,13 +95,17 @@ void iolat_acct_hwq_busy(const struct iolat_session *s,
 			 u64 busy[IOLAT_NR_SPANS])
 {
 	u64 word[IOLAT_NR_SPANS] = { 0 };
+	struct iolat_acct_cpu *c;
 	local64_t *part;
 	unsigned int i;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		part = d->nr_hwq == 1 ? per_cpu_ptr(d->acct, cpu)->busy :
-		       per_cpu_ptr(d->hwq_words, cpu) + hwq * IOLAT_NR_SPANS;
+		c = READ_ONCE(d->acct[cpu]);
+		if (!c)
+			continue;
+		part = d->nr_hwq == 1 ? c->busy :
+		       c->hwq_words + hwq * IOLAT_NR_SPANS;
 		for (i = 0; i < IOLAT_NR_SPANS; i++)
 			word[i] += local64_read(&part[i]);
 	}
@@ -91,14 +125,14 @@ static void iolat_acct_copy(const struct iolat_acct_cpu *c, int cpu,
 			    struct iolat_acct_cpu *copy)
 {
 	u64 give_up = 0;
-	u32 seq;
+	long seq;
 
 	for (;;) {
-		seq = READ_ONCE(c->seq);
+		seq = local_read(&c->seq);
 		smp_rmb();	/* pairs with the one in iolat_acct_get() */
 		memcpy(copy, c, sizeof(*copy));
 		smp_rmb();	/* pairs with the one in iolat_acct_put() */
-		if (!(seq & 1) && seq == READ_ONCE(c->seq))
+		if (!(seq & 1) && seq == local_read(&c->seq))
 			return;
 		if (!give_up) {
 			give_up = ktime_get_ns() + NSEC_PER_SEC;
@@ -134,11 +168,13 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 	memset(snap, 0, sizeof(*snap));
 	snap->now_ns = iolat_acct_now(s);
 	for_each_possible_cpu(cpu) {
-		iolat_acct_copy(per_cpu_ptr(d->acct, cpu), cpu, c);
-		dev_sum += c->dev_sum;
-		dev_n += c->dev_n;
-		queue_sum += c->queue_sum;
-		queue_n += c->queue_n;
+		if (!READ_ONCE(d->acct[cpu]))
+			continue;
+		iolat_acct_copy(d->acct[cpu], cpu, c);
+		dev_sum += local64_read(&c->dev_sum);
+		dev_n += local64_read(&c->dev_n);
+		queue_sum += local64_read(&c->queue_sum);
+		queue_n += local64_read(&c->queue_n);
 		for (i = 0; i < IOLAT_OP_NR; i++) {
 			snap->ios[i] += c->ios[i];
 			snap->bytes[i] += c->bytes[i];
@@ -146,10 +182,10 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 			snap->below_ios[i] += c->below_ios[i];
 			snap->below_ns[i] += c->below_ns[i];
 		}
-		snap->issues += c->issues;
-		snap->qd_sum += c->qd_sum;
+		snap->issues += local64_read(&c->issues);
+		snap->qd_sum += local64_read(&c->qd_sum);
 		for (i = 0; i < IOLAT_QD_BUCKETS; i++)
-			snap->qd_hist[i] += c->qd_hist[i];
+			snap->qd_hist[i] += local64_read(&c->qd_hist[i]);
 		for (i = 0; i < IOLAT_NR_SPANS; i++)
 			busy[i] += local64_read(&c->busy[i]);
 	}

@@ -23,7 +23,7 @@
  *   update is local.  Each CPU's counters change under a sequence count,
  *   and a reader on another CPU retries until it has a stable copy.
  *   Adding a request (insert, issue) runs with interrupts on, each of its
- *   changes one instruction that a nested update cannot split; taking
+ *   changes one local64 add that a nested update cannot split; taking
  *   one out runs with interrupts off (iolat_acct_get(),
  *   iolat_acct_begin()).
  */
@@ -38,23 +38,30 @@
 #include "span.h"
 
 struct iolat_acct_cpu {
-	u32 seq;			/* odd while this CPU updates */
-	u64 dev_sum;			/* [issue, complete]: ends - starts */
-	u64 dev_n;			/* ... begun - ended */
-	u64 queue_sum;			/* [first stage, complete] */
-	u64 queue_n;
+	/*
+	 * Changed while a request is added, interrupts on: each by one
+	 * local64 operation, which an interrupt cannot split.
+	 */
+	local_t seq;			/* odd while this CPU updates */
+	local64_t dev_sum;		/* [issue, complete]: ends - starts */
+	local64_t dev_n;		/* ... begun - ended */
+	local64_t queue_sum;		/* [first stage, complete] */
+	local64_t queue_n;
+	local64_t issues;
+	local64_t qd_sum;		/* sum of the queue depth at issue */
+	local64_t qd_hist[IOLAT_QD_BUCKETS];
+	/* changed with interrupts off */
 	u64 ios[IOLAT_OP_NR];		/* completed */
 	u64 bytes[IOLAT_OP_NR];
 	u64 wait_ns[IOLAT_OP_NR];	/* sum of first stage -> complete */
-	u64 issues;
-	u64 qd_sum;			/* sum of the queue depth at issue */
-	u64 qd_hist[IOLAT_QD_BUCKETS];
 	local64_t busy[IOLAT_NR_SPANS];	/* this CPU's part of the busy words */
 	/* a stack's bio-based device: its I/Os with requests below, their
 	 * time below (iolat_upper_split())
 	 */
 	u64 below_ios[IOLAT_OP_NR];
 	u64 below_ns[IOLAT_OP_NR];
+	/* a device of several queues: this CPU's part of their busy words */
+	local64_t hwq_words[];		/* [nr_hwq][IOLAT_NR_SPANS] */
 };
 
 /* A consistent sum of every CPU's counters and the spans' busy times. */
@@ -80,7 +87,7 @@ struct iolat_acct_snap {
  * This CPU's counters are about to change.  Adding a request (insert,
  * issue) runs with interrupts on, so a completion, or an issue that a
  * completion starts, may nest in it on the same CPU: each counter that
- * adding changes moves by one this_cpu operation, which an interrupt
+ * adding changes moves by one local64 operation, which an interrupt
  * cannot split, and the sequence count stays odd from the outermost
  * update's start to its end (a nested update steps it by 2, the
  * outermost by 1), so that a reader on another CPU never takes a copy
@@ -89,20 +96,26 @@ struct iolat_acct_snap {
  * stepped the count by an even number.
  * Return: the step, for iolat_acct_put().
  */
-static __always_inline unsigned int iolat_acct_get(struct iolat_dev *d)
+static __always_inline unsigned int iolat_acct_get(struct iolat_acct_cpu *c)
 {
-	unsigned int step = 1 + (this_cpu_read(d->acct->seq) & 1);
+	unsigned int step = 1 + (local_read(&c->seq) & 1);
 
-	this_cpu_add(d->acct->seq, step);
+	local_add(step, &c->seq);
 	smp_wmb();	/* odd seq before the counters: iolat_acct_copy() */
 	return step;
 }
 
-static __always_inline void iolat_acct_put(struct iolat_dev *d,
+static __always_inline void iolat_acct_put(struct iolat_acct_cpu *c,
 					   unsigned int step)
 {
 	smp_wmb();	/* the counters before even seq: iolat_acct_copy() */
-	this_cpu_add(d->acct->seq, step);
+	local_add(step, &c->seq);
+}
+
+/* This CPU's counters of @d (preemption disabled, as in every probe). */
+static __always_inline struct iolat_acct_cpu *iolat_acct_this(struct iolat_dev *d)
+{
+	return d->acct[smp_processor_id()];
 }
 
 /*
@@ -117,16 +130,18 @@ static __always_inline struct iolat_acct_cpu *
 iolat_acct_begin(struct iolat_dev *d, unsigned long *flags,
 		 unsigned int *step)
 {
+	struct iolat_acct_cpu *c = iolat_acct_this(d);
+
 	local_irq_save(*flags);
-	*step = iolat_acct_get(d);
-	return this_cpu_ptr(d->acct);
+	*step = iolat_acct_get(c);
+	return c;
 }
 
-static __always_inline void iolat_acct_end(struct iolat_dev *d,
+static __always_inline void iolat_acct_end(struct iolat_acct_cpu *c,
 					   unsigned long flags,
 					   unsigned int step)
 {
-	iolat_acct_put(d, step);
+	iolat_acct_put(c, step);
 	local_irq_restore(flags);
 }
 
@@ -493,8 +508,7 @@ static __always_inline u64 iolat_acct_move(struct iolat_dev *d, u32 hwq,
 		return __iolat_spans_move(&d->hwqs[0], c->busy, dq, dd, &tq,
 					  &td, &oq, &od, &new);
 	return iolat_spans_move(d->hwqs, hwq, &d->home,
-				this_cpu_ptr(d->hwq_words) +
-				hwq * IOLAT_NR_SPANS,
+				c->hwq_words + hwq * IOLAT_NR_SPANS,
 				&d->all, c->busy, dq, dd, tq, td);
 }
 
@@ -509,6 +523,8 @@ static inline u32 iolat_n_issued(u64 n)
 }
 
 int iolat_acct_init(struct iolat_dev *d);
+size_t iolat_acct_bytes(void);
+int iolat_acct_cpu_init(struct iolat_dev *d, int cpu);
 size_t iolat_acct_cpu_bytes(u32 nr_hwq);
 void iolat_acct_free(struct iolat_dev *d);
 void iolat_acct_snapshot(const struct iolat_session *s,

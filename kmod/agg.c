@@ -18,33 +18,42 @@
 size_t iolat_agg_bytes(void)
 {
 	return iolat_alloc_bytes(array_size(nr_cpu_ids,
-					    sizeof(struct iolat_agg_cpu *))) +
-	       num_possible_cpus() *
-	       iolat_alloc_bytes(sizeof(struct iolat_agg_cpu));
+					    sizeof(struct iolat_agg_cpu *)));
 }
 
+/* What iolat_agg_cpu_init() allocates for a CPU. */
+size_t iolat_agg_cpu_bytes(void)
+{
+	return iolat_alloc_bytes(sizeof(struct iolat_agg_cpu));
+}
+
+/* The device's table of its CPUs' histograms. */
 int iolat_agg_init(struct iolat_dev *d)
 {
-	struct iolat_agg_cpu *a;
-	unsigned int op, i;
-	int cpu;
-
 	/* the ABI's numbers are enum iolat_stage's */
 	BUILD_BUG_ON(IOLAT_AGG_STAGE_D2C - IOLAT_STAGE_D2C);
 	BUILD_BUG_ON(IOLAT_AGG_STAGE_Q2C - IOLAT_STAGE_Q2C);
 	d->agg = iolat_zalloc(array_size(nr_cpu_ids, sizeof(*d->agg)),
 			      NUMA_NO_NODE);
-	if (!d->agg)
+	return d->agg ? 0 : -ENOMEM;
+}
+
+/* CPU @cpu's histograms of @d, unless it has them, on its node. */
+int iolat_agg_cpu_init(struct iolat_dev *d, int cpu)
+{
+	struct iolat_agg_cpu *a;
+	unsigned int op, i;
+
+	if (d->agg[cpu])
+		return 0;
+	a = iolat_zalloc(sizeof(*a), cpu_to_node(cpu));
+	if (!a)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		a = iolat_zalloc(sizeof(*a), cpu_to_node(cpu));
-		if (!a)
-			return -ENOMEM;
-		for (op = 0; op < IOLAT_OP_NR; op++)
-			for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
-				iolat_hist_init(&a->h[op][i]);
-		d->agg[cpu] = a;
-	}
+	for (op = 0; op < IOLAT_OP_NR; op++)
+		for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
+			iolat_hist_init(&a->h[op][i]);
+	/* set up before seen: pairs with the readers' READ_ONCE() */
+	smp_store_release(&d->agg[cpu], a);
 	return 0;
 }
 
@@ -152,6 +161,7 @@ void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
 		   unsigned int stage, struct iolat_hist *sum)
 {
+	const struct iolat_agg_cpu *a;
 	const struct iolat_hist *h;
 	unsigned int i;
 	u64 lo;
@@ -159,7 +169,10 @@ void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
 
 	iolat_hist_init(sum);
 	for_each_possible_cpu(cpu) {
-		h = &d->agg[cpu]->h[op][stage];
+		a = READ_ONCE(d->agg[cpu]);
+		if (!a)
+			continue;
+		h = &a->h[op][stage];
 		sum->sum += READ_ONCE(h->sum);
 		sum->min = min(sum->min, READ_ONCE(h->min));
 		sum->max = max(sum->max, READ_ONCE(h->max));
@@ -183,6 +196,7 @@ void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
  */
 void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes)
 {
+	const struct iolat_agg_cpu *a;
 	unsigned int op;
 	int cpu;
 
@@ -190,8 +204,11 @@ void iolat_agg_counts(const struct iolat_dev *d, u64 *ios, u64 *bytes)
 		ios[op] = 0;
 		bytes[op] = 0;
 		for_each_possible_cpu(cpu) {
-			ios[op] += READ_ONCE(d->agg[cpu]->ios[op]);
-			bytes[op] += READ_ONCE(d->agg[cpu]->bytes[op]);
+			a = READ_ONCE(d->agg[cpu]);
+			if (!a)
+				continue;
+			ios[op] += READ_ONCE(a->ios[op]);
+			bytes[op] += READ_ONCE(a->bytes[op]);
 		}
 	}
 }

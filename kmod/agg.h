@@ -36,6 +36,8 @@ static inline unsigned int iolat_agg_dev_stage(const struct iolat_dev *d,
 
 int iolat_agg_init(struct iolat_dev *d);
 size_t iolat_agg_bytes(void);
+int iolat_agg_cpu_init(struct iolat_dev *d, int cpu);
+size_t iolat_agg_cpu_bytes(void);
 void iolat_agg_free(struct iolat_dev *d);
 void __iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
 		     const struct iolat_slot *slot, u64 c_ns);

@@ -8,7 +8,7 @@
 #include "inflight.h"
 #include "acct.h"
 #include "agg.h"
-#include "stash.h"
+#include "cpus.h"
 #include "upper.h"
 #include "probe_nvme.h"
 #include "alloc.h"
@@ -34,34 +34,40 @@ static bool iolat_budget_first_ns(const struct iolat_dev_spec *specs,
  * @ring_slots: records per CPU buffer
  * @mode: IOLAT_MODE_*
  *
- * Per-CPU parts count every possible CPU: alloc_percpu() and the
- * session's loops over CPUs allocate for each.
+ * The CPUs' parts count the CPUs online now (cpus.h); one that comes
+ * online later adds its own.
  */
 void iolat_budget_count(struct iolat_budget *b,
 			const struct iolat_dev_spec *specs, unsigned int nr,
 			unsigned int ring_slots, u32 mode)
 {
-	u64 cpus = num_possible_cpus();
+	bool agg = mode & IOLAT_MODE_AGGREGATE;
 	u32 upper_slots = 0;
 	bool lower = false;
 	unsigned int i;
+	u64 cpus;
 
 	memset(b, 0, sizeof(*b));
+	b->cpus = num_online_cpus();
+	cpus = b->cpus;
 	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
 		ring_slots = IOLAT_RING_MIN;
 	b->session = iolat_alloc_bytes(sizeof(struct iolat_session)) +
-		     iolat_alloc_bytes(array_size(nr, sizeof(struct iolat_dev)));
+		     iolat_alloc_bytes(array_size(nr, sizeof(struct iolat_dev))) +
+		     iolat_alloc_bytes(array_size(nr_cpu_ids,
+						  sizeof(struct iolat_cpu *)));
 	if (mode & IOLAT_MODE_NVME)
 		b->session += iolat_alloc_bytes(array_size(nr,
 						sizeof(struct iolat_nvme_ctrl)));
-	b->rings = cpus * (sizeof(struct iolat_ring) +
-			   iolat_ring_bytes(ring_slots));
-	b->stash = cpus * sizeof(struct iolat_stash);
+	b->rings = cpus * iolat_cpus_bytes(specs, 0, ring_slots, false);
 	for (i = 0; i < nr; i++) {
 		b->inflight += iolat_inflight_bytes(&specs[i]);
+		b->session += iolat_acct_bytes();
 		b->acct += cpus * iolat_acct_cpu_bytes(specs[i].nr_hwq);
-		if (mode & IOLAT_MODE_AGGREGATE)
-			b->hist += iolat_agg_bytes();
+		if (agg) {
+			b->session += iolat_agg_bytes();
+			b->hist += cpus * iolat_agg_cpu_bytes();
+		}
 		if (specs[i].bio_based)
 			upper_slots += specs[i].depth;
 		lower |= specs[i].lower;
@@ -71,4 +77,5 @@ void iolat_budget_count(struct iolat_budget *b,
 	}
 	if (lower)
 		b->inflight += iolat_links_bytes(upper_slots);
+	b->per_cpu = iolat_cpus_bytes(specs, nr, ring_slots, agg);
 }

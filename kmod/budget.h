@@ -11,14 +11,15 @@
 #include "iolat.h"
 
 struct iolat_budget {
-	u64 session;	/* the session, its devices and controllers */
-	u64 rings;	/* the per-CPU record buffers */
-	u64 stash;	/* the per-CPU submission stashes */
+	u64 session;	/* the session, its devices, controllers, CPU tables */
+	u64 rings;	/* the CPUs' parts (cpus.h): rings, stashes, counters */
 	u64 inflight;	/* in-flight tables, bio-based devices', links */
-	u64 acct;	/* the per-CPU counters and busy words */
-	u64 hist;	/* an aggregating session's per-CPU histograms */
+	u64 acct;	/* the CPUs' parts of the devices' counters */
+	u64 hist;	/* an aggregating session's CPUs' histograms */
 	u64 nvme;	/* NVMe command tables */
 	u64 map;	/* the device map, once built (devmap.h) */
+	u64 cpus;	/* the CPUs counted: those online */
+	u64 per_cpu;	/* the parts of one CPU, in rings, acct and hist */
 };
 
 void iolat_budget_count(struct iolat_budget *b,
@@ -27,7 +28,7 @@ void iolat_budget_count(struct iolat_budget *b,
 
 static inline u64 iolat_budget_total(const struct iolat_budget *b)
 {
-	return b->session + b->rings + b->stash + b->inflight + b->acct +
+	return b->session + b->rings + b->inflight + b->acct +
 	       b->hist + b->nvme + b->map;
 }
 

@@ -9,6 +9,7 @@
 #include "inflight.h"
 #include "probe_nvme.h"
 #include "upper.h"
+#include "cpus.h"
 
 /**
  * iolat_record_flags() - the ABI's IOLAT_F_* flags of a request
@@ -77,11 +78,11 @@ static void iolat_record_nvme(struct iolat_record *rec,
 static struct iolat_ring_slot *iolat_record_reserve(struct iolat_session *s,
 						    unsigned long *pos)
 {
-	struct iolat_ring_slot *rs = iolat_ring_reserve(this_cpu_ptr(s->rings),
+	struct iolat_ring_slot *rs = iolat_ring_reserve(&iolat_cpu(s)->ring,
 							 pos);
 
 	if (!rs)
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_FULL]);
+		iolat_count(s, IOLAT_S_DROP_FULL);
 	return rs;
 }
 
@@ -89,7 +90,7 @@ static void iolat_record_publish(struct iolat_session *s,
 				 struct iolat_ring_slot *rs, unsigned long pos)
 {
 	iolat_ring_publish(rs, pos);
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_WRITTEN]);
+	iolat_count(s, IOLAT_S_WRITTEN);
 }
 
 /**

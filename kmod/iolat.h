@@ -17,6 +17,7 @@
  *   agg.h/c      per-CPU latency histograms instead of records
  *   emit.c       build one struct iolat_record per completed request
  *   ring.h/c     per-CPU lock-free record buffers
+ *   cpus.h/c     a session's per-CPU parts, for the CPUs online: CPU hotplug
  *   session.c    session life: start, stop, drain, counters
  *   clocktest.c  is the clock monotonic across CPUs, and what it costs
  *   netlink.c    the generic netlink family "iolat", its operations and
@@ -176,9 +177,8 @@ struct iolat_dev {
 	void *slots_mem;		/* @slots' allocation, for kvfree() */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
 	struct iolat_dev_spans all;	/* the device's, if several queues */
-	/* each CPU's part of the queues' busy words, if several */
-	local64_t __percpu *hwq_words;	/* [nr_hwq][IOLAT_NR_SPANS] */
-	struct iolat_acct_cpu __percpu *acct;
+	/* each CPU's counters and part of the busy words (cpus.h) */
+	struct iolat_acct_cpu **acct;	/* [nr_cpu_ids] */
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */
 	/*
@@ -240,6 +240,7 @@ static inline bool iolat_filter_wanted(const struct iolat_filter *f, u8 op,
 }
 
 struct iolat_stash;
+struct iolat_cpu;
 
 /* Something that happened to the session, until the next READ. */
 struct iolat_event {
@@ -273,8 +274,12 @@ struct iolat_session {
 	unsigned int nr_rq_devs;
 	struct iolat_dev *devs;		/* [nr_devs] */
 	struct iolat_devmap map;	/* the probes' way to @devs */
-	struct iolat_ring __percpu *rings;
-	struct iolat_stash __percpu *stash;
+	/* each CPU's part, NULL for a CPU not online since it began (cpus.h) */
+	struct iolat_cpu **cpu;			/* [nr_cpu_ids] */
+	unsigned int ring_slots;		/* records per CPU ring */
+	struct hlist_node cpuhp;		/* in cpus.c's hotplug state */
+	bool cpuhp_added;
+	atomic_t nr_cpus;			/* CPUs with a part */
 	/*
 	 * A stack's remapped bios on their way to a lower device
 	 * (upper.h): @nr_links slots, a power of two; NULL without a
@@ -288,7 +293,8 @@ struct iolat_session {
 	struct iolat_nvme_ctrl *ctrls;	/* [nr_devs] */
 	unsigned int nr_events;	/* under the session mutex */
 	struct iolat_event events[IOLAT_MAX_EVENTS];
-	u64 mem_bytes;		/* what it holds (budget.h) */
+	u64 mem_bytes;		/* what it holds but its CPUs' parts (budget.h) */
+	size_t cpu_bytes;	/* a CPU's part, all its devices' included */
 };
 
 /* Does @s write records?  Not with counters only, nor when aggregating. */

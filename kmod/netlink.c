@@ -40,7 +40,7 @@ static int iolat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, IOLAT_A_ABI_VERSION, IOLAT_ABI_VERSION) ||
 	    nla_put_string(msg, IOLAT_A_MODULE_VERSION, IOLAT_VERSION) ||
 	    nla_put_u32(msg, IOLAT_A_RECORD_SIZE, sizeof(struct iolat_record)) ||
-	    nla_put_u32(msg, IOLAT_A_NR_CPUS, num_possible_cpus()) ||
+	    nla_put_u32(msg, IOLAT_A_NR_CPUS, num_online_cpus()) ||
 	    nla_put_u64_64bit(msg, IOLAT_A_CLOCK_INVERSIONS,
 			      iolat_clock_inversions(), IOLAT_A_PAD) ||
 	    nla_put_u32(msg, IOLAT_A_NVME_AVAILABLE,

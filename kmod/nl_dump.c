@@ -12,6 +12,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "upper.h"
+#include "cpus.h"
 #include "netlink.h"
 
 /*
@@ -108,7 +109,7 @@ static void iolat_nl_read_events(struct sk_buff *skb,
 	genlmsg_end(skb, hdr);
 	return;
 lost:
-	this_cpu_add(s->rings->stats.n[IOLAT_S_EVENTS_LOST], n);
+	iolat_count_task(s, IOLAT_S_EVENTS_LOST, n);
 }
 
 /*
@@ -136,9 +137,9 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	size = s->nvme || s->links ? sizeof(struct iolat_record) :
 				     IOLAT_RECORD_BLOCK_SIZE;
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
-		if (!cpu_possible(cpu))
+		if (!cpu_possible(cpu) || !iolat_cpu_of(s, cpu))
 			continue;
-		r = per_cpu_ptr(s->rings, cpu);
+		r = &iolat_cpu_of(s, cpu)->ring;
 		if (!cb->args[1])
 			cb->args[1] = iolat_ring_readable(r, r->mask + 1) + 1;
 		if (iolat_nl_read_cpu(skb, cb, fam, r, cpu, size, &cb->args[1]))

@@ -11,6 +11,7 @@
 #include <linux/preempt.h>
 #include <trace/events/block.h>
 #include "stash.h"
+#include "cpus.h"
 
 /*
  * A new entry for @bio, its submitter the current task if it runs one
@@ -19,7 +20,7 @@
 static __always_inline struct iolat_stash_entry *
 iolat_stash_new(struct iolat_session *s)
 {
-	struct iolat_stash_entry *e = iolat_stash_claim(this_cpu_ptr(s->stash));
+	struct iolat_stash_entry *e = iolat_stash_claim(&iolat_cpu(s)->stash);
 
 	if (s->want_who && in_task())
 		e->flags |= iolat_submitter_set(&e->who, current);
@@ -69,7 +70,7 @@ static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	    !iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
-	e->q_ns = iolat_bio_queue_ns(s, bio);
+	e->q_ns = iolat_bio_queue_ns(s, &iolat_cpu(s)->stash, bio);
 	iolat_stash_publish(e, bio);
 }
 
@@ -84,18 +85,19 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 {
 	struct iolat_session *s = data;
 	struct iolat_stash_entry *parent, *e;
+	struct iolat_stash *st;
 
 	iolat_probe_pin_cpu();
 	if (!iolat_session_dev(s, iolat_bio_devt(split),
 			       split->bi_iter.bi_sector))
 		return;
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_SPLITS]);
+	iolat_count(s, IOLAT_S_SPLITS);
 	if (!iolat_session_armed(s))
 		return;
-	parent = split->bi_private ?
-		iolat_stash_find(this_cpu_ptr(s->stash), split->bi_private) :
-		NULL;
-	e = iolat_stash_claim(this_cpu_ptr(s->stash));
+	st = &iolat_cpu(s)->stash;
+	parent = split->bi_private ? iolat_stash_find(st, split->bi_private) :
+				     NULL;
+	e = iolat_stash_claim(st);
 	if (parent) {
 		parent->flags |= IOLAT_F_SPLIT;
 		e->q_ns = parent->q_ns;
@@ -122,8 +124,8 @@ static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
 	if (!iolat_session_dev(s, iolat_bio_devt(bio),
 			       bio->bi_iter.bi_sector))
 		return;
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_BIO_MERGES]);
-	st = this_cpu_ptr(s->stash);
+	iolat_count(s, IOLAT_S_BIO_MERGES);
+	st = &iolat_cpu(s)->stash;
 	e = iolat_stash_find(st, bio);
 	if (e)
 		iolat_stash_release(st, e);
@@ -143,7 +145,7 @@ static noinline void iolat_stash_adopt(struct iolat_session *s,
 {
 	struct iolat_stash_entry from;
 
-	if (!iolat_stash_take_remote(s->stash, bio, &from))
+	if (!iolat_cpus_take_remote(s, bio, &from))
 		return;
 	e->q_ns = from.q_ns;
 	e->who = from.who;
@@ -166,7 +168,7 @@ static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 			       bio->bi_iter.bi_sector))
 		return;
 	now = iolat_now();
-	e = iolat_stash_find(this_cpu_ptr(s->stash), bio);
+	e = iolat_stash_find(&iolat_cpu(s)->stash, bio);
 	if (e) {
 		e->g_ns = now;
 		return;
@@ -186,7 +188,7 @@ static void iolat_probe_plug(void *data, struct request_queue *q)
 
 	iolat_probe_pin_cpu();
 	if (iolat_session_disk(s, iolat_queue_devt(q)))
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_PLUGS]);
+		iolat_count(s, IOLAT_S_PLUGS);
 }
 
 static void iolat_probe_unplug(void *data, struct request_queue *q,
@@ -196,7 +198,7 @@ static void iolat_probe_unplug(void *data, struct request_queue *q,
 
 	iolat_probe_pin_cpu();
 	if (iolat_session_disk(s, iolat_queue_devt(q)))
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_UNPLUGS]);
+		iolat_count(s, IOLAT_S_UNPLUGS);
 }
 
 /* Each probe against the kernel's declaration of its tracepoint. */

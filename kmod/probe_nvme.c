@@ -22,6 +22,7 @@
 #include <linux/kdev_t.h>
 #include "probe_nvme.h"
 #include "stash.h"
+#include "cpus.h"
 #include "../lib/nvme_names.h"
 #include "alloc.h"
 
@@ -259,13 +260,13 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 		return;
 	slot = iolat_nvme_slot(c, rq, &qid);
 	if (!slot) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_RANGE]);
+		iolat_count(s, IOLAT_S_DROP_RANGE);
 		return;
 	}
 	if (!iolat_session_armed(s))
 		return;
 	if (slot->state == IOLAT_NVME_DONE && slot->rq == rq)
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_NVME_RETRIED]);
+		iolat_count(s, IOLAT_S_NVME_RETRIED);
 	else if (slot->state == IOLAT_NVME_SETUP)
 		/* its completion went unseen: it no longer counts */
 		atomic_dec(&c->qids[qid].n);
@@ -323,9 +324,9 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 	slot = iolat_nvme_slot(c, rq, &qid);
 	if (!slot)
 		return;		/* counted at its setup */
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_NVME_COMPLETED]);
+	iolat_count(s, IOLAT_S_NVME_COMPLETED);
 	if (slot->rq != rq || slot->state != IOLAT_NVME_SETUP) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_NVME_UNMATCHED]);
+		iolat_count(s, IOLAT_S_NVME_UNMATCHED);
 		return;
 	}
 	slot->done_ns = iolat_now();
@@ -339,7 +340,7 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 		if (slot->filtered ||
 		    (s->filter.min_ns &&
 		     slot->done_ns - slot->setup_ns < s->filter.min_ns))
-			this_cpu_inc(s->rings->stats.n[IOLAT_S_FILTERED]);
+			iolat_count(s, IOLAT_S_FILTERED);
 		else if (!s->counters_only)
 			iolat_record_emit_admin(s, c, rq, slot);
 	} else if (iolat_session_dev(s, iolat_rq_devt(rq),
@@ -347,7 +348,7 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 		return;
 	}
 	if (qid)
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_NVME_OTHER_NS]);
+		iolat_count(s, IOLAT_S_NVME_OTHER_NS);
 	slot->state = IOLAT_NVME_FREE;
 	slot->rq = NULL;
 }

@@ -22,6 +22,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "stash.h"
+#include "cpus.h"
 #include "probe_nvme.h"
 #include "upper.h"
 #include "../lib/record.h"
@@ -49,7 +50,7 @@ static noinline bool iolat_slot_take_remote(struct iolat_session *s,
 {
 	struct iolat_stash_entry e;
 
-	if (!iolat_stash_take_remote(s->stash, bio, &e))
+	if (!iolat_cpus_take_remote(s, bio, &e))
 		return false;
 	iolat_slot_take(slot, x, &e);
 	return true;
@@ -68,7 +69,7 @@ static __always_inline void
 iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 		struct iolat_slot_ext *x, const struct request *rq, u64 alloc_ns)
 {
-	struct iolat_stash *st = this_cpu_ptr(s->stash);
+	struct iolat_stash *st = &iolat_cpu(s)->stash;
 	struct iolat_stash_entry *e = NULL;
 
 	slot->rq = NULL;
@@ -157,12 +158,12 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 		iolat_acct_move(d, iolat_rq_hwq(rq), c, -1, issued ? -1 : 0,
 				t - s->base_ns, t - s->base_ns);
 	if (issued) {
-		c->dev_sum += t;
-		c->dev_n--;
+		local64_add(t, &c->dev_sum);
+		local64_dec(&c->dev_n);
 	}
 	if (queued) {
-		c->queue_sum += t;
-		c->queue_n--;
+		local64_add(t, &c->queue_sum);
+		local64_dec(&c->queue_n);
 	}
 	if (queued && completed) {
 		op = iolat_record_op(rq->cmd_flags);
@@ -172,7 +173,7 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 		if (agg && !slot->outside && iolat_rq_wanted(s, slot, now))
 			__iolat_agg_add(d, op, blk_rq_bytes(rq), slot, now);
 	}
-	iolat_acct_end(d, flags, step);
+	iolat_acct_end(c, flags, step);
 	slot->state = IOLAT_SLOT_FREE;
 	slot->rq = NULL;
 	return now;
@@ -219,7 +220,7 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
  * The prepared request is in its queue at @now, since its first stage but
  * not before the session, and at the driver too if @issued (issued
  * directly).  Called with this CPU's counters @c begun (iolat_acct_get()),
- * interrupts on: each counter changes by one this_cpu operation.
+ * interrupts on: each counter changes by one local64 operation.
  * Return: the requests of its hardware queue before (iolat_acct_move()).
  */
 static __always_inline u64
@@ -227,7 +228,6 @@ iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 		 struct iolat_slot *slot, const struct request *rq,
 		 struct iolat_acct_cpu *c, u64 now, bool issued)
 {
-	struct iolat_acct_cpu __percpu *a = d->acct;
 	u64 from;
 	u64 old;
 
@@ -237,8 +237,8 @@ iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 	old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued,
 			      from - s->base_ns, now - s->base_ns);
 	slot->qd_insert = iolat_n_queued(old);
-	this_cpu_sub(a->queue_sum, from);
-	this_cpu_inc(a->queue_n);
+	local64_sub(from, &c->queue_sum);
+	local64_inc(&c->queue_n);
 	slot->state = IOLAT_SLOT_QUEUED;
 	slot->rq = rq;
 	return old;
@@ -260,6 +260,7 @@ iolat_rq_find(struct iolat_session *s, const struct request *rq,
 static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
+	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	unsigned int step;
@@ -274,19 +275,18 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 	}
 	if (!iolat_slot_prepare(s, d, slot, rq))
 		return;
-	step = iolat_acct_get(d);
+	c = iolat_acct_this(d);
+	step = iolat_acct_get(c);
 	/* counters only: in the queue since the kernel's time, if it took one */
 	slot->i_ns = s->counters_only && slot->g_ns ? slot->g_ns : iolat_now();
-	iolat_slot_queue(s, d, slot, rq, this_cpu_ptr(d->acct), slot->i_ns,
-			 false);
-	iolat_acct_put(d, step);
+	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns, false);
+	iolat_acct_put(c, step);
 }
 
 /* block_rq_issue (D): the driver is given the request. */
 static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 {
 	struct iolat_session *s = data;
-	struct iolat_acct_cpu __percpu *a;
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
@@ -303,8 +303,8 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	if (fresh && !iolat_slot_prepare(s, d, slot, rq))
 		return;
 	/* interrupts on: iolat_acct_get() */
-	step = iolat_acct_get(d);
-	c = this_cpu_ptr(d->acct);
+	c = iolat_acct_this(d);
+	step = iolat_acct_get(c);
 	now = iolat_now();
 	/*
 	 * The counters stop with the session: a request queued before the
@@ -321,14 +321,12 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	slot->d_ns = now;
 	slot->qd_issue = qd;
 	slot->state = IOLAT_SLOT_ISSUED;
-	/* through a local: a per-CPU write could alias d->acct for the compiler */
-	a = d->acct;
-	this_cpu_sub(a->dev_sum, t);
-	this_cpu_inc(a->dev_n);
-	this_cpu_inc(a->issues);
-	this_cpu_add(a->qd_sum, qd);
-	this_cpu_inc(a->qd_hist[iolat_qd_bucket(qd)]);
-	iolat_acct_put(d, step);
+	local64_sub(t, &c->dev_sum);
+	local64_inc(&c->dev_n);
+	local64_inc(&c->issues);
+	local64_add(qd, &c->qd_sum);
+	local64_inc(&c->qd_hist[iolat_qd_bucket(qd)]);
+	iolat_acct_put(c, step);
 }
 
 /* block_rq_requeue (R): the driver gave the request back. */
@@ -345,7 +343,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_REQUEUES]);
+	iolat_count(s, IOLAT_S_REQUEUES);
 	/*
 	 * Given back before it was started, too: a driver may refuse a
 	 * request before its blk_mq_start_request() (null_blk's bandwidth
@@ -356,10 +354,10 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	if (slot->rq != rq) {
 		if (!iolat_slot_prepare(s, d, slot, rq))
 			return;
-		step = iolat_acct_get(d);
-		iolat_slot_queue(s, d, slot, rq, this_cpu_ptr(d->acct),
-				 iolat_now(), false);
-		iolat_acct_put(d, step);
+		c = iolat_acct_this(d);
+		step = iolat_acct_get(c);
+		iolat_slot_queue(s, d, slot, rq, c, iolat_now(), false);
+		iolat_acct_put(c, step);
 	}
 	slot->requeues++;
 	if (slot->state != IOLAT_SLOT_ISSUED)
@@ -367,9 +365,9 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	c = iolat_acct_begin(d, &flags, &step);
 	now = min(iolat_now(), READ_ONCE(s->stop_ns));
 	iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, -1, 0, now - s->base_ns);
-	c->dev_sum += now;
-	c->dev_n--;
-	iolat_acct_end(d, flags, step);
+	local64_add(now, &c->dev_sum);
+	local64_dec(&c->dev_n);
+	iolat_acct_end(c, flags, step);
 	slot->state = IOLAT_SLOT_REQUEUED;
 }
 
@@ -383,7 +381,7 @@ static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
 	iolat_probe_pin_cpu();
 	if (!iolat_rq_find(s, rq, &d, &slot))
 		return;
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_RQ_MERGES]);
+	iolat_count(s, IOLAT_S_RQ_MERGES);
 	if (slot->rq == rq)
 		iolat_slot_drop(s, d, slot, rq, false);
 }
@@ -407,13 +405,13 @@ static u64 iolat_acct_held(struct iolat_session *s, struct iolat_dev *d,
 	c = iolat_acct_begin(d, &flags, &step);
 	iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued, from - s->base_ns,
 			from - s->base_ns);
-	c->queue_sum -= from;
-	c->queue_n++;
+	local64_sub(from, &c->queue_sum);
+	local64_inc(&c->queue_n);
 	if (issued) {
-		c->dev_sum -= from;
-		c->dev_n++;
+		local64_sub(from, &c->dev_sum);
+		local64_inc(&c->dev_n);
 	}
-	iolat_acct_end(d, flags, step);
+	iolat_acct_end(c, flags, step);
 	return iolat_slot_drop(s, d, &held, rq, true);
 }
 
@@ -469,13 +467,13 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 		return false;
 	if (alloc_ns && alloc_ns < start) {
 		iolat_acct_at_start(s, d, rq);
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
+		iolat_count(s, IOLAT_S_DROP_UNMATCHED);
 		return false;
 	}
 	if (!alloc_ns) {
 		/* no allocation time: in flight at the start, or after the stop */
 		if (iolat_now() < stop)
-			this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
+			iolat_count(s, IOLAT_S_DROP_UNMATCHED);
 		return false;
 	}
 	iolat_slot_fill(s, slot, x, rq, alloc_ns);
@@ -499,14 +497,14 @@ iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 	if (s->counters_only)
 		return;		/* it takes no filter: counted in iolat_slot_end() */
 	if (!iolat_rq_wanted(s, slot, now)) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_FILTERED]);
+		iolat_count(s, IOLAT_S_FILTERED);
 		return;
 	}
 	if (s->aggregate) {
 		if (!seen)
 			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
 				      blk_rq_bytes(rq), slot, now);
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_WRITTEN]);
+		iolat_count(s, IOLAT_S_WRITTEN);
 		return;
 	}
 	iolat_record_emit(s, d, rq, slot, x, now, err, cmd);
@@ -546,7 +544,7 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	u64 now;
 
 	if (!slot) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_RANGE]);
+		iolat_count(s, IOLAT_S_DROP_RANGE);
 		return 0;
 	}
 	if (slot->rq != rq) {
@@ -555,15 +553,15 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	}
 	now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
 	if (slot->outside) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
+		iolat_count(s, IOLAT_S_DROP_UNMATCHED);
 		return now;
 	}
 	/* a lower device's request: joined, or the stack's own */
 	if (stack && d->lower) {
 		if (slot->flags & IOLAT_F_STACK)
-			this_cpu_inc(s->rings->stats.n[IOLAT_S_STACK_JOINED]);
+			iolat_count(s, IOLAT_S_STACK_JOINED);
 		else
-			this_cpu_inc(s->rings->stats.n[IOLAT_S_STACK_UNJOINED]);
+			iolat_count(s, IOLAT_S_STACK_UNJOINED);
 	}
 	iolat_rq_keep(s, d, rq, slot, iolat_slot_ext(d, slot), now, err, cmd,
 		      true);
@@ -666,7 +664,7 @@ iolat_rq_complete(void *data, struct request *rq, int err,
 		return;
 	iolat_cost_control();
 	if (nr_bytes < blk_rq_bytes(rq)) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_PARTIAL]);
+		iolat_count(s, IOLAT_S_PARTIAL);
 		return;
 	}
 	if (stack && d->lower)
@@ -704,7 +702,7 @@ static void iolat_probe_rq_error(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 
 	iolat_probe_pin_cpu();
 	if (iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq)))
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_ERRORS]);
+		iolat_count(s, IOLAT_S_ERRORS);
 }
 #endif
 

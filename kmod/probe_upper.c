@@ -20,6 +20,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "stash.h"
+#include "cpus.h"
 #include "alloc.h"
 
 int iolat_upper_init(struct iolat_dev *d)
@@ -88,22 +89,24 @@ size_t iolat_links_bytes(u32 slots)
 static void iolat_upper_join(struct iolat_session *s, struct iolat_dev *d,
 			     struct iolat_upper_slot *u, u64 now)
 {
+	struct iolat_acct_cpu *c;
 	unsigned int step;
 	u64 old;
 
 	u->acct_ns = max(now, READ_ONCE(s->start_ns));
-	step = iolat_acct_get(d);
-	old = iolat_acct_move(d, 0, this_cpu_ptr(d->acct), 1, 1,
-			      u->acct_ns - s->base_ns, u->acct_ns - s->base_ns);
+	c = iolat_acct_this(d);
+	step = iolat_acct_get(c);
+	old = iolat_acct_move(d, 0, c, 1, 1, u->acct_ns - s->base_ns,
+			      u->acct_ns - s->base_ns);
 	u->qd = iolat_n_issued(old);
-	this_cpu_sub(d->acct->queue_sum, u->acct_ns);
-	this_cpu_inc(d->acct->queue_n);
-	this_cpu_sub(d->acct->dev_sum, u->acct_ns);
-	this_cpu_inc(d->acct->dev_n);
-	this_cpu_inc(d->acct->issues);
-	this_cpu_add(d->acct->qd_sum, u->qd);
-	this_cpu_inc(d->acct->qd_hist[iolat_qd_bucket(u->qd)]);
-	iolat_acct_put(d, step);
+	local64_sub(u->acct_ns, &c->queue_sum);
+	local64_inc(&c->queue_n);
+	local64_sub(u->acct_ns, &c->dev_sum);
+	local64_inc(&c->dev_n);
+	local64_inc(&c->issues);
+	local64_add(u->qd, &c->qd_sum);
+	local64_inc(&c->qd_hist[iolat_qd_bucket(u->qd)]);
+	iolat_acct_put(c, step);
 }
 
 /*
@@ -121,7 +124,7 @@ static noinline void iolat_upper_lower_queue(struct iolat_session *s,
 	d = iolat_session_dev(s, iolat_bio_devt(bio), bio->bi_iter.bi_sector);
 	if (!d || !d->lower || !iolat_session_armed(s))
 		return;
-	e = iolat_stash_find(this_cpu_ptr(s->stash), bio);
+	e = iolat_stash_find(&iolat_cpu(s)->stash, bio);
 	if (e)
 		iolat_link_take(s, bio, &e->who, &e->flags);
 }
@@ -150,7 +153,7 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	u = iolat_upper_claim(d, bio);
 	if (!u)
 		return;
-	u->q_ns = iolat_bio_queue_ns(s, bio);
+	u->q_ns = iolat_bio_queue_ns(s, &iolat_cpu(s)->stash, bio);
 	u->sector = bio->bi_iter.bi_sector;
 	u->bytes = bio->bi_iter.bi_size;
 	u->op = iolat_record_op(bio->bi_opf);
@@ -169,7 +172,7 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	u->low_last = 0;
 	if (s->links) {
 		/* unique in the session: this CPU's count, and the CPU */
-		u->link = (this_cpu_inc_return(s->stash->links) << 16) |
+		u->link = (local64_inc_return(&iolat_cpu(s)->stash.links) << 16) |
 			  (raw_smp_processor_id() & 0xffff);
 		/* a remap finds the fields before the index */
 		smp_wmb();
@@ -197,11 +200,15 @@ static noinline struct iolat_upper_slot *
 iolat_upper_search(struct iolat_session *s, struct iolat_dev *d, u64 from)
 {
 	struct iolat_upper_slot *u;
+	struct iolat_cpu *c;
 	unsigned int i;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		u = READ_ONCE(per_cpu_ptr(s->stash, cpu)->last_upper);
+		c = iolat_cpu_of(s, cpu);
+		if (!c)
+			continue;
+		u = READ_ONCE(c->stash.last_upper);
 		if (iolat_upper_mine(d, u, from))
 			return u;
 	}
@@ -223,7 +230,7 @@ static struct iolat_upper_slot *iolat_upper_remapped(struct iolat_session *s,
 						     struct iolat_dev *d,
 						     u64 from)
 {
-	struct iolat_stash *st = this_cpu_ptr(s->stash);
+	struct iolat_stash *st = &iolat_cpu(s)->stash;
 	struct iolat_upper_slot *u = iolat_upper_at(d, from);
 
 	if (!u) {
@@ -266,14 +273,14 @@ static void iolat_probe_upper_remap(IOLAT_TP_REMAP_PROTO(data, bio, dev, from))
 	u = iolat_upper_remapped(s, d, from);
 	l = u ? iolat_link_claim(s, bio) : NULL;
 	if (!l) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_REMAPS_UNMATCHED]);
+		iolat_count(s, IOLAT_S_REMAPS_UNMATCHED);
 		return;
 	}
 	l->who = u->who;
 	l->flags = u->flags & IOLAT_F_SUBMITTER;
 	l->link = u->link;
 	l->up = u;
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_REMAPS]);
+	iolat_count(s, IOLAT_S_REMAPS);
 }
 
 /*
@@ -309,7 +316,7 @@ static void iolat_probe_upper_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
 	d = iolat_session_upper(s, iolat_bio_devt(split));
 	if (!d)
 		return;
-	this_cpu_inc(s->rings->stats.n[IOLAT_S_SPLITS]);
+	iolat_count(s, IOLAT_S_SPLITS);
 	if (!iolat_session_armed(s) || iolat_upper_find(d, split))
 		return;
 	u = iolat_upper_claim(d, split);
@@ -349,14 +356,14 @@ static noinline void iolat_upper_unseen(struct iolat_session *s,
 		iolat_acct_move(d, 0, c, 1, 1, t, t);
 		t = now - s->base_ns;
 		iolat_acct_move(d, 0, c, -1, -1, t, t);
-		c->dev_sum += now - start;
-		c->queue_sum += now - start;
+		local64_add(now - start, &c->dev_sum);
+		local64_add(now - start, &c->queue_sum);
 		c->ios[op]++;
 		c->bytes[op] += bio->bi_iter.bi_size;
 		c->wait_ns[op] += now - start;
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_DROP_UNMATCHED]);
+		iolat_count(s, IOLAT_S_DROP_UNMATCHED);
 	}
-	iolat_acct_end(d, flags, step);
+	iolat_acct_end(c, flags, step);
 }
 
 /*
@@ -415,10 +422,10 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 	/* the counters stop with the session */
 	t = min(now, READ_ONCE(s->stop_ns));
 	iolat_acct_move(d, 0, c, -1, -1, t - s->base_ns, t - s->base_ns);
-	c->dev_sum += t;
-	c->dev_n--;
-	c->queue_sum += t;
-	c->queue_n--;
+	local64_add(t, &c->dev_sum);
+	local64_dec(&c->dev_n);
+	local64_add(t, &c->queue_sum);
+	local64_dec(&c->queue_n);
 	c->ios[u->op]++;
 	c->bytes[u->op] += u->bytes;
 	c->wait_ns[u->op] += t - u->acct_ns;
@@ -428,13 +435,13 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 		__iolat_agg_add_q2c(d, u->op, u->bytes, now - u->q_ns);
 	if (READ_ONCE(u->low_last))
 		iolat_upper_split(s, d, u, c, now, wanted);
-	iolat_acct_end(d, flags, step);
+	iolat_acct_end(c, flags, step);
 	if (s->counters_only)
 		;
 	else if (!wanted)
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_FILTERED]);
+		iolat_count(s, IOLAT_S_FILTERED);
 	else if (s->aggregate)
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_WRITTEN]);
+		iolat_count(s, IOLAT_S_WRITTEN);
 	else
 		iolat_record_emit_upper(s, d, u, now,
 					blk_status_to_errno(bio->bi_status));

@@ -33,10 +33,7 @@ struct iolat_ring_slot {
 	struct iolat_record rec;
 } ____cacheline_aligned;
 
-/*
- * Counters of one CPU, written only by that CPU's probes: n[IOLAT_S_X]
- * counts what IOLAT_STAT_A_X does (lib/stats.h).
- */
+/* A session's counters, n[IOLAT_S_X] what IOLAT_STAT_A_X counts (lib/stats.h). */
 struct iolat_cpu_stats {
 	u64 n[IOLAT_STAT_NR];
 };
@@ -49,7 +46,6 @@ struct iolat_ring {
 	local_t head;			/* next position to reserve */
 	unsigned long mask;		/* slots - 1 */
 	struct iolat_ring_slot *slots;
-	struct iolat_cpu_stats stats;
 	unsigned long tail ____cacheline_aligned; /* first not consumed */
 };
 

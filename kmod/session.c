@@ -24,6 +24,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "stash.h"
+#include "cpus.h"
 #include "upper.h"
 #include "probe_nvme.h"
 #include "budget.h"
@@ -60,12 +61,12 @@ static struct iolat_session **iolat_session_of(u32 portid)
 static void iolat_session_free(struct iolat_session *s)
 {
 	unsigned int i;
-	int cpu;
 
 	if (s->running) {
 		WRITE_ONCE(s->stop_ns, iolat_now());
 		iolat_detach(s);
 	}
+	iolat_cpus_free(s);
 	for (i = 0; i < s->nr_devs; i++) {
 		iolat_inflight_free(&s->devs[i]);
 		iolat_acct_free(&s->devs[i]);
@@ -77,12 +78,6 @@ static void iolat_session_free(struct iolat_session *s)
 		iolat_nvme_ctrl_free(&s->ctrls[i]);
 	kvfree(s->ctrls);
 	kvfree(s->links);
-	if (s->rings) {
-		for_each_possible_cpu(cpu)
-			iolat_ring_free(per_cpu_ptr(s->rings, cpu));
-		free_percpu(s->rings);
-	}
-	free_percpu(s->stash);
 	kvfree(s);
 }
 
@@ -164,19 +159,21 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 						 unsigned int nr_specs,
 						 unsigned int ring_slots,
 						 const struct iolat_filter *filter,
-						 u32 mode, u64 mem_bytes,
+						 u32 mode,
+						 const struct iolat_budget *b,
 						 struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s;
 	unsigned int i;
-	int cpu, err;
+	int err;
 
 	s = iolat_zalloc(sizeof(*s), NUMA_NO_NODE);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
 	s->filter = *filter;
-	s->mem_bytes = mem_bytes;
+	s->mem_bytes = iolat_budget_total(b) - b->cpus * b->per_cpu;
+	s->cpu_bytes = b->per_cpu;
 	s->counters_only = mode & IOLAT_MODE_COUNTERS_ONLY;
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
@@ -186,6 +183,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	/* without records, the buffers only hold the counters */
 	if (!iolat_session_records(s))
 		ring_slots = IOLAT_RING_MIN;
+	s->ring_slots = ring_slots;
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
@@ -194,20 +192,6 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	if (!s->devs) {
 		err = -ENOMEM;
 		goto fail;
-	}
-	s->stash = alloc_percpu(struct iolat_stash);
-	s->rings = alloc_percpu(struct iolat_ring);
-	if (!s->rings || !s->stash) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	for_each_possible_cpu(cpu) {
-		/* no clock reading yet for the bios' stamps */
-		per_cpu_ptr(s->stash, cpu)->ref_j = jiffies - IOLAT_REF_JIFFIES;
-		err = iolat_ring_init(per_cpu_ptr(s->rings, cpu), ring_slots,
-				      cpu_to_node(cpu));
-		if (err)
-			goto fail;
 	}
 	/* whole disks, partitions, bio-based devices, in order (nl_start.c) */
 	for (i = 0; i < nr_specs; i++) {
@@ -242,6 +226,10 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		if (err)
 			goto fail;
 	}
+	/* the online CPUs' parts, and those of CPUs that come online */
+	err = iolat_cpus_start(s);
+	if (err)
+		goto fail;
 	return s;
 fail:
 	iolat_session_free(s);
@@ -256,7 +244,7 @@ static void iolat_session_event(struct iolat_session *s, u32 kind,
 
 	lockdep_assert_held(&iolat_mutex);
 	if (s->nr_events == IOLAT_MAX_EVENTS) {
-		this_cpu_inc(s->rings->stats.n[IOLAT_S_EVENTS_LOST]);
+		iolat_count_task(s, IOLAT_S_EVENTS_LOST, 1);
 		return;
 	}
 	ev = &s->events[s->nr_events++];
@@ -330,22 +318,32 @@ static struct notifier_block iolat_session_module_nb = {
 };
 
 /**
- * iolat_session_init() - check the limit of sessions, follow modules
+ * iolat_session_init() - check the limit of sessions, follow CPUs and
+ *	modules
  *
  * The tracepoint module notifier is registered before the module looks
  * up the kernel's own tracepoints (iolat_attach_init()), so that no
  * module's are missed between the two.
  *
- * Return: 0, -EINVAL for a bad max_sessions, or the notifier's error.
+ * Return: 0, -EINVAL for a bad max_sessions, or the CPU hotplug state's
+ * or the notifier's error.
  */
 int iolat_session_init(void)
 {
+	int err;
+
 	if (max_sessions < 1 || max_sessions > IOLAT_MAX_SESSIONS) {
 		pr_err("max_sessions=%u: it must be 1..%u\n", max_sessions,
 		       IOLAT_MAX_SESSIONS);
 		return -EINVAL;
 	}
-	return register_tracepoint_module_notifier(&iolat_session_module_nb);
+	err = iolat_cpus_init();
+	if (err)
+		return err;
+	err = register_tracepoint_module_notifier(&iolat_session_module_nb);
+	if (err)
+		iolat_cpus_exit();
+	return err;
 }
 
 /**
@@ -404,7 +402,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		goto out;
 	}
 	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter,
-				mode, need, extack);
+				mode, &b, extack);
 	if (IS_ERR(s)) {
 		if (PTR_ERR(s) == -ENOMEM)
 			NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
@@ -432,13 +430,13 @@ out:
  *	gives none
  *
  * IOLAT_RING_DEFAULT, or fewer, a power of two, so that the buffers of
- * every CPU fit in the ring_mb module parameter's MiB; at least
+ * every CPU online fit in the ring_mb module parameter's MiB; at least
  * IOLAT_RING_MIN.
  */
 unsigned int iolat_session_ring_default(void)
 {
 	u64 fit = div_u64((u64)READ_ONCE(ring_mb) << 20,
-			  num_possible_cpus() *
+			  num_online_cpus() *
 			  (u32)sizeof(struct iolat_ring_slot));
 
 	if (fit < IOLAT_RING_MIN)
@@ -465,10 +463,10 @@ u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr)
 	for (i = 0; i < max_sessions; i++) {
 		if (!iolat_sessions[i])
 			continue;
-		all += iolat_sessions[i]->mem_bytes;
+		all += iolat_cpus_mem(iolat_sessions[i]);
 		(*nr)++;
 		if (iolat_sessions[i]->portid == portid)
-			*mine = iolat_sessions[i]->mem_bytes;
+			*mine = iolat_cpus_mem(iolat_sessions[i]);
 	}
 	mutex_unlock(&iolat_mutex);
 	return all;
@@ -494,10 +492,10 @@ static void iolat_session_stats(struct iolat_session *s,
 
 	memset(st, 0, sizeof(*st));
 	for_each_possible_cpu(cpu) {
-		const u64 *c = per_cpu_ptr(s->rings, cpu)->stats.n;
+		const struct iolat_cpu *c = iolat_cpu_of(s, cpu);
 
-		for (i = 0; i < IOLAT_STAT_NR; i++)
-			st->n[i] += READ_ONCE(c[i]);
+		for (i = 0; c && i < IOLAT_STAT_NR; i++)
+			st->n[i] += local64_read(&c->stats[i]);
 	}
 }
 
@@ -595,4 +593,5 @@ void iolat_session_exit(void)
 	}
 	mutex_unlock(&iolat_mutex);
 	unregister_tracepoint_module_notifier(&iolat_session_module_nb);
+	iolat_cpus_exit();
 }

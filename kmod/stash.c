@@ -8,49 +8,42 @@
 #include "stash.h"
 
 /**
- * iolat_stash_take_remote() - take @bio's entry from another CPU's stash
- * @stash: the session's stashes; this CPU's has been searched already
+ * iolat_stash_take() - take @bio's entry from another CPU's stash
+ * @st: that CPU's stash
  * @bio: the first bio of a request first seen on this CPU
  * @copy: where to put the entry's stages, submitter and flags
  *
  * Only for a request this CPU's stash has no entry for, which happens
  * when its submitter moved to another CPU between Q and the request's
- * first I or D: the cost, a compare per entry of every other CPU, is
- * paid only then.  The fields are copied after the key is found, and
- * kept only if a cmpxchg of the key then finds it unchanged and takes
- * the entry back; an entry its owner reused meanwhile is left alone.
+ * first I or D: the cost, a compare per entry of every other CPU
+ * (iolat_cpus_take_remote()), is paid only then.  The fields are copied
+ * after the key is found, and kept only if a cmpxchg of the key then
+ * finds it unchanged and takes the entry back; an entry its owner reused
+ * meanwhile is left alone.
  *
  * Return: whether @copy holds @bio's entry.
  */
-bool iolat_stash_take_remote(struct iolat_stash __percpu *stash,
-			     const struct bio *bio,
-			     struct iolat_stash_entry *copy)
+bool iolat_stash_take(struct iolat_stash *st, const struct bio *bio,
+		      struct iolat_stash_entry *copy)
 {
-	int self = smp_processor_id(), cpu;
 	unsigned int i;
 
-	for_each_possible_cpu(cpu) {
-		struct iolat_stash *st = per_cpu_ptr(stash, cpu);
+	for (i = 0; i < IOLAT_STASH_ENTRIES; i++) {
+		struct iolat_stash_entry *e = &st->e[i];
 
-		if (cpu == self)
+		if (READ_ONCE(e->bio) != bio)
 			continue;
-		for (i = 0; i < IOLAT_STASH_ENTRIES; i++) {
-			struct iolat_stash_entry *e = &st->e[i];
-
-			if (READ_ONCE(e->bio) != bio)
-				continue;
-			/* the fields as published with the key */
-			smp_rmb();
-			copy->q_ns = READ_ONCE(e->q_ns);
-			copy->g_ns = READ_ONCE(e->g_ns);
-			copy->who = e->who;
-			copy->flags = READ_ONCE(e->flags);
-			/* read before the key is found unchanged and taken */
-			smp_rmb();
-			if (cmpxchg(&e->bio, bio, NULL) == bio)
-				return true;
-		}
+		/* the fields as published with the key */
+		smp_rmb();
+		copy->q_ns = READ_ONCE(e->q_ns);
+		copy->g_ns = READ_ONCE(e->g_ns);
+		copy->who = e->who;
+		copy->flags = READ_ONCE(e->flags);
+		/* read before the key is found unchanged and taken */
+		smp_rmb();
+		if (cmpxchg(&e->bio, bio, NULL) == bio)
+			return true;
 	}
 	return false;
 }
-EXPORT_SYMBOL_IF_KUNIT(iolat_stash_take_remote);
+EXPORT_SYMBOL_IF_KUNIT(iolat_stash_take);

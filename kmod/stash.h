@@ -11,7 +11,7 @@
  * another CPU (the submitter was preempted with its plug and migrated,
  * or kblockd ran the queue) is not found there, and only then are the
  * other CPUs' stashes searched, read-only but for taking the entry back
- * (iolat_stash_take_remote()).  Entries are reused in order, so a lost
+ * (iolat_cpus_take_remote()).  Entries are reused in order, so a lost
  * one is overwritten, never leaked; the entry of a bio merged into a
  * request is given back at once, so the bios of a long merge do not push
  * the entries of requests waiting in a plug out.
@@ -55,7 +55,7 @@ struct iolat_stash {
 	unsigned long ref_j;
 	/* the bio-based device's I/O this CPU last tied a remap to (upper.h) */
 	struct iolat_upper_slot *last_upper;
-	u64 links;			/* I/Os this CPU numbered (upper.h) */
+	local64_t links;		/* I/Os this CPU numbered (upper.h) */
 	struct iolat_stash_entry e[IOLAT_STASH_ENTRIES];
 };
 
@@ -92,9 +92,8 @@ iolat_stash_find(struct iolat_stash *st, const struct bio *bio)
 	return NULL;
 }
 
-bool iolat_stash_take_remote(struct iolat_stash __percpu *stash,
-			     const struct bio *bio,
-			     struct iolat_stash_entry *copy);
+bool iolat_stash_take(struct iolat_stash *st, const struct bio *bio,
+		      struct iolat_stash_entry *copy);
 
 /**
  * iolat_stash_claim() - take the next entry of this CPU's stash
@@ -177,12 +176,13 @@ u64 iolat_bio_queue_clock(struct iolat_session *s, struct iolat_stash *st,
 /*
  * The time @bio was queued, without a clock read where the kernel took
  * one: its stamp (iolat_bio_stamp(), taken just before this tracepoint)
- * put back on this CPU's last reading, less than a second old.
+ * put back on this CPU's last reading, less than a second old; @st is
+ * this CPU's stash.
  */
 static __always_inline u64 iolat_bio_queue_ns(struct iolat_session *s,
+					      struct iolat_stash *st,
 					      const struct bio *bio)
 {
-	struct iolat_stash *st = this_cpu_ptr(s->stash);
 	u64 stamp = iolat_bio_stamp(bio);
 	unsigned long j;
 

@@ -8,6 +8,7 @@
 #include <linux/blk_types.h>
 #include <linux/percpu.h>
 #include "../stash.h"
+#include "../cpus.h"
 #include "suites.h"
 
 /* Fake bios: only their addresses are used as keys. */
@@ -126,54 +127,62 @@ static void iolat_stamp_test(struct kunit *test)
  */
 static void iolat_stash_remote_test(struct kunit *test)
 {
-	struct iolat_stash __percpu *stash = alloc_percpu(struct iolat_stash);
+	struct iolat_session *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct iolat_stash_entry copy, *e;
+	struct iolat_cpu *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct iolat_cpu *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct iolat_stash *mine, *theirs;
 	int self, other;
 
-	KUNIT_ASSERT_NOT_NULL(test, stash);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	s->cpu = kunit_kcalloc(test, nr_cpu_ids, sizeof(*s->cpu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->cpu);
 	self = get_cpu();
 	for_each_possible_cpu(other)
 		if (other != self)
 			break;
 	if (other >= nr_cpu_ids) {
 		put_cpu();
-		free_percpu(stash);
 		kunit_skip(test, "one possible CPU: no other stash");
 	}
-	e = iolat_stash_claim(per_cpu_ptr(stash, other));
+	/* the two CPUs' parts; every other CPU has none (not online) */
+	s->cpu[self] = a;
+	s->cpu[other] = b;
+	mine = &s->cpu[self]->stash;
+	theirs = &s->cpu[other]->stash;
+	e = iolat_stash_claim(theirs);
 	e->q_ns = 11;
 	e->g_ns = 12;
 	e->who.pid = 13;
 	e->flags = IOLAT_F_SUBMITTER;
 	iolat_stash_publish(e, &stash_bios[0]);
-	stash_put(per_cpu_ptr(stash, other), 1, 21);
-	stash_put(per_cpu_ptr(stash, self), 2, 31);
+	stash_put(theirs, 1, 21);
+	stash_put(mine, 2, 31);
 
-	KUNIT_EXPECT_TRUE(test, iolat_stash_take_remote(stash, &stash_bios[0],
-							&copy));
+	KUNIT_EXPECT_TRUE(test, iolat_cpus_take_remote(s, &stash_bios[0],
+						       &copy));
 	KUNIT_EXPECT_EQ(test, copy.q_ns, 11ULL);
 	KUNIT_EXPECT_EQ(test, copy.g_ns, 12ULL);
 	KUNIT_EXPECT_EQ(test, copy.who.pid, 13U);
 	KUNIT_EXPECT_EQ(test, copy.flags, (u32)IOLAT_F_SUBMITTER);
 	/* taken: not found twice, and not in the owner's own search */
-	KUNIT_EXPECT_FALSE(test, iolat_stash_take_remote(stash, &stash_bios[0],
-							 &copy));
-	KUNIT_EXPECT_NULL(test, iolat_stash_find(per_cpu_ptr(stash, other),
-						 &stash_bios[0]));
+	KUNIT_EXPECT_FALSE(test, iolat_cpus_take_remote(s, &stash_bios[0],
+							&copy));
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(theirs, &stash_bios[0]));
 	/* the owner's other entry is untouched */
-	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(per_cpu_ptr(stash, other),
-						     &stash_bios[1]));
+	KUNIT_EXPECT_NOT_NULL(test, iolat_stash_find(theirs, &stash_bios[1]));
 	/* this CPU's stash is not searched again */
-	KUNIT_EXPECT_FALSE(test, iolat_stash_take_remote(stash, &stash_bios[2],
-							 &copy));
+	KUNIT_EXPECT_FALSE(test, iolat_cpus_take_remote(s, &stash_bios[2],
+							&copy));
 	/* an entry claimed again (key cleared) is not found */
-	e = iolat_stash_find(per_cpu_ptr(stash, other), &stash_bios[1]);
+	e = iolat_stash_find(theirs, &stash_bios[1]);
 	if (e)	/* found above; no assertion with preemption off */
 		WRITE_ONCE(e->bio, NULL);
-	KUNIT_EXPECT_FALSE(test, iolat_stash_take_remote(stash, &stash_bios[1],
-							 &copy));
+	KUNIT_EXPECT_FALSE(test, iolat_cpus_take_remote(s, &stash_bios[1],
+							&copy));
 	put_cpu();
-	free_percpu(stash);
 }
 
 static struct kunit_case iolat_stash_cases[] = {

@@ -51,7 +51,7 @@ enum iolat_attr {
 	IOLAT_A_ABI_VERSION,	/* u32 */
 	IOLAT_A_MODULE_VERSION,	/* string */
 	IOLAT_A_RECORD_SIZE,	/* u32: sizeof(struct iolat_record) */
-	IOLAT_A_NR_CPUS,	/* u32: possible CPUs, one buffer each */
+	IOLAT_A_NR_CPUS,	/* u32: CPUs online, a session buffer each */
 	IOLAT_A_DEV,		/* nest of enum iolat_dev_attr; repeated */
 	IOLAT_A_RING_RECORDS,	/* u32: records per CPU buffer, power of 2 */
 	IOLAT_A_RECORDS,	/* binary: array of struct iolat_record */
