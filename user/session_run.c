@@ -167,7 +167,11 @@ static void check_devices(struct iolat_session *s)
 	free(devts);
 }
 
-/* What this socket's session holds in the module, bytes (--summary). */
+/*
+ * What this socket's session holds in the module, bytes (--summary): read
+ * at the start and with the devices' check, as a CPU that comes online
+ * adds its parts.
+ */
 static uint64_t session_mem(struct iolat_nl *nl)
 {
 	struct iolat_info now;
@@ -197,6 +201,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
 	double next_check = start + DEVICE_CHECK_S;
+	uint64_t mem;
 	pid_t pid = -1;
 	int err = 0;
 
@@ -217,6 +222,10 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			s->drained(s->arg, began);
 		if (now_s() >= next_check) {
 			check_devices(s);
+			/* it grows when a CPU comes online (docs/design.md) */
+			mem = session_mem(nl);
+			if (mem)
+				run->module_mem_bytes = mem;
 			next_check += DEVICE_CHECK_S;
 		}
 		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
@@ -362,6 +371,7 @@ int iolat_session_run(struct iolat_session *s)
 	struct iolat_nl *nl;
 	unsigned int i;
 	uint32_t mode;
+	uint64_t mem;
 	int err;
 
 	nl = iolat_nl_connect(&info);
@@ -435,6 +445,10 @@ int iolat_session_run(struct iolat_session *s)
 	if (s->started)
 		s->started(s->arg);
 	drain_loop(s, nl, &dec);
+	/* stopped, not freed: all it held, CPUs that came online included */
+	mem = session_mem(nl);
+	if (mem)
+		s->run.module_mem_bytes = mem;
 	s->nl = NULL;
 	iolat_nl_close(nl);
 	s->run.delivered = dec.decoded;
