@@ -416,7 +416,7 @@ guest_lists() {
 # DKMS would want), the newest (whose DKMS module is in the sid chroot)
 # and the debug kernel load the one built by module-KERNEL.
 guest_suite() {
-	local name=$1 res mem st t tests=() append
+	local name=$1 res mem st t tests=() append maxcpus
 	res=$OUT/$name
 	mkdir -p "$res"
 	rm -f "$res/kernel.boot1.log" "$res/kernel.irq1.log"
@@ -439,7 +439,10 @@ guest_suite() {
 	   mapfile -t -O "${#env[@]}" env < <(tests_env "$name") ;;
 	esac
 	local -a run=(env "${env[@]}" tests/guest/run --kernel "$name"
-		      --mem "$mem" --share "$res" -- tests/guest/suite.sh)
+		      --mem "$mem" --share "$res")
+	maxcpus=$(kernel_field "$name" maxcpus) || return 1
+	[ "$maxcpus" = - ] || run+=(--maxcpus "$maxcpus")
+	run+=(-- tests/guest/suite.sh)
 	"${run[@]}"
 	st=$?
 	if [ $st = 3 ]; then

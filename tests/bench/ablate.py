@@ -38,8 +38,8 @@ VARIANTS = {
     "no-irqoff": [
         ("kmod/acct.h", "\tlocal_irq_save(*flags);", "\t*flags = 0;"),
         ("kmod/acct.h",
-         "\tiolat_acct_put(d, step);\n\tlocal_irq_restore(flags);",
-         "\tiolat_acct_put(d, step);"),
+         "\tiolat_acct_put(c, step);\n\tlocal_irq_restore(flags);",
+         "\tiolat_acct_put(c, step);"),
     ],
     # no bio stages: block_bio_queue's probe returns at once and a
     # request's slot takes no stash entry, remote entry or submitter
