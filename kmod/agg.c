@@ -31,6 +31,7 @@ size_t iolat_agg_cpu_bytes(void)
 int iolat_agg_init(struct iolat_dev *d)
 {
 	/* the ABI's numbers are enum iolat_stage's */
+	BUILD_BUG_ON(sizeof(struct iolat_agg_cpu) > IOLAT_AGG_CPU_MAX);
 	BUILD_BUG_ON(IOLAT_AGG_STAGE_D2C - IOLAT_STAGE_D2C);
 	BUILD_BUG_ON(IOLAT_AGG_STAGE_Q2C - IOLAT_STAGE_Q2C);
 	d->agg = iolat_zalloc(array_size(nr_cpu_ids, sizeof(*d->agg)),
@@ -51,7 +52,7 @@ int iolat_agg_cpu_init(struct iolat_dev *d, int cpu)
 		return -ENOMEM;
 	for (op = 0; op < IOLAT_OP_NR; op++)
 		for (i = 0; i < IOLAT_AGG_NR_STAGES; i++)
-			iolat_hist_init(&a->h[op][i]);
+			iolat_agg_hist_init(&a->h[op][i]);
 	/* set up before seen: pairs with the readers' READ_ONCE() */
 	smp_store_release(&d->agg[cpu], a);
 	return 0;
@@ -70,7 +71,7 @@ void iolat_agg_free(struct iolat_dev *d)
 }
 
 /* Stage @i of the request of stages @slot, completed at @c_ns, into @h[@i]. */
-static __always_inline void iolat_agg_stage_add(struct iolat_hist *h,
+static __always_inline void iolat_agg_stage_add(struct iolat_agg_hist *h,
 						unsigned int i,
 						const struct iolat_slot *slot,
 						u64 c_ns)
@@ -79,7 +80,7 @@ static __always_inline void iolat_agg_stage_add(struct iolat_hist *h,
 
 	if (iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns, slot->d_ns,
 			   c_ns, iolat_agg_stage(i), &ns))
-		iolat_hist_add(&h[i], ns);
+		iolat_agg_hist_add(&h[i], ns);
 }
 
 /**
@@ -118,7 +119,7 @@ void __iolat_agg_add_q2c(struct iolat_dev *d, u8 op, u32 bytes, u64 q2c)
 	lockdep_assert_irqs_disabled();
 	a->ios[op]++;
 	a->bytes[op] += bytes;
-	iolat_hist_add(&a->h[op][0], q2c);
+	iolat_agg_hist_add(&a->h[op][0], q2c);
 }
 
 /*
@@ -131,7 +132,7 @@ void __iolat_agg_add_above(struct iolat_dev *d, u8 op, u64 above)
 	struct iolat_agg_cpu *a = d->agg[smp_processor_id()];
 
 	lockdep_assert_irqs_disabled();
-	iolat_hist_add(&a->h[op][1], above);
+	iolat_agg_hist_add(&a->h[op][1], above);
 }
 
 /* __iolat_agg_add() from a context with interrupts on. */
@@ -154,7 +155,8 @@ void iolat_agg_add(struct iolat_dev *d, u8 op, u32 bytes,
  *
  * Read while the CPUs add to them: each bin is read whole (a u64 written
  * by one CPU), so the sum holds every value added before the call began
- * and none twice.  The count is the sum of the bins read, so that the
+ * and none twice.  Each coarse bin's count goes to the fine bin of its
+ * midpoint (lib/hist.h).  The count is the sum of the bins read, so that the
  * totals and the bins agree; sum, min, max and the squares may include a
  * value whose bin was not yet read.
  */
@@ -162,9 +164,9 @@ void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
 		   unsigned int stage, struct iolat_hist *sum)
 {
 	const struct iolat_agg_cpu *a;
-	const struct iolat_hist *h;
+	const struct iolat_agg_hist *h;
 	unsigned int i;
-	u64 lo;
+	u64 lo, n;
 	int cpu;
 
 	iolat_hist_init(sum);
@@ -180,8 +182,11 @@ void iolat_agg_sum(const struct iolat_dev *d, unsigned int op,
 		lo = READ_ONCE(h->sumsq_lo);
 		sum->sumsq_lo += lo;
 		sum->sumsq_hi += READ_ONCE(h->sumsq_hi) + (sum->sumsq_lo < lo);
-		for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
-			sum->bins[i] += READ_ONCE(h->bins[i]);
+		for (i = 0; i < IOLAT_AGG_HIST_NR_BINS; i++) {
+			n = READ_ONCE(h->bins[i]);
+			if (n)
+				sum->bins[iolat_agg_hist_fine_bin(i)] += n;
+		}
 	}
 	sum->count = sum->overflow;
 	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)

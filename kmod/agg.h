@@ -3,7 +3,8 @@
  * In-kernel aggregation (IOLAT_A_AGGREGATE): instead of a record, a
  * completed request adds its latencies to histograms of the CPU it
  * completes on, per device, op and stage (Q2C, D2C), in lib/hist.h's
- * bins.  The reader (IOLAT_CMD_HIST) sums the CPUs' histograms when asked.
+ * coarse bins (struct iolat_agg_hist).  The reader (IOLAT_CMD_HIST) sums
+ * the CPUs' histograms into lib/hist.h's fine ones when asked.
  * Nothing is shared between CPUs and nothing can be lost: the cost per
  * request is two bin increments on this CPU's own memory.
  */
@@ -19,8 +20,14 @@
 struct iolat_agg_cpu {
 	u64 ios[IOLAT_OP_NR];		/* requests added */
 	u64 bytes[IOLAT_OP_NR];
-	struct iolat_hist h[IOLAT_OP_NR][IOLAT_AGG_NR_STAGES];
+	struct iolat_agg_hist h[IOLAT_OP_NR][IOLAT_AGG_NR_STAGES];
 };
+
+/*
+ * A CPU's histograms of a device fit in five pages, so that with its
+ * counters (acct.h, 2 KiB) they take less than 24 KiB: docs/design.md.
+ */
+#define IOLAT_AGG_CPU_MAX	(20 * 1024)
 
 static inline unsigned int iolat_agg_stage(unsigned int i)
 {

@@ -3,7 +3,7 @@
  * A session's allocations, of a footprint known before they are made
  * (budget.h): the slab's size class up to KMALLOC_MAX_CACHE_SIZE, whole
  * pages of vmalloc above.  kvmalloc() would take a power of two of pages
- * when it can: 512 KiB for a device's 361 KiB of histograms per CPU.
+ * when it can: 32 KiB for a device's 20 KiB of histograms per CPU.
  * Freed with kvfree().
  */
 #ifndef _IOLAT_ALLOC_H

@@ -35,19 +35,68 @@ __u64 iolat_hist_bin_hi(unsigned int bin)
 	return iolat_hist_bin_lo(bin) + (group ? 1ULL << (group - 1) : 1);
 }
 
+/* Empty histogram @h, a struct iolat_hist or iolat_agg_hist, of @nr bins. */
+#define __iolat_hist_reset(h, nr)					\
+	do {								\
+		unsigned int __i;					\
+									\
+		(h)->count = 0;						\
+		(h)->sum = 0;						\
+		(h)->min = ~0ULL;					\
+		(h)->max = 0;						\
+		(h)->overflow = 0;					\
+		(h)->sumsq_lo = 0;					\
+		(h)->sumsq_hi = 0;					\
+		for (__i = 0; __i < (nr); __i++)			\
+			(h)->bins[__i] = 0;				\
+	} while (0)
+
 void iolat_hist_init(struct iolat_hist *h)
 {
-	unsigned int i;
+	__iolat_hist_reset(h, IOLAT_HIST_NR_BINS);
+}
 
-	h->count = 0;
-	h->sum = 0;
-	h->min = ~0ULL;
-	h->max = 0;
-	h->overflow = 0;
-	h->sumsq_lo = 0;
-	h->sumsq_hi = 0;
-	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)
-		h->bins[i] = 0;
+void iolat_agg_hist_init(struct iolat_agg_hist *h)
+{
+	__iolat_hist_reset(h, IOLAT_AGG_HIST_NR_BINS);
+}
+
+/**
+ * iolat_agg_hist_bin_lo() - smallest value of a coarse bin
+ * @bin: bin index, below IOLAT_AGG_HIST_NR_BINS
+ */
+__u64 iolat_agg_hist_bin_lo(unsigned int bin)
+{
+	if (!bin)
+		return 0;
+	return iolat_loglin_lo(bin + IOLAT_AGG_HIST_FOLD - 1,
+			       IOLAT_AGG_HIST_SUB_BITS);
+}
+
+/**
+ * iolat_agg_hist_bin_hi() - one past the largest value of a coarse bin
+ * @bin: bin index, below IOLAT_AGG_HIST_NR_BINS
+ */
+__u64 iolat_agg_hist_bin_hi(unsigned int bin)
+{
+	unsigned int group = (bin + IOLAT_AGG_HIST_FOLD - 1) >>
+			     IOLAT_AGG_HIST_SUB_BITS;
+
+	if (!bin)
+		return 1ULL << IOLAT_AGG_HIST_MIN_SHIFT;
+	return iolat_agg_hist_bin_lo(bin) + (1ULL << (group - 1));
+}
+
+/**
+ * iolat_agg_hist_fine_bin() - where a coarse bin's count goes in a
+ *	struct iolat_hist: the fine bin of its midpoint
+ * @bin: bin index, below IOLAT_AGG_HIST_NR_BINS
+ */
+unsigned int iolat_agg_hist_fine_bin(unsigned int bin)
+{
+	__u64 lo = iolat_agg_hist_bin_lo(bin);
+
+	return iolat_hist_bin(lo + (iolat_agg_hist_bin_hi(bin) - lo) / 2);
 }
 
 void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src)

@@ -5,6 +5,7 @@
  * the module and the CLI use (suites.c).
  */
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include "../../lib/hist.h"
 #include "suites.h"
@@ -131,11 +132,68 @@ static void iolat_hist_merge_test(struct kunit *test)
 	vfree(all);
 }
 
+/*
+ * The module's coarse bins: contiguous, 201 of them from 0 to 2^35 ns,
+ * each at most 1/8 of its lower edge wide above 1024 ns (one below), so
+ * that the fine bin their count goes to is within 6.25% of every value
+ * in them; twelve of a CPU's and its counters within 24 KiB, in pages.
+ */
+static void iolat_agg_hist_test(struct kunit *test)
+{
+	struct iolat_agg_hist *h;
+	unsigned int b, f;
+	u64 lo, hi, mid;
+
+	KUNIT_EXPECT_EQ(test, IOLAT_AGG_HIST_NR_BINS, 201U);
+	KUNIT_EXPECT_LE(test, PAGE_ALIGN(12 * sizeof(struct iolat_agg_hist) +
+					 96) + 2048, (size_t)24 * 1024);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin(0), 0U);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin(1023), 0U);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin(1024), 1U);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin(1151), 1U);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin(1152), 2U);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin((1ULL << 35) - 1), 200U);
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin(1ULL << 35), 201U);
+	for (b = 0; b < IOLAT_AGG_HIST_NR_BINS; b++) {
+		lo = iolat_agg_hist_bin_lo(b);
+		hi = iolat_agg_hist_bin_hi(b);
+		KUNIT_ASSERT_LT(test, lo, hi);
+		KUNIT_ASSERT_EQ(test, iolat_agg_hist_bin(lo), b);
+		KUNIT_ASSERT_EQ(test, iolat_agg_hist_bin(hi - 1), b);
+		if (b + 1 < IOLAT_AGG_HIST_NR_BINS)
+			KUNIT_ASSERT_EQ(test, hi, iolat_agg_hist_bin_lo(b + 1));
+		if (b)
+			KUNIT_ASSERT_LE(test, (hi - lo) * 8, lo);
+		/* the fine bin of its count: inside it, its midpoint near */
+		f = iolat_agg_hist_fine_bin(b);
+		mid = (iolat_hist_bin_lo(f) + iolat_hist_bin_hi(f)) / 2;
+		KUNIT_ASSERT_GE(test, iolat_hist_bin_lo(f), lo);
+		KUNIT_ASSERT_LE(test, iolat_hist_bin_hi(f), hi);
+		if (b) {
+			KUNIT_ASSERT_LE(test, (mid - lo) * 16, lo + lo / 8);
+			KUNIT_ASSERT_LE(test, (hi - 1 - mid) * 16, hi - 1);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, iolat_agg_hist_bin_hi(IOLAT_AGG_HIST_NR_BINS - 1),
+			1ULL << IOLAT_AGG_HIST_MAX_SHIFT);
+	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	iolat_agg_hist_init(h);
+	iolat_agg_hist_add(h, 100000);
+	iolat_agg_hist_add(h, 1ULL << 35);
+	KUNIT_EXPECT_EQ(test, h->count, 2ULL);
+	KUNIT_EXPECT_EQ(test, h->overflow, 1ULL);
+	KUNIT_EXPECT_EQ(test, h->min, 100000ULL);
+	KUNIT_EXPECT_EQ(test, h->max, 1ULL << 35);
+	KUNIT_EXPECT_EQ(test, h->bins[iolat_agg_hist_bin(100000)], 1ULL);
+}
+
 static struct kunit_case iolat_hist_cases[] = {
 	KUNIT_CASE_PARAM(iolat_hist_bin_test, hist_bin_gen_params),
 	KUNIT_CASE(iolat_hist_bounds_test),
 	KUNIT_CASE(iolat_hist_percentile_test),
 	KUNIT_CASE(iolat_hist_merge_test),
+	KUNIT_CASE(iolat_agg_hist_test),
 	{}
 };
 
