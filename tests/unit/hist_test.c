@@ -116,6 +116,67 @@ TEST_F(accuracy, percentiles_within_0_4_percent)
 	}
 }
 
+/*
+ * The module's coarse histogram (struct iolat_agg_hist) of the same
+ * samples, each bin's count put in the fine bin of its midpoint as the
+ * module's sum does (kmod/agg.c): every percentile within 6.25% (the
+ * samples are all above its first bin's 1.02 us), and every Prometheus
+ * bucket (four bounds per power of two from 2^10 ns, user/out_prom.c)
+ * the same as the fine histogram's, bound for bound.
+ */
+TEST_F(accuracy, module_bins_within_6_25_percent_and_buckets_exact)
+{
+	static const uint32_t ppm[] = { 1, 10000, 500000, 900000, 990000,
+					999000, 999990, 1000000 };
+	struct iolat_agg_hist *c = malloc(sizeof(*c));
+	struct iolat_hist *f = malloc(sizeof(*f));
+	uint64_t below_fine, below_folded, b;
+	unsigned int i, e, j, fb;
+	size_t k;
+
+	ASSERT_TRUE(c && f);
+	iolat_agg_hist_init(c);
+	iolat_hist_init(f);
+	for (k = 0; k < N_SAMPLES; k++)
+		iolat_agg_hist_add(c, self->v[k]);
+	for (i = 0; i < IOLAT_AGG_HIST_NR_BINS; i++)
+		f->bins[iolat_agg_hist_fine_bin(i)] += c->bins[i];
+	f->count = c->count;
+	f->sum = c->sum;
+	f->min = c->min;
+	f->max = c->max;
+	f->overflow = c->overflow;
+	EXPECT_EQ(self->h->count, f->count);
+	EXPECT_EQ(self->h->sum, f->sum);
+	for (i = 0; i < sizeof(ppm) / sizeof(ppm[0]); i++) {
+		uint64_t rank = ((uint64_t)N_SAMPLES * ppm[i] + 999999) / 1000000;
+		uint64_t exact = self->v[(rank ? rank : 1) - 1];
+		uint64_t got = iolat_hist_percentile(f, ppm[i]);
+		double err = fabs((double)got - (double)exact) / exact;
+
+		EXPECT_LE(err, 0.0625)
+			TH_LOG("ppm %u: got %llu, exact %llu, error %.2f%%",
+			       ppm[i], (unsigned long long)got,
+			       (unsigned long long)exact, err * 100);
+	}
+	for (e = IOLAT_AGG_HIST_MIN_SHIFT; e < IOLAT_AGG_HIST_MAX_SHIFT; e++) {
+		for (j = 0; j < 4; j++) {
+			b = (1ULL << e) + ((uint64_t)j << (e - 2));
+			below_fine = 0;
+			below_folded = 0;
+			for (fb = 0; fb < IOLAT_HIST_NR_BINS &&
+				     iolat_hist_bin_lo(fb) < b; fb++) {
+				below_fine += self->h->bins[fb];
+				below_folded += f->bins[fb];
+			}
+			ASSERT_EQ(below_fine, below_folded)
+				TH_LOG("bound %llu ns", (unsigned long long)b);
+		}
+	}
+	free(c);
+	free(f);
+}
+
 /* Mean and standard deviation from the exact sums, as two passes give. */
 TEST_F(accuracy, mean_and_stddev_exact)
 {
