@@ -61,7 +61,8 @@ void iolat_budget_count(struct iolat_budget *b,
 						sizeof(struct iolat_nvme_ctrl)));
 	b->rings = cpus * iolat_cpus_bytes(specs, 0, ring_slots, false);
 	for (i = 0; i < nr; i++) {
-		b->inflight += iolat_inflight_bytes(&specs[i]);
+		b->inflight += iolat_inflight_bytes(&specs[i],
+						    mode & IOLAT_MODE_COUNTERS_ONLY);
 		b->session += iolat_acct_bytes();
 		b->acct += cpus * iolat_acct_cpu_bytes(specs[i].nr_hwq);
 		if (agg) {

@@ -10,7 +10,19 @@
 #include "upper.h"
 #include "alloc.h"
 
-int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
+/*
+ * Does a session of @counters_only keep the slots' extension for @spec?
+ * Only records, filters and a stack's links use it: a counters session
+ * takes none, but on a lower device of a stack (iolat_rq_link()).
+ */
+static bool iolat_inflight_ext(const struct iolat_dev_spec *spec,
+			       bool counters_only)
+{
+	return !counters_only || spec->lower;
+}
+
+int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
+			bool counters_only)
 {
 	size_t n;
 
@@ -35,16 +47,21 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec)
 	/* one slot more, to align them whatever the allocator returns */
 	d->slots_mem = iolat_zalloc(array_size(n + 1, sizeof(*d->slots)),
 				    NUMA_NO_NODE);
-	d->slot_ext = iolat_zalloc(array_size(n, sizeof(*d->slot_ext)),
-				   NUMA_NO_NODE);
-	if (!d->slots_mem || !d->slot_ext)
+	if (!d->slots_mem)
 		return -ENOMEM;
+	if (iolat_inflight_ext(spec, counters_only)) {
+		d->slot_ext = iolat_zalloc(array_size(n, sizeof(*d->slot_ext)),
+					   NUMA_NO_NODE);
+		if (!d->slot_ext)
+			return -ENOMEM;
+	}
 	d->slots = PTR_ALIGN(d->slots_mem, SMP_CACHE_BYTES);
 	return 0;
 }
 
 /* What iolat_inflight_init() allocates for @spec. */
-size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec)
+size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
+			    bool counters_only)
 {
 	size_t hwqs = iolat_alloc_bytes(array_size(spec->nr_hwq,
 						   sizeof(struct iolat_hwq)));
@@ -54,7 +71,9 @@ size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec)
 		return hwqs + iolat_upper_bytes(spec->depth);
 	return hwqs +
 	       iolat_alloc_bytes(array_size(n + 1, sizeof(struct iolat_slot))) +
-	       iolat_alloc_bytes(array_size(n, sizeof(struct iolat_slot_ext)));
+	       (iolat_inflight_ext(spec, counters_only) ?
+		iolat_alloc_bytes(array_size(n, sizeof(struct iolat_slot_ext))) :
+		0);
 }
 
 void iolat_inflight_free(struct iolat_dev *d)

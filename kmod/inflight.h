@@ -40,15 +40,21 @@ static inline struct iolat_slot *iolat_inflight_slot(const struct iolat_dev *d,
 	return &d->slots[hwq * (d->depth + 1) + tag];
 }
 
-/* The rest of @slot, one of @d's table (not a copy on the stack). */
+/*
+ * The rest of @slot, one of @d's table (not a copy on the stack).  A
+ * counters session keeps no such table but on a stack's lower devices
+ * (inflight.c): it passes this along without reading it.
+ */
 static inline struct iolat_slot_ext *iolat_slot_ext(const struct iolat_dev *d,
 						    const struct iolat_slot *slot)
 {
 	return &d->slot_ext[slot - d->slots];
 }
 
-int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec);
-size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec);
+int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
+			bool counters_only);
+size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
+			    bool counters_only);
 void iolat_inflight_free(struct iolat_dev *d);
 
 #endif /* _IOLAT_INFLIGHT_H */

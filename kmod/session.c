@@ -201,7 +201,8 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 			s->nr_rq_devs = i + 1;
 	}
 	for (i = 0; i < nr_specs; i++) {
-		err = iolat_inflight_init(&s->devs[i], &specs[i]);
+		err = iolat_inflight_init(&s->devs[i], &specs[i],
+					  s->counters_only);
 		s->nr_devs = i + 1;
 		if (!err)
 			err = iolat_acct_init(&s->devs[i]);
