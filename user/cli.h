@@ -284,6 +284,26 @@ enum iolat_dev_state iolat_dev_state(const char *sysfs,
 				     struct iolat_dev_req *now);
 int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
 		    const struct iolat_record *r);
+
+/*
+ * The devices of a session or a file by number, for each record: their
+ * keys sorted, found by bisection, built at the first record after the
+ * devices changed (iolat_dev_lookup_reset()).
+ */
+struct iolat_dev_key {
+	uint64_t devt;			/* major << 32 | minor */
+	unsigned int index;
+};
+struct iolat_dev_lookup {
+	struct iolat_dev_key *keys;
+	unsigned int nr;		/* devices indexed; 0: to build */
+	size_t cap;
+};
+int iolat_dev_find(struct iolat_dev_lookup *l,
+		   const struct iolat_dev_req *devs, unsigned int nr,
+		   const struct iolat_record *r);
+void iolat_dev_lookup_reset(struct iolat_dev_lookup *l);
+void iolat_dev_lookup_free(struct iolat_dev_lookup *l);
 uint64_t *iolat_devts_read(const char *sysfs, size_t *n);
 bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
 		     unsigned int minor);
@@ -392,6 +412,7 @@ struct iolat_run {
 struct iolat_session {
 	unsigned int nr_devs;
 	struct iolat_dev_req *devs;	/* [nr_devs], grown as resolved */
+	struct iolat_dev_lookup lookup;	/* @devs by number, for records */
 	unsigned int cap_devs;
 	bool every_disk;	/* without -d: every blk-mq disk, not an error */
 	struct iolat_filter filter;

@@ -21,6 +21,7 @@ struct report {
 	unsigned int nr_only;
 	/* this file's devices, and each one's index in the analysis (-1) */
 	struct iolat_dev_req *devs;
+	struct iolat_dev_lookup lookup;	/* @devs by number */
 	int *map;
 	unsigned int nr_devs, cap_devs, cap_map;
 	unsigned int files;
@@ -58,6 +59,7 @@ static int on_header(void *arg, const struct iolat_file_header *h,
 	rp->nr_devs = h->nr_devs;
 	rp->devs = iolat_grow(rp->devs, &rp->cap_devs, h->nr_devs,
 			      sizeof(*rp->devs));
+	iolat_dev_lookup_reset(&rp->lookup);
 	rp->map = iolat_grow(rp->map, &rp->cap_map, h->nr_devs,
 			     sizeof(*rp->map));
 	for (d = 0; d < h->nr_devs; d++) {
@@ -108,7 +110,7 @@ static void on_part(void *arg, unsigned int dev, const struct iolat_part *p)
 static void on_record(void *arg, const struct iolat_record *r)
 {
 	struct report *rp = arg;
-	int d = iolat_dev_index(rp->devs, rp->nr_devs, r);
+	int d = iolat_dev_find(&rp->lookup, rp->devs, rp->nr_devs, r);
 
 	if (r->c_ns > rp->last_ns)
 		rp->last_ns = r->c_ns;
@@ -365,6 +367,7 @@ out:
 		for (i = 0; i < rp->nr_only; i++)
 			free(only[i]);
 		free(rp->devs);
+		iolat_dev_lookup_free(&rp->lookup);
 		free(rp->map);
 		free(rp->c);
 		free(rp->counted);

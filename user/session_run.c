@@ -91,7 +91,7 @@ static void session_lost(struct iolat_nl *nl, const char *what, int err,
 static void on_record(void *arg, const struct iolat_record *r)
 {
 	struct iolat_session *s = arg;
-	int d = iolat_dev_index(s->devs, s->nr_devs, r);
+	int d = iolat_dev_find(&s->lookup, s->devs, s->nr_devs, r);
 
 	if (d < 0 || !s->record) {
 		s->run.foreign++;
@@ -315,6 +315,7 @@ void iolat_session_free(struct iolat_session *s)
 	free(s->devs);
 	s->devs = NULL;
 	s->nr_devs = 0;
+	iolat_dev_lookup_free(&s->lookup);
 }
 
 /**

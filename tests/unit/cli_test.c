@@ -88,6 +88,50 @@ FIXTURE_TEARDOWN(sysfs)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/*
+ * A record's device by bisection, as the linear search finds it, for
+ * 4096 devices in a shuffled order, numbers given twice (a report over
+ * two files' devices: the first wins), a number not there, an NVMe admin
+ * command by its controller, and after the devices change.
+ */
+TEST(device_lookup_as_linear_search)
+{
+	enum { N = 4096 };
+	struct iolat_dev_req *devs = calloc(N, sizeof(*devs));
+	struct iolat_dev_lookup l = { 0 };
+	struct iolat_record r = { 0 };
+	unsigned int i, j;
+
+	ASSERT_NE(NULL, devs);
+	for (i = 0; i < N; i++) {
+		j = (i * 2654435761U) % N;	/* a permutation of 0..N-1 */
+		devs[i].major = 8 + j % 3;
+		devs[i].minor = j % 1000;	/* numbers repeat */
+		devs[i].nvme_ctrl = i == 77 ? 5 : -1;
+	}
+	for (i = 0; i < 3000; i++) {
+		r.major = 8 + i % 4;	/* major 11 is none of them */
+		r.minor = (i * 7) % 1100;
+		r.flags = 0;
+		ASSERT_EQ(iolat_dev_index(devs, N, &r),
+			  iolat_dev_find(&l, devs, N, &r));
+	}
+	r.flags = IOLAT_F_NVME_ADMIN;
+	r.ctrl = 5;
+	EXPECT_EQ(77, iolat_dev_find(&l, devs, N, &r));
+	/* the same number of devices, others: found after a reset */
+	devs[0].major = 259;
+	devs[0].minor = 3;
+	r.flags = 0;
+	r.major = 259;
+	r.minor = 3;
+	iolat_dev_lookup_reset(&l);
+	EXPECT_EQ(0, iolat_dev_find(&l, devs, N, &r));
+	EXPECT_EQ(-1, iolat_dev_find(&l, devs, 0, &r));
+	iolat_dev_lookup_free(&l);
+	free(devs);
+}
+
 TEST_F(sysfs, disk_geometry)
 {
 	struct iolat_dev_req d;
