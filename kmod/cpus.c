@@ -89,8 +89,11 @@ int iolat_cpus_init(void)
 					  "block/iolat:prepare",
 					  iolat_cpus_prepare, NULL);
 
-	if (ret < 0)
+	if (ret < 0) {
+		/* the kernel's dynamic prepare states are few (20 in 6.1) */
+		pr_err("cannot register a CPU hotplug state: %d\n", ret);
 		return ret;
+	}
 	iolat_cpuhp_state = ret;
 	return 0;
 }
