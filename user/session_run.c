@@ -194,16 +194,20 @@ static int kernel_counters(const struct iolat_session *s,
 static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		       struct iolat_decoder *dec)
 {
-	const struct timespec tick = {
-		0, s->counters_only || s->aggregate ? EVENT_INTERVAL_NS :
-						      DRAIN_INTERVAL_NS
-	};
+	long sleep_ns = s->counters_only || s->aggregate ? EVENT_INTERVAL_NS :
+							   DRAIN_INTERVAL_NS;
+	struct timespec tick = { 0, 0 };
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
 	double next_check = start + DEVICE_CHECK_S;
 	uint64_t mem;
 	pid_t pid = -1;
 	int err = 0;
+
+	/* an interval shorter than the loop's sleep: it sleeps no longer */
+	if (s->tick && s->tick_s > 0 && s->tick_s * 1e9 < sleep_ns)
+		sleep_ns = s->tick_s * 1e9;
+	tick.tv_nsec = sleep_ns;
 
 	if (s->cmd) {
 		pid = spawn(s->cmd);
