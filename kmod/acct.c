@@ -162,15 +162,17 @@ void iolat_acct_snapshot(const struct iolat_session *s,
 {
 	u64 dev_sum = 0, dev_n = 0, queue_sum = 0, queue_n = 0;
 	u64 busy[IOLAT_NR_SPANS] = { 0 }, n;
+	const struct iolat_acct_cpu *part;
 	unsigned int i;
 	int cpu;
 
 	memset(snap, 0, sizeof(*snap));
 	snap->now_ns = iolat_acct_now(s);
 	for_each_possible_cpu(cpu) {
-		if (!READ_ONCE(d->acct[cpu]))
+		part = READ_ONCE(d->acct[cpu]);
+		if (!part)
 			continue;
-		iolat_acct_copy(d->acct[cpu], cpu, c);
+		iolat_acct_copy(part, cpu, c);
 		dev_sum += local64_read(&c->dev_sum);
 		dev_n += local64_read(&c->dev_n);
 		queue_sum += local64_read(&c->queue_sum);

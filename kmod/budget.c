@@ -41,15 +41,13 @@ void iolat_budget_count(struct iolat_budget *b,
 			const struct iolat_dev_spec *specs, unsigned int nr,
 			unsigned int ring_slots, u32 mode)
 {
-	bool agg = mode & IOLAT_MODE_AGGREGATE;
+	u64 acct = 0, hist = 0;	/* a CPU's parts of the devices */
 	u32 upper_slots = 0;
 	bool lower = false;
 	unsigned int i;
-	u64 cpus;
 
 	memset(b, 0, sizeof(*b));
 	b->cpus = num_online_cpus();
-	cpus = b->cpus;
 	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
 		ring_slots = IOLAT_RING_MIN;
 	b->session = iolat_alloc_bytes(sizeof(struct iolat_session)) +
@@ -59,15 +57,14 @@ void iolat_budget_count(struct iolat_budget *b,
 	if (mode & IOLAT_MODE_NVME)
 		b->session += iolat_alloc_bytes(array_size(nr,
 						sizeof(struct iolat_nvme_ctrl)));
-	b->rings = cpus * iolat_cpus_bytes(specs, 0, ring_slots, false);
 	for (i = 0; i < nr; i++) {
 		b->inflight += iolat_inflight_bytes(&specs[i],
 						    mode & IOLAT_MODE_COUNTERS_ONLY);
 		b->session += iolat_acct_bytes();
-		b->acct += cpus * iolat_acct_cpu_bytes(specs[i].nr_hwq);
-		if (agg) {
+		acct += iolat_acct_cpu_bytes(specs[i].nr_hwq);
+		if (mode & IOLAT_MODE_AGGREGATE) {
 			b->session += iolat_agg_bytes();
-			b->hist += cpus * iolat_agg_cpu_bytes();
+			hist += iolat_agg_cpu_bytes();
 		}
 		if (specs[i].bio_based)
 			upper_slots += specs[i].depth;
@@ -78,5 +75,8 @@ void iolat_budget_count(struct iolat_budget *b,
 	}
 	if (lower)
 		b->inflight += iolat_links_bytes(upper_slots);
-	b->per_cpu = iolat_cpus_bytes(specs, nr, ring_slots, agg);
+	b->per_cpu = iolat_cpu_bytes(ring_slots) + acct + hist;
+	b->rings = b->cpus * iolat_cpu_bytes(ring_slots);
+	b->acct = b->cpus * acct;
+	b->hist = b->cpus * hist;
 }

@@ -149,28 +149,14 @@ void iolat_cpus_free(struct iolat_session *s)
 	s->cpu = NULL;
 }
 
-/**
- * iolat_cpus_bytes() - what a CPU's parts of a session take
- * @specs: its devices
- * @nr: how many
- * @ring_slots: records per ring
- * @aggregate: whether it keeps histograms
- *
- * Return: bytes per CPU.
+/*
+ * What iolat_cpus_alloc() allocates for a CPU's own part, @ring_slots
+ * records a ring; its devices' parts are their units' (budget.c).
  */
-size_t iolat_cpus_bytes(const struct iolat_dev_spec *specs, unsigned int nr,
-			unsigned int ring_slots, bool aggregate)
+size_t iolat_cpu_bytes(unsigned int ring_slots)
 {
-	size_t n = iolat_alloc_bytes(sizeof(struct iolat_cpu)) +
-		   iolat_ring_bytes(ring_slots);
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		n += iolat_acct_cpu_bytes(specs[i].nr_hwq);
-		if (aggregate)
-			n += iolat_agg_cpu_bytes();
-	}
-	return n;
+	return iolat_alloc_bytes(sizeof(struct iolat_cpu)) +
+	       iolat_ring_bytes(ring_slots);
 }
 
 /* What @s holds now: its own and its CPUs' parts. */

@@ -123,6 +123,7 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	struct iolat_session *s;
 	struct iolat_ring *r;
+	struct iolat_cpu *c;
 	unsigned int size;
 	int cpu;
 
@@ -137,9 +138,11 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	size = s->nvme || s->links ? sizeof(struct iolat_record) :
 				     IOLAT_RECORD_BLOCK_SIZE;
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
-		if (!cpu_possible(cpu) || !iolat_cpu_of(s, cpu))
+		/* a CPU with a part: possible, and online since the start */
+		c = iolat_cpu_of(s, cpu);
+		if (!c)
 			continue;
-		r = &iolat_cpu_of(s, cpu)->ring;
+		r = &c->ring;
 		if (!cb->args[1])
 			cb->args[1] = iolat_ring_readable(r, r->mask + 1) + 1;
 		if (iolat_nl_read_cpu(skb, cb, fam, r, cpu, size, &cb->args[1]))

@@ -168,15 +168,17 @@ static void check_devices(struct iolat_session *s)
 }
 
 /*
- * What this socket's session holds in the module, bytes (--summary): read
- * at the start and with the devices' check, as a CPU that comes online
- * adds its parts.
+ * What this socket's session holds in the module, bytes (--summary), into
+ * @run: read at the start, with the devices' check and after the stop,
+ * as a CPU that comes online adds its parts; a reading that fails keeps
+ * the one before.
  */
-static uint64_t session_mem(struct iolat_nl *nl)
+static void session_mem(struct iolat_nl *nl, struct iolat_run *run)
 {
 	struct iolat_info now;
 
-	return iolat_nl_info(nl, &now) ? 0 : now.session_mem_bytes;
+	if (!iolat_nl_info(nl, &now) && now.session_mem_bytes)
+		run->module_mem_bytes = now.session_mem_bytes;
 }
 
 /* The kernel's counters of every device (/sys/class/block/NAME/stat). */
@@ -200,7 +202,6 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
 	double next_check = start + DEVICE_CHECK_S;
-	uint64_t mem;
 	pid_t pid = -1;
 	int err = 0;
 
@@ -226,10 +227,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			s->drained(s->arg, began);
 		if (now_s() >= next_check) {
 			check_devices(s);
-			/* it grows when a CPU comes online (docs/design.md) */
-			mem = session_mem(nl);
-			if (mem)
-				run->module_mem_bytes = mem;
+			session_mem(nl, run);
 			next_check += DEVICE_CHECK_S;
 		}
 		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
@@ -376,7 +374,6 @@ int iolat_session_run(struct iolat_session *s)
 	struct iolat_nl *nl;
 	unsigned int i;
 	uint32_t mode;
-	uint64_t mem;
 	int err;
 
 	nl = iolat_nl_connect(&info);
@@ -431,7 +428,7 @@ int iolat_session_run(struct iolat_session *s)
 	}
 	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);
 	s->run.kernel_bracket &= s->run.kernel_valid;
-	s->run.module_mem_bytes = session_mem(nl);
+	session_mem(nl, &s->run);
 	/* what this kernel cannot trace, once tracing has begun */
 	for (i = 0; i < info.nr_missing; i++)
 		iolat_warn("this kernel has no tracepoint %s; its stage is not traced",
@@ -451,9 +448,7 @@ int iolat_session_run(struct iolat_session *s)
 		s->started(s->arg);
 	drain_loop(s, nl, &dec);
 	/* stopped, not freed: all it held, CPUs that came online included */
-	mem = session_mem(nl);
-	if (mem)
-		s->run.module_mem_bytes = mem;
+	session_mem(nl, &s->run);
 	s->nl = NULL;
 	iolat_nl_close(nl);
 	s->run.delivered = dec.decoded;
