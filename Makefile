@@ -24,7 +24,7 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 
 LIB_SRCS := lib/hist.c lib/record.c lib/busy.c lib/nvme_names.c
 CLI_SRCS := user/main.c user/msg.c user/alloc.c user/nlsock.c user/nl_readings.c \
-	    user/device.c user/decode.c \
+	    user/device.c user/dev_lookup.c user/decode.c \
 	    user/session_run.c user/session_opts.c user/parse.c user/summary.c \
 	    user/diskstats.c user/nvme_fields.c user/analyze.c user/an_setup.c \
 	    user/output.c \
@@ -91,6 +91,7 @@ $(BUILD)/tests/unit/busy_test: tests/unit/busy_test.c $(LIB_OBJS)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
 $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/device.o \
+			      $(BUILD)/user/dev_lookup.o \
 			      $(BUILD)/user/decode.o $(BUILD)/user/diskstats.o \
 			      $(BUILD)/user/json.o $(BUILD)/user/nvme_fields.o \
 			      $(LIB_OBJS)

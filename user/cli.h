@@ -5,6 +5,7 @@
  *   nlsock.c        netlink socket: family lookup, requests, errors
  *   nl_readings.c   the module's readings: counters, histograms, clock
  *   device.c        block device names -> dev_t and blk-mq geometry
+ *   dev_lookup.c    a record -> its device, by number
  *   decode.c        IOLAT_CMD_READ messages -> struct iolat_record
  *   session_opts.c  a session's options and devices, checked
  *   session_run.c   a session: start, drain, stop, accounting
@@ -282,6 +283,13 @@ enum iolat_dev_state {
 enum iolat_dev_state iolat_dev_state(const char *sysfs,
 				     const struct iolat_dev_req *dev,
 				     struct iolat_dev_req *now);
+
+uint64_t *iolat_devts_read(const char *sysfs, size_t *n);
+bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
+		     unsigned int minor);
+void iolat_dev_mark_lower(struct iolat_dev_req *devs, unsigned int nr);
+
+/* dev_lookup.c */
 int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
 		    const struct iolat_record *r);
 
@@ -304,10 +312,6 @@ int iolat_dev_find(struct iolat_dev_lookup *l,
 		   const struct iolat_record *r);
 void iolat_dev_lookup_reset(struct iolat_dev_lookup *l);
 void iolat_dev_lookup_free(struct iolat_dev_lookup *l);
-uint64_t *iolat_devts_read(const char *sysfs, size_t *n);
-bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
-		     unsigned int minor);
-void iolat_dev_mark_lower(struct iolat_dev_req *devs, unsigned int nr);
 
 /* decode.c */
 struct iolat_decoder {
