@@ -25,6 +25,25 @@ static bool iolat_budget_first_ns(const struct iolat_dev_spec *specs,
 	return true;
 }
 
+/*
+ * What one device of @spec adds to @b, but its controller's NVMe table;
+ * @acct and @hist: a CPU's part of its counters and histograms.
+ */
+static void iolat_budget_dev(struct iolat_budget *b,
+			     const struct iolat_dev_spec *spec, u32 mode,
+			     u64 *acct, u64 *hist)
+{
+	b->session += iolat_alloc_bytes(sizeof(struct iolat_dev)) +
+		      iolat_acct_bytes();
+	b->inflight += iolat_inflight_bytes(spec,
+					    mode & IOLAT_MODE_COUNTERS_ONLY);
+	*acct += iolat_acct_cpu_bytes(spec->nr_hwq);
+	if (mode & IOLAT_MODE_AGGREGATE) {
+		b->session += iolat_agg_bytes();
+		*hist += iolat_agg_cpu_bytes();
+	}
+}
+
 /**
  * iolat_budget_count() - what a session of these devices allocates
  * @b: set to its parts; @b->map is 0, the map's size being known once
@@ -51,21 +70,15 @@ void iolat_budget_count(struct iolat_budget *b,
 	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
 		ring_slots = IOLAT_RING_MIN;
 	b->session = iolat_alloc_bytes(sizeof(struct iolat_session)) +
-		     iolat_alloc_bytes(array_size(nr, sizeof(struct iolat_dev))) +
+		     iolat_alloc_bytes(array_size(nr,
+						  sizeof(struct iolat_dev *))) +
 		     iolat_alloc_bytes(array_size(nr_cpu_ids,
 						  sizeof(struct iolat_cpu *)));
 	if (mode & IOLAT_MODE_NVME)
 		b->session += iolat_alloc_bytes(array_size(nr,
 						sizeof(struct iolat_nvme_ctrl)));
 	for (i = 0; i < nr; i++) {
-		b->inflight += iolat_inflight_bytes(&specs[i],
-						    mode & IOLAT_MODE_COUNTERS_ONLY);
-		b->session += iolat_acct_bytes();
-		acct += iolat_acct_cpu_bytes(specs[i].nr_hwq);
-		if (mode & IOLAT_MODE_AGGREGATE) {
-			b->session += iolat_agg_bytes();
-			hist += iolat_agg_cpu_bytes();
-		}
+		iolat_budget_dev(b, &specs[i], mode, &acct, &hist);
 		if (specs[i].bio_based)
 			upper_slots += specs[i].depth;
 		lower |= specs[i].lower;
@@ -77,6 +90,29 @@ void iolat_budget_count(struct iolat_budget *b,
 		b->inflight += iolat_links_bytes(upper_slots);
 	b->per_cpu = iolat_cpu_bytes(ring_slots) + acct + hist;
 	b->rings = b->cpus * iolat_cpu_bytes(ring_slots);
+	b->acct = b->cpus * acct;
+	b->hist = b->cpus * hist;
+}
+
+/**
+ * iolat_budget_added() - what a disk added to a running session takes
+ * @b: set to its parts: @b->per_cpu, its part of each CPU's, over
+ *	@cpus CPUs; the growth of the session's device table and map not
+ *	included
+ * @spec: the disk
+ * @mode: the session's IOLAT_MODE_*
+ * @cpus: the CPUs with parts in the session
+ */
+void iolat_budget_added(struct iolat_budget *b,
+			const struct iolat_dev_spec *spec, u32 mode,
+			unsigned int cpus)
+{
+	u64 acct = 0, hist = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->cpus = cpus;
+	iolat_budget_dev(b, spec, mode, &acct, &hist);
+	b->per_cpu = acct + hist;
 	b->acct = b->cpus * acct;
 	b->hist = b->cpus * hist;
 }

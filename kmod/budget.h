@@ -26,6 +26,10 @@ void iolat_budget_count(struct iolat_budget *b,
 			const struct iolat_dev_spec *specs, unsigned int nr,
 			unsigned int ring_slots, u32 mode);
 
+void iolat_budget_added(struct iolat_budget *b,
+			const struct iolat_dev_spec *spec, u32 mode,
+			unsigned int cpus);
+
 static inline u64 iolat_budget_total(const struct iolat_budget *b)
 {
 	return b->session + b->rings + b->inflight + b->acct +

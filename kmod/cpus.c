@@ -38,9 +38,9 @@ static int iolat_cpus_alloc(struct iolat_session *s, unsigned int cpu)
 	if (s->cpu[cpu])
 		return 0;
 	for (i = 0; i < s->nr_devs; i++) {
-		err = iolat_acct_cpu_init(&s->devs[i], cpu);
+		err = iolat_acct_cpu_init(s->devs[i], cpu);
 		if (!err && s->aggregate)
-			err = iolat_agg_cpu_init(&s->devs[i], cpu);
+			err = iolat_agg_cpu_init(s->devs[i], cpu);
 		if (err)
 			return err;
 	}

@@ -2,7 +2,9 @@
 /*
  * A session's devices by number: from an I/O's dev_t to its struct
  * iolat_dev in three loads, whatever the number of devices, with no
- * hash and no scan (docs/design.md, "Finding a device").
+ * hash and no scan (docs/design.md, "Finding a device").  A device added
+ * while the probes run is published by release stores, as RCU would, and
+ * a major's table that grows is freed once no probe can be reading it.
  */
 #ifndef _IOLAT_DEVMAP_H
 #define _IOLAT_DEVMAP_H
@@ -49,17 +51,19 @@ static inline struct iolat_dev *iolat_devmap_find(const struct iolat_devmap *m,
 	const struct iolat_map_chunk *c;
 	u32 chunk = MINOR(devt) >> IOLAT_MAP_CHUNK_BITS;
 
+	/* each pointer published by a release store: iolat_devmap_add() */
 	if (unlikely(MAJOR(devt) >= IOLAT_MAP_MAJORS))
 		return NULL;
-	mj = m->major[MAJOR(devt)];
+	mj = READ_ONCE(m->major[MAJOR(devt)]);
 	if (!mj || chunk >= mj->nr_chunks)
 		return NULL;
-	c = mj->chunk[chunk];
-	return c ? c->dev[MINOR(devt) & (IOLAT_MAP_CHUNK - 1)] : NULL;
+	c = READ_ONCE(mj->chunk[chunk]);
+	return c ? READ_ONCE(c->dev[MINOR(devt) & (IOLAT_MAP_CHUNK - 1)]) :
+		   NULL;
 }
 
 int iolat_devmap_add(struct iolat_devmap *m, dev_t devt,
-		     struct iolat_dev *d);
+		     struct iolat_dev *d, void **retired);
 void iolat_devmap_free(struct iolat_devmap *m);
 
 #endif /* _IOLAT_DEVMAP_H */

@@ -169,6 +169,12 @@ struct iolat_dev {
 	 */
 	u64 first;
 	u64 last;
+	/*
+	 * Traced from: the session's start, or when the disk joined it
+	 * (iolat_session_add()); U64_MAX before.  Its requests allocated
+	 * earlier are not the session's.
+	 */
+	u64 start_ns;
 	u32 nr_hwq;
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
 	u32 home;		/* the queue whose @n holds the device's counts */
@@ -272,7 +278,14 @@ struct iolat_session {
 	 */
 	unsigned int nr_disks;
 	unsigned int nr_rq_devs;
-	struct iolat_dev *devs;		/* [nr_devs] */
+	/*
+	 * Each allocated on its own, so that a disk added while the
+	 * session runs (iolat_session_add()) moves none; @cap_devs: the
+	 * table's room.  Changed under the session mutex and the CPU
+	 * hotplug lock, which the hotplug callback runs under.
+	 */
+	struct iolat_dev **devs;	/* [nr_devs] */
+	unsigned int cap_devs;
 	struct iolat_devmap map;	/* the probes' way to @devs */
 	/* each CPU's part, NULL for a CPU not online since it began (cpus.h) */
 	struct iolat_cpu **cpu;			/* [nr_cpu_ids] */
@@ -486,6 +499,18 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
 			const struct iolat_filter *filter, u32 mode,
 			struct netlink_ext_ack *extack);
+int iolat_session_add(u32 portid, const struct iolat_dev_spec *spec,
+		      struct netlink_ext_ack *extack);
+/* session_devs.c, under the session mutex */
+struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
+					const struct iolat_dev_spec *spec);
+void iolat_session_dev_free(struct iolat_dev *d);
+int iolat_session_nvme(struct iolat_session *s,
+		       const struct iolat_dev_spec *specs,
+		       struct netlink_ext_ack *extack);
+int iolat_session_join(struct iolat_session *s,
+		       const struct iolat_dev_spec *spec, u64 max_bytes,
+		       struct netlink_ext_ack *extack);
 int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
 		      struct netlink_ext_ack *extack);
 unsigned int iolat_session_ring_default(void);

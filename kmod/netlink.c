@@ -183,6 +183,11 @@ static const struct genl_ops iolat_ops[] = {
 		.dumpit = iolat_nl_hist_dumpit,
 		.done = iolat_nl_hist_done,
 	},
+	{
+		.cmd = IOLAT_CMD_DEV_ADD,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.doit = iolat_nl_dev_add_doit,
+	},
 };
 
 static struct genl_family iolat_family __ro_after_init = {

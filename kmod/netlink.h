@@ -22,6 +22,7 @@ bool iolat_nl_capable(const struct sk_buff *skb,
 int iolat_nl_validate_info(const struct genl_info *info);
 
 int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info);
+int iolat_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info);
 /* The dumps, each message put in @fam: netlink.c's dumpits call them. */
 int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct genl_family *fam);

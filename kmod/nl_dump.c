@@ -190,7 +190,7 @@ static int iolat_nl_put_snap(struct sk_buff *skb, const struct iolat_session *s,
 		int attr;
 		u64 v;
 	} u64s[] = {
-		{ IOLAT_CNT_A_START_NS, s->start_ns },
+		{ IOLAT_CNT_A_START_NS, d->start_ns },
 		{ IOLAT_CNT_A_NOW_NS, a->now_ns },
 		{ IOLAT_CNT_A_BUSY_NS, a->busy_ns },
 		{ IOLAT_CNT_A_QBUSY_NS, a->qbusy_ns },
@@ -294,7 +294,7 @@ int iolat_nl_counters_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
 		next = cb->args[1];
 		err = iolat_nl_counters_dev(skb, cb, fam, s,
-					    &s->devs[cb->args[0]], &next);
+					    s->devs[cb->args[0]], &next);
 		cb->args[1] = next;
 		if (err)
 			break;
@@ -422,7 +422,7 @@ int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		cb->args[3] = (long)h;
 	}
 	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
-		d = &s->devs[cb->args[0]];
+		d = s->devs[cb->args[0]];
 		for (; cb->args[1] < nr; cb->args[1]++, cb->args[2] = 0) {
 			if (!cb->args[2]) {
 				iolat_agg_sum(d, cb->args[1] / IOLAT_AGG_NR_STAGES,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * START: a session's devices, filters and mode, parsed from the request
- * and checked, each error with its extended-ack message
+ * and checked, each error with its extended-ack message; DEV_ADD: a disk
+ * that joins the running session
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -289,4 +290,39 @@ int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 	err = iolat_nl_start_devs(skb, info, specs, specs + max(nr, 1U), nr);
 	kvfree(specs);
 	return err;
+}
+
+/*
+ * DEV_ADD: one whole disk, IOLAT_A_DEV as START's, into this socket's
+ * running session (iolat_session_join()).
+ */
+int iolat_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct iolat_dev_spec spec;
+	const struct nlattr *nla, *dev = NULL;
+	int rem, err;
+
+	if (!iolat_nl_capable(skb, info->extack))
+		return -EPERM;
+	err = iolat_nl_validate_info(info);
+	if (err)
+		return err;
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != IOLAT_A_DEV)
+			continue;
+		if (dev) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "DEV_ADD takes one device");
+			return -EINVAL;
+		}
+		dev = nla;
+	}
+	if (!dev) {
+		NL_SET_ERR_MSG(info->extack, "no device to add");
+		return -EINVAL;
+	}
+	err = iolat_nl_parse_dev(dev, &spec, info->extack);
+	if (err)
+		return err;
+	return iolat_session_add(info->snd_portid, &spec, info->extack);
 }

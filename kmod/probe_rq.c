@@ -212,7 +212,7 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 		iolat_slot_drop(s, d, slot, rq, false);
 	alloc_ns = iolat_rq_start_ns(rq);
 	iolat_slot_fill(s, slot, iolat_slot_ext(d, slot), rq, alloc_ns);
-	slot->outside = alloc_ns && alloc_ns < READ_ONCE(s->start_ns);
+	slot->outside = alloc_ns && alloc_ns < READ_ONCE(d->start_ns);
 	return true;
 }
 
@@ -232,7 +232,7 @@ iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 	u64 old;
 
 	from = max(min(slot->q_ns ?: slot->g_ns ?: now, now),
-		   READ_ONCE(s->start_ns));
+		   READ_ONCE(d->start_ns));
 	slot->acct_ns = from;
 	old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued,
 			      from - s->base_ns, now - s->base_ns);
@@ -423,7 +423,7 @@ static u64 iolat_acct_held(struct iolat_session *s, struct iolat_dev *d,
 static void iolat_acct_at_start(struct iolat_session *s, struct iolat_dev *d,
 				const struct request *rq)
 {
-	iolat_acct_held(s, d, rq, READ_ONCE(s->start_ns), true);
+	iolat_acct_held(s, d, rq, READ_ONCE(d->start_ns), true);
 }
 
 /*
@@ -460,7 +460,7 @@ static bool iolat_rq_unseen(struct iolat_session *s, struct iolat_dev *d,
 			    struct iolat_slot *slot, struct iolat_slot_ext *x,
 			    const struct request *rq, u64 *now)
 {
-	u64 start = READ_ONCE(s->start_ns), alloc_ns = iolat_rq_start_ns(rq);
+	u64 start = READ_ONCE(d->start_ns), alloc_ns = iolat_rq_start_ns(rq);
 	u64 stop = READ_ONCE(s->stop_ns);
 
 	if (start == U64_MAX || alloc_ns >= stop)

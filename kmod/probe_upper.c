@@ -62,9 +62,9 @@ int iolat_links_init(struct iolat_session *s)
 	bool lower = false;
 
 	for (i = 0; i < s->nr_devs; i++) {
-		lower |= s->devs[i].lower;
-		if (s->devs[i].upper)
-			n += s->devs[i].depth;
+		lower |= s->devs[i]->lower;
+		if (s->devs[i]->upper)
+			n += s->devs[i]->depth;
 	}
 	if (!n || !lower)
 		return 0;

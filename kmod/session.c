@@ -67,11 +67,8 @@ static void iolat_session_free(struct iolat_session *s)
 		iolat_detach(s);
 	}
 	iolat_cpus_free(s);
-	for (i = 0; i < s->nr_devs; i++) {
-		iolat_inflight_free(&s->devs[i]);
-		iolat_acct_free(&s->devs[i]);
-		iolat_agg_free(&s->devs[i]);
-	}
+	for (i = 0; i < s->nr_devs; i++)
+		iolat_session_dev_free(s->devs[i]);
 	kvfree(s->devs);
 	iolat_devmap_free(&s->map);
 	for (i = 0; s->ctrls && i < s->nr_ctrls; i++)
@@ -80,79 +77,6 @@ static void iolat_session_free(struct iolat_session *s)
 	kvfree(s->links);
 	kvfree(s);
 }
-
-/*
- * The controllers of the session's NVMe namespaces, each with its key,
- * found by opening one of its namespaces.
- */
-static int iolat_session_nvme(struct iolat_session *s,
-			      const struct iolat_dev_spec *specs,
-			      struct netlink_ext_ack *extack)
-{
-	struct iolat_nvme_ctrl *c;
-	unsigned int i, j;
-	int err;
-
-	s->ctrls = iolat_zalloc(array_size(s->nr_devs, sizeof(*s->ctrls)),
-				NUMA_NO_NODE);
-	if (!s->ctrls)
-		return -ENOMEM;
-	for (i = 0; i < s->nr_devs; i++) {
-		if (specs[i].nvme_ctrl < 0)
-			continue;
-		for (j = 0; j < s->nr_ctrls; j++)
-			if (s->ctrls[j].instance == specs[i].nvme_ctrl)
-				break;
-		c = &s->ctrls[j];
-		if (j == s->nr_ctrls) {
-			s->nr_ctrls++;
-			err = iolat_nvme_ctrl_init(c, specs[i].nvme_ctrl,
-						   &specs[i]);
-			if (err)
-				return err;
-		} else if (c->nr_hwq != specs[i].nr_hwq ||
-			   c->depth != specs[i].depth) {
-			NL_SET_ERR_MSG(extack, "NVMe namespaces of one controller with different tag sets");
-			return -EINVAL;
-		}
-		err = iolat_nvme_ctrl_key(c, s->devs[i].devt, extack);
-		if (err)
-			return err;
-		s->devs[i].nvme = c;
-	}
-	if (!s->nr_ctrls) {
-		NL_SET_ERR_MSG(extack, "NVMe tracing asked for, but no device is an NVMe namespace");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * @d found by its disk's number from now on: alone, or, a partition,
- * after the disk's other partitions (iolat_session_dev()).
- */
-int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
-		      struct netlink_ext_ack *extack)
-{
-	struct iolat_dev *p;
-	int err = iolat_devmap_add(&s->map, d->devt, d);
-
-	if (err == -EEXIST && d->kind == IOLAT_DEV_PART) {
-		p = iolat_devmap_find(&s->map, d->devt);
-		if (p->kind == IOLAT_DEV_PART) {
-			while (p->next)
-				p = p->next;
-			p->next = d;
-			return 0;
-		}
-	}
-	if (err == -ERANGE)
-		NL_SET_ERR_MSG(extack, "a device's major is above any block device's");
-	else if (err == -EEXIST)
-		NL_SET_ERR_MSG(extack, "two devices of one number");
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(iolat_session_map);
 
 static struct iolat_session *iolat_session_alloc(u32 portid,
 						 const struct iolat_dev_spec *specs,
@@ -193,6 +117,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		err = -ENOMEM;
 		goto fail;
 	}
+	s->cap_devs = nr_specs;
 	/* whole disks, partitions, bio-based devices, in order (nl_start.c) */
 	for (i = 0; i < nr_specs; i++) {
 		if (!specs[i].bio_based && !specs[i].sectors)
@@ -201,20 +126,14 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 			s->nr_rq_devs = i + 1;
 	}
 	for (i = 0; i < nr_specs; i++) {
-		err = iolat_inflight_init(&s->devs[i], &specs[i],
-					  s->counters_only);
-		s->nr_devs = i + 1;
-		if (!err)
-			err = iolat_acct_init(&s->devs[i]);
-		if (!err && s->aggregate)
-			err = iolat_agg_init(&s->devs[i]);
-		if (err)
+		s->devs[i] = iolat_session_dev_new(s, &specs[i]);
+		if (IS_ERR(s->devs[i])) {
+			err = PTR_ERR(s->devs[i]);
+			s->devs[i] = NULL;
 			goto fail;
-		s->devs[i].lower = specs[i].lower;
-		s->devs[i].kind = specs[i].bio_based ? IOLAT_DEV_UPPER :
-				  specs[i].sectors ? IOLAT_DEV_PART :
-				  IOLAT_DEV_DISK;
-		err = iolat_session_map(s, &s->devs[i], extack);
+		}
+		s->nr_devs = i + 1;
+		err = iolat_session_map(s, s->devs[i], extack);
 		if (err)
 			goto fail;
 	}
@@ -417,6 +336,8 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 	}
 	/* requests allocated from now on are this session's */
 	WRITE_ONCE(s->start_ns, iolat_now());
+	for (i = 0; i < s->nr_devs; i++)
+		WRITE_ONCE(s->devs[i]->start_ns, s->start_ns);
 	s->running = true;
 	if (*place)
 		iolat_session_free(*place);
@@ -531,6 +452,36 @@ int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 	}
 	iolat_session_stats(s, stats);
 out:
+	mutex_unlock(&iolat_mutex);
+	return err;
+}
+
+/**
+ * iolat_session_add() - a whole disk joins the socket's running session
+ * @portid: the socket
+ * @spec: the disk, validated
+ * @extack: for the reason of a failure
+ *
+ * Return: 0 or a negative errno (iolat_session_join()).
+ */
+int iolat_session_add(u32 portid, const struct iolat_dev_spec *spec,
+		      struct netlink_ext_ack *extack)
+{
+	struct iolat_session *s;
+	int err;
+
+	mutex_lock(&iolat_mutex);
+	s = iolat_session_owned(portid, extack);
+	if (IS_ERR(s)) {
+		err = PTR_ERR(s);
+	} else if (!s->running) {
+		NL_SET_ERR_MSG(extack, "this socket's session is stopped");
+		err = -EINVAL;
+	} else {
+		err = iolat_session_join(s, spec,
+					 (u64)READ_ONCE(max_session_mb) << 20,
+					 extack);
+	}
 	mutex_unlock(&iolat_mutex);
 	return err;
 }

@@ -30,7 +30,7 @@ static void iolat_devmap_numbers_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	KUNIT_EXPECT_NULL(test, iolat_devmap_find(m, MKDEV(8, 0)));
 	for (i = 0; i < ARRAY_SIZE(devts); i++)
-		KUNIT_ASSERT_EQ(test, 0, iolat_devmap_add(m, devts[i], &d[i]));
+		KUNIT_ASSERT_EQ(test, 0, iolat_devmap_add(m, devts[i], &d[i], NULL));
 	for (i = 0; i < ARRAY_SIZE(devts); i++) {
 		KUNIT_EXPECT_PTR_EQ(test, iolat_devmap_find(m, devts[i]), &d[i]);
 		KUNIT_EXPECT_PTR_NE(test, iolat_devmap_find(m, devts[i] + 1),
@@ -41,8 +41,8 @@ static void iolat_devmap_numbers_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, iolat_devmap_find(m, MKDEV(9, 0)));
 	KUNIT_EXPECT_NULL(test, iolat_devmap_find(m, MKDEV(512, 0)));
 	KUNIT_EXPECT_NULL(test, iolat_devmap_find(m, MKDEV(4095, 0)));
-	KUNIT_EXPECT_EQ(test, -EEXIST, iolat_devmap_add(m, MKDEV(8, 63), d));
-	KUNIT_EXPECT_EQ(test, -ERANGE, iolat_devmap_add(m, MKDEV(512, 0), d));
+	KUNIT_EXPECT_EQ(test, -EEXIST, iolat_devmap_add(m, MKDEV(8, 63), d, NULL));
+	KUNIT_EXPECT_EQ(test, -ERANGE, iolat_devmap_add(m, MKDEV(512, 0), d, NULL));
 	/*
 	 * chunks: 8's 0, 1, 63; 259's 0 and last; 511's 0; 0's 0; as the
 	 * allocator takes them
@@ -116,8 +116,45 @@ static void iolat_devmap_session_test(struct kunit *test)
 	iolat_devmap_free(&s->map);
 }
 
+/*
+ * Disks added while probes may read the map (a running session): a
+ * major's table that grows is handed back to be freed later, not freed,
+ * and the new one finds every disk the old one did; a chunk or a table
+ * with room retires nothing.
+ */
+static void iolat_devmap_running_test(struct kunit *test)
+{
+	struct iolat_devmap *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	const struct iolat_map_major *before;
+	struct iolat_dev *d;
+	void *retired;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	d = kunit_kcalloc(test, 3, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, 0, iolat_devmap_add(m, MKDEV(251, 0), &d[0],
+						  &retired));
+	KUNIT_EXPECT_NULL(test, retired);	/* a first table replaces none */
+	KUNIT_ASSERT_EQ(test, 0, iolat_devmap_add(m, MKDEV(251, 5), &d[1],
+						  &retired));
+	KUNIT_EXPECT_NULL(test, retired);	/* the same chunk */
+	before = m->major[251];
+	KUNIT_ASSERT_EQ(test, 0, iolat_devmap_add(m, MKDEV(251, 200), &d[2],
+						  &retired));
+	KUNIT_EXPECT_PTR_EQ(test, retired, (void *)before);
+	KUNIT_EXPECT_PTR_NE(test, (const void *)m->major[251], (void *)before);
+	/* the old table is whole until freed: a probe may be reading it */
+	KUNIT_EXPECT_PTR_EQ(test, before->chunk[0]->dev[5], &d[1]);
+	KUNIT_EXPECT_PTR_EQ(test, iolat_devmap_find(m, MKDEV(251, 0)), &d[0]);
+	KUNIT_EXPECT_PTR_EQ(test, iolat_devmap_find(m, MKDEV(251, 5)), &d[1]);
+	KUNIT_EXPECT_PTR_EQ(test, iolat_devmap_find(m, MKDEV(251, 200)), &d[2]);
+	kvfree(retired);
+	iolat_devmap_free(m);
+}
+
 static struct kunit_case iolat_devmap_cases[] = {
 	KUNIT_CASE(iolat_devmap_numbers_test),
+	KUNIT_CASE(iolat_devmap_running_test),
 	KUNIT_CASE(iolat_devmap_session_test),
 	{}
 };

@@ -41,6 +41,7 @@ enum iolat_cmd {
 	IOLAT_CMD_COUNTERS,	/* dump: the session's counters, per device */
 	IOLAT_CMD_CLOCKTEST,	/* test the clocks across CPUs (IOLAT_A_CLOCK) */
 	IOLAT_CMD_HIST,		/* dump: an aggregating session's histograms */
+	IOLAT_CMD_DEV_ADD,	/* a whole disk (IOLAT_A_DEV) joins the session */
 
 	__IOLAT_CMD_MAX,
 	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
