@@ -25,7 +25,8 @@ CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi \
 LIB_SRCS := lib/hist.c lib/record.c lib/busy.c lib/nvme_names.c
 CLI_SRCS := user/main.c user/msg.c user/alloc.c user/nlsock.c user/nl_readings.c \
 	    user/device.c user/dev_lookup.c user/decode.c \
-	    user/session_run.c user/session_opts.c user/parse.c user/summary.c \
+	    user/session_run.c user/session_opts.c user/disk_follow.c \
+	    user/parse.c user/summary.c \
 	    user/diskstats.c user/nvme_fields.c user/analyze.c user/an_setup.c \
 	    user/output.c \
 	    user/agg_reader.c user/stack.c user/session_stats.c user/json.c \

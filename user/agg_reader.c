@@ -63,6 +63,30 @@ struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s)
 }
 
 /**
+ * iolat_agg_reader_grow() - room for the devices that joined the session
+ * @r: the reader, for @from devices
+ * @from: how many it had; the session has more now
+ *
+ * Out of memory, the CLI exits after one line (iolat_grow()).
+ */
+void iolat_agg_reader_grow(struct iolat_agg_reader *r, unsigned int from)
+{
+	unsigned int to = r->s->nr_devs, cap, d, op, i;
+
+	cap = from;
+	r->prev = iolat_grow(r->prev, &cap, to, sizeof(*r->prev));
+	cap = from;
+	r->cur = iolat_grow(r->cur, &cap, to, sizeof(*r->cur));
+	cap = from;
+	r->before = iolat_grow(r->before, &cap, to, sizeof(*r->before));
+	iolat_counters_grow(r->s, &r->now, from);
+	for (d = from; d < to; d++)
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			for (i = 0; i < IOLAT_AGG_STAGES; i++)
+				iolat_hist_init(&r->prev[d].h[op][i]);
+}
+
+/**
  * iolat_agg_each() - read the module's histograms, and give each device
  * and op what completed since the reading before
  * @r: the reader

@@ -64,6 +64,33 @@ int iolat_run_alloc(struct iolat_run *run, unsigned int nr_devs)
 	return -ENOMEM;
 }
 
+/* A grown realloc(), what it adds zeroed; out of memory, the CLI exits. */
+static void *grown(void *p, unsigned int from, unsigned int to, size_t size)
+{
+	char *q = realloc(p, (size_t)(to ?: 1) * size);
+
+	if (!q) {
+		iolat_err("out of memory for %u devices", to);
+		exit(EXIT_FAIL);
+	}
+	if (to > from)
+		memset(q + (size_t)from * size, 0, (size_t)(to - from) * size);
+	return q;
+}
+
+/* @run's per-device arrays from @from devices to @to, the new zeroed. */
+void iolat_run_grow(struct iolat_run *run, unsigned int from, unsigned int to)
+{
+	run->removed = grown(run->removed, from, to, sizeof(*run->removed));
+	run->dev_state = grown(run->dev_state, from, to,
+			       sizeof(*run->dev_state));
+	run->kstart = grown(run->kstart, from, to, sizeof(*run->kstart));
+	run->kend = grown(run->kend, from, to, sizeof(*run->kend));
+	run->kpre = grown(run->kpre, from, to, sizeof(*run->kpre));
+	run->kprestop = grown(run->kprestop, from, to,
+			      sizeof(*run->kprestop));
+}
+
 void iolat_run_free(struct iolat_run *run)
 {
 	free(run->removed);

@@ -254,6 +254,7 @@ void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 /* agg_reader.c: an aggregating session's readings -> the analysis */
 struct iolat_agg_reader;
 struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s);
+void iolat_agg_reader_grow(struct iolat_agg_reader *r, unsigned int from);
 typedef void (*iolat_agg_fn)(void *arg, unsigned int dev, unsigned int op,
 			     const struct iolat_an_op *delta,
 			     const uint64_t *qd);

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <popt.h>
+#include <regex.h>
 #include <linux/iolat.h>
 #include "../lib/hist.h"
 #include "../lib/record.h"
@@ -218,6 +219,7 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info);
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
 		   const struct iolat_filter *filter, uint32_t mode);
+int iolat_nl_dev_add(struct iolat_nl *nl, const struct iolat_dev_req *dev);
 int iolat_nl_counters(struct iolat_nl *nl, struct iolat_dev_counters *c,
 		      unsigned int nr);
 int iolat_nl_clocktest(struct iolat_nl *nl, uint32_t loops,
@@ -413,12 +415,29 @@ struct iolat_run {
 	struct iolat_diskstats *kpre;
 	struct iolat_diskstats *kprestop;
 };
+/* --include and --exclude, compiled: which disks a session takes */
+struct iolat_disk_filter {
+	bool has_inc, has_exc;
+	regex_t inc, exc;
+};
 struct iolat_session {
 	unsigned int nr_devs;
 	struct iolat_dev_req *devs;	/* [nr_devs], grown as resolved */
 	struct iolat_dev_lookup lookup;	/* @devs by number, for records */
 	unsigned int cap_devs;
 	bool every_disk;	/* without -d: every blk-mq disk, not an error */
+	/*
+	 * Every disk was taken (no -d): a disk that appears joins the
+	 * running session (disk_follow.c), if @filter passes it
+	 */
+	bool follow;
+	double follow_s;	/* the longest wait for one, if under 0.5 s */
+	struct iolat_disk_filter disks;
+	char (*refused)[32];	/* disks the module would not add */
+	unsigned int nr_refused, cap_refused;
+	uint64_t *devts;	/* /sys/dev/block at the last look */
+	size_t nr_devts;
+	unsigned int scans;	/* looks since the last scan of /sys/block */
 	struct iolat_filter filter;
 	bool counters_only;	/* no records: `iolat stat` */
 	bool aggregate;		/* histograms in the module, no records */
@@ -444,6 +463,8 @@ struct iolat_session {
 	void (*stopped)(void *arg);
 	/* between drains: true ends the session */
 	bool (*idle)(void *arg);
+	/* device @dev joined the running session (s->follow) */
+	void (*added)(void *arg, unsigned int dev);
 	void *arg;
 	struct iolat_info info;	/* the module's */
 	uint64_t t0_ns;		/* CLOCK_MONOTONIC just before the start */
@@ -468,6 +489,16 @@ struct iolat_dev_counters *iolat_counters_new(const struct iolat_session *s);
 void iolat_counters_free(const struct iolat_session *s,
 			 struct iolat_dev_counters *c);
 int iolat_run_alloc(struct iolat_run *run, unsigned int nr_devs);
+void iolat_run_grow(struct iolat_run *run, unsigned int from,
+		    unsigned int to);
+void iolat_counters_grow(const struct iolat_session *s,
+			 struct iolat_dev_counters **c, unsigned int from);
+/* session_opts.c */
+int iolat_session_add_dev(struct iolat_session *s, const char *arg);
+bool iolat_session_wants(const struct iolat_session *s, const char *name);
+/* disk_follow.c */
+void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
+			  size_t nr_devts);
 void iolat_run_free(struct iolat_run *run);
 void iolat_session_free(struct iolat_session *s);
 void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c);

@@ -38,6 +38,7 @@ struct export_state {
 	double every_s;
 	double next_s;		/* the text file's next rewrite */
 	uint64_t written, served;
+	uint64_t made;		/* expositions made: files and scrapes */
 	bool failed;
 	struct iolat_agg_reader *agg;	/* unless --records */
 };
@@ -68,6 +69,17 @@ static void on_stopped(void *arg)
 		agg_take(ex, ex->s->counters);
 }
 
+/* A disk joined: its room here, and its series from the next exposition. */
+static void on_added(void *arg, unsigned int dev)
+{
+	struct export_state *ex = arg;
+
+	iolat_counters_grow(ex->s, &ex->c, dev);
+	if (ex->agg)
+		iolat_agg_reader_grow(ex->agg, dev);
+	iolat_an_add_req(&ex->an, &ex->s->devs[dev]);
+}
+
 /* The versions and the kernel, for iolat_build_info. */
 static void on_started(void *arg)
 {
@@ -86,6 +98,7 @@ static void on_started(void *arg)
 static char *exposition(struct export_state *ex, size_t *len)
 {
 	struct iolat_run run = ex->s->run;
+	unsigned int d, gone = 0;
 	char *buf = NULL;
 	FILE *f;
 
@@ -105,6 +118,12 @@ static char *exposition(struct export_state *ex, size_t *len)
 	/* the session's memory in the module (GET_INFO at its start) */
 	fprintf(f, "# HELP iolat_module_memory_bytes Kernel memory that this exporter's session holds in the iolat module.\n# TYPE iolat_module_memory_bytes gauge\niolat_module_memory_bytes %llu\n",
 		(unsigned long long)run.module_mem_bytes);
+	for (d = 0; d < ex->s->nr_devs; d++)
+		gone += run.dev_state[d] != IOLAT_DEV_PRESENT;
+	fprintf(f, "# HELP iolat_devices Disks of this exporter's session: traced, or removed while it runs (their series keep what they counted while there).\n# TYPE iolat_devices gauge\niolat_devices{state=\"traced\"} %u\niolat_devices{state=\"removed\"} %u\n",
+		ex->s->nr_devs - gone, gone);
+	fprintf(f, "# HELP iolat_exporter_expositions_total Expositions made: this one, the text files written and the scrapes served before it.\n# TYPE iolat_exporter_expositions_total counter\niolat_exporter_expositions_total %llu\n",
+		(unsigned long long)++ex->made);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -351,6 +370,9 @@ int cmd_export(int argc, const char **argv)
 	s.started = on_started;
 	s.stopped = on_stopped;
 	s.idle = on_idle;
+	s.added = on_added;
+	/* a disk that appears joins within half an interval: in the next exposition */
+	s.follow_s = ex.every_s / 2;
 	s.arg = &ex;
 	ex.c = iolat_counters_new(&s);
 	if (!ex.c) {

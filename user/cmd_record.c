@@ -39,6 +39,16 @@ static void agg_take(struct rec_state *st, const struct iolat_dev_counters *c)
 	}
 }
 
+/* A disk joined (record -A over every disk): its room here. */
+static void on_added(void *arg, unsigned int dev)
+{
+	struct rec_state *st = arg;
+
+	if (st->agg)
+		iolat_agg_reader_grow(st->agg, dev);
+	iolat_an_add_req(&st->an, &st->s->devs[dev]);
+}
+
 static void on_started(void *arg)
 {
 	struct rec_state *st = arg;
@@ -199,6 +209,7 @@ int cmd_record(int argc, const char **argv)
 	s.event = on_event;
 	s.stopped = on_stopped;
 	s.idle = on_idle;
+	s.added = on_added;
 	s.arg = &st;
 	rc = iolat_session_run(&s);
 	if (st.file) {

@@ -206,6 +206,30 @@ static void on_started(void *arg)
 		header();
 }
 
+/*
+ * A disk joined: its room, its first and last readings nothing at the
+ * time it joined, the kernel's as read then (disk_follow.c).
+ */
+static void on_added(void *arg, unsigned int dev)
+{
+	struct stat_state *st = arg;
+	struct iolat_session *s = st->s;
+	unsigned int cap;
+
+	iolat_counters_grow(s, &st->first, dev);
+	iolat_counters_grow(s, &st->prev, dev);
+	iolat_counters_grow(s, &st->cur, dev);
+	cap = dev;
+	st->kfirst = iolat_grow(st->kfirst, &cap, s->nr_devs,
+				sizeof(*st->kfirst));
+	cap = dev;
+	st->kprev = iolat_grow(st->kprev, &cap, s->nr_devs,
+			       sizeof(*st->kprev));
+	cap = dev;
+	st->kcur = iolat_grow(st->kcur, &cap, s->nr_devs, sizeof(*st->kcur));
+	st->kfirst[dev] = st->kprev[dev] = s->run.kstart[dev];
+}
+
 static void rows(struct stat_state *st, double t,
 		 struct iolat_dev_counters *cur, struct iolat_diskstats *kcur)
 {
@@ -371,6 +395,7 @@ int cmd_stat(int argc, const char **argv)
 	s.tick = on_tick;
 	s.tick_s = interval;
 	s.started = on_started;
+	s.added = on_added;
 	s.arg = st;
 	st->first = iolat_counters_new(&s);
 	st->prev = iolat_counters_new(&s);

@@ -134,6 +134,23 @@ static void dev_line(const char *name, const struct iolat_hist *lat,
 		printf("%7s %7s\n", "-", "-");
 }
 
+/* A disk joined: its room, its last reading nothing at that time. */
+static void on_added(void *arg, unsigned int dev)
+{
+	struct top_state *t = arg;
+	unsigned int cap;
+
+	iolat_counters_grow(t->s, &t->c[0], dev);
+	iolat_counters_grow(t->s, &t->c[1], dev);
+	if (t->agg)
+		iolat_agg_reader_grow(t->agg, dev);
+	cap = dev;
+	t->devs = iolat_grow(t->devs, &cap, t->s->nr_devs, sizeof(*t->devs));
+	iolat_hist_init(&t->devs[dev].lat);
+	cap = dev;
+	t->order = iolat_grow(t->order, &cap, t->s->nr_devs, sizeof(*t->order));
+}
+
 static void frame(struct top_state *t, double elapsed)
 {
 	const struct iolat_dev_counters *now, *prev;
@@ -346,6 +363,7 @@ int cmd_top(int argc, const char **argv)
 	s.record = on_record;	/* with --procs, or if the module cannot aggregate */
 	s.tick = on_tick;
 	s.idle = on_idle;
+	s.added = on_added;
 	s.arg = t;
 	rc = iolat_session_run(&s);
 	if (flags >= 0)

@@ -211,6 +211,31 @@ void iolat_nl_close(struct iolat_nl *nl)
 	free(nl);
 }
 
+/* @dev as an IOLAT_A_DEV nest of @msg; its NVMe controller if @nvme. */
+static int put_dev(struct nl_msg *msg, const struct iolat_dev_req *dev,
+		   bool nvme)
+{
+	struct nlattr *nest = nla_nest_start(msg, IOLAT_A_DEV);
+
+	if (!nest ||
+	    nla_put_u32(msg, IOLAT_DEV_A_MAJOR, dev->major) ||
+	    nla_put_u32(msg, IOLAT_DEV_A_MINOR, dev->minor) ||
+	    nla_put_u32(msg, IOLAT_DEV_A_NR_HWQ, dev->nr_hwq) ||
+	    nla_put_u32(msg, IOLAT_DEV_A_DEPTH, dev->depth) ||
+	    (nvme && dev->nvme_ctrl >= 0 &&
+	     nla_put_u32(msg, IOLAT_DEV_A_NVME_CTRL, dev->nvme_ctrl)) ||
+	    (dev->part_sectors &&
+	     (nla_put_u32(msg, IOLAT_DEV_A_DISK_MAJOR, dev->disk_major) ||
+	      nla_put_u32(msg, IOLAT_DEV_A_DISK_MINOR, dev->disk_minor) ||
+	      nla_put_u64(msg, IOLAT_DEV_A_START, dev->part_start) ||
+	      nla_put_u64(msg, IOLAT_DEV_A_SECTORS, dev->part_sectors))) ||
+	    (dev->bio_based && nla_put_flag(msg, IOLAT_DEV_A_BIO_BASED)) ||
+	    (dev->stack_lower && nla_put_flag(msg, IOLAT_DEV_A_LOWER)))
+		return -ENOMEM;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 /* GET_INFO's reply; IOLAT_A_MISSING_TP repeats, so walk them all. */
 static int info_reply(struct iolat_req *req, struct nlattr **tb)
 {
@@ -281,26 +306,9 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	 */
 	if (size > 16384)
 		nl_socket_set_buffer_size(nl->sk, 0, size + 4096);
-	for (i = 0; i < nr_devs; i++) {
-		struct nlattr *nest = nla_nest_start(msg, IOLAT_A_DEV);
-
-		if (!nest ||
-		    nla_put_u32(msg, IOLAT_DEV_A_MAJOR, devs[i].major) ||
-		    nla_put_u32(msg, IOLAT_DEV_A_MINOR, devs[i].minor) ||
-		    nla_put_u32(msg, IOLAT_DEV_A_NR_HWQ, devs[i].nr_hwq) ||
-		    nla_put_u32(msg, IOLAT_DEV_A_DEPTH, devs[i].depth) ||
-		    (nvme && devs[i].nvme_ctrl >= 0 &&
-		     nla_put_u32(msg, IOLAT_DEV_A_NVME_CTRL, devs[i].nvme_ctrl)) ||
-		    (devs[i].part_sectors &&
-		     (nla_put_u32(msg, IOLAT_DEV_A_DISK_MAJOR, devs[i].disk_major) ||
-		      nla_put_u32(msg, IOLAT_DEV_A_DISK_MINOR, devs[i].disk_minor) ||
-		      nla_put_u64(msg, IOLAT_DEV_A_START, devs[i].part_start) ||
-		      nla_put_u64(msg, IOLAT_DEV_A_SECTORS, devs[i].part_sectors))) ||
-		    (devs[i].bio_based && nla_put_flag(msg, IOLAT_DEV_A_BIO_BASED)) ||
-		    (devs[i].stack_lower && nla_put_flag(msg, IOLAT_DEV_A_LOWER)))
+	for (i = 0; i < nr_devs; i++)
+		if (put_dev(msg, &devs[i], nvme))
 			goto nomem;
-		nla_nest_end(msg, nest);
-	}
 	if ((ring_records &&
 	     nla_put_u32(msg, IOLAT_A_RING_RECORDS, ring_records)) ||
 	    (f->ops && nla_put_u32(msg, IOLAT_A_FILTER_OPS, f->ops)) ||
@@ -318,6 +326,27 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 nomem:
 	nlmsg_free(msg);
 	return -ENOMEM;
+}
+
+/**
+ * iolat_nl_dev_add() - a whole disk joins this socket's running session
+ * @nl: the socket
+ * @dev: the disk
+ *
+ * Return: 0 or a negative errno, with the module's reason in
+ * iolat_nl_errmsg(); -EOPNOTSUPP from a module without DEV_ADD.
+ */
+int iolat_nl_dev_add(struct iolat_nl *nl, const struct iolat_dev_req *dev)
+{
+	struct nl_msg *msg = nl_request_size(nl, IOLAT_CMD_DEV_ADD, 0, 256);
+
+	if (!msg)
+		return -ENOMEM;
+	if (put_dev(msg, dev, false)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return nl_transact(nl, msg, NULL, NULL);
 }
 
 static int stop_reply(struct iolat_req *req, struct nlattr **tb)

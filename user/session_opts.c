@@ -216,8 +216,19 @@ static int disk_regex(regex_t *re, const char *opt, const char *arg)
 	return -1;
 }
 
+/* Does disk @name pass --include and --exclude? */
+bool iolat_session_wants(const struct iolat_session *s, const char *name)
+{
+	const struct iolat_disk_filter *f = &s->disks;
+
+	return (!f->has_inc || !regexec(&f->inc, name, 0, NULL, 0)) &&
+	       (!f->has_exc || regexec(&f->exc, name, 0, NULL, 0));
+}
+
 /**
  * iolat_session_all_disks() - without -d: every blk-mq disk
+ * @s: the session, whose disk filter is compiled here, for the disks
+ *	that appear while it runs too
  * @o: the session options, whose devargs get the disks' names
  *
  * Every blk-mq disk but loop devices with nothing attached, those
@@ -226,24 +237,21 @@ static int disk_regex(regex_t *re, const char *opt, const char *arg)
  *
  * Return: 0, or -1 after one clear message.
  */
-static int iolat_session_all_disks(struct iolat_session_opts *o)
+static int iolat_session_all_disks(struct iolat_session *s,
+				   struct iolat_session_opts *o)
 {
-	char (*names)[32] = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
-	regex_t inc, exc;
+	char (*names)[32];
 	int n, i, taken = 0;
 
+	if (o->include && disk_regex(&s->disks.inc, "include", o->include))
+		return -1;
+	s->disks.has_inc = o->include;
+	if (o->exclude && disk_regex(&s->disks.exc, "exclude", o->exclude))
+		return -1;
+	s->disks.has_exc = o->exclude;
+	names = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
 	if (!names) {
 		iolat_err("out of memory");
-		return -1;
-	}
-	if (o->include && disk_regex(&inc, "include", o->include)) {
-		free(names);
-		return -1;
-	}
-	if (o->exclude && disk_regex(&exc, "exclude", o->exclude)) {
-		if (o->include)
-			regfree(&inc);
-		free(names);
 		return -1;
 	}
 	n = iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX);
@@ -255,20 +263,16 @@ static int iolat_session_all_disks(struct iolat_session_opts *o)
 	if (n > 0)
 		qsort(names, n, sizeof(*names), cmp_name);
 	for (i = 0; i < n; i++) {
-		if ((o->include && regexec(&inc, names[i], 0, NULL, 0)) ||
-		    (o->exclude && !regexec(&exc, names[i], 0, NULL, 0)))
+		if (!iolat_session_wants(s, names[i]))
 			continue;
 		devargs_push(o, strdup(names[i]));
 		taken++;
 	}
-	if (o->include)
-		regfree(&inc);
-	if (o->exclude)
-		regfree(&exc);
 	free(names);
 	if (!taken)
 		iolat_err(n > 0 ? "no blk-mq disk's name passes --include and --exclude" :
 				  "no blk-mq disk found in /sys/block");
+	s->follow = taken;
 	return taken ? 0 : -1;
 }
 
@@ -288,7 +292,7 @@ static bool devs_overlap(const struct iolat_dev_req *a,
  * Resolve a -d argument; a device given twice is traced once, a disk and
  * its partition not together.
  */
-static int add_device(struct iolat_session *s, const char *arg)
+int iolat_session_add_dev(struct iolat_session *s, const char *arg)
 {
 	struct iolat_dev_req *dev;
 	unsigned int d;
@@ -357,7 +361,7 @@ static int nvme_devices(struct iolat_session *s)
 		for (d = 0; nr > 0 && d < (unsigned int)nr &&
 			    d < IOLAT_ALL_DISKS_MAX; d++)
 			if (!strncmp(names[d], "nvme", 4) &&
-			    add_device(s, names[d])) {
+			    iolat_session_add_dev(s, names[d])) {
 				free(names);
 				return EXIT_FAIL;
 			}
@@ -405,7 +409,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 		iolat_err("no device given (-d DEV)");
 		return EXIT_USAGE;
 	}
-	if (!o->nr_devargs && !s->nvme && iolat_session_all_disks(o))
+	if (!o->nr_devargs && !s->nvme && iolat_session_all_disks(s, o))
 		return EXIT_FAIL;
 	/* (-t is above 0 once parsed: iolat_session_parse) */
 	if (o->duration > 0 && s->cmd) {
@@ -442,7 +446,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 	s->duration = o->duration;
 	s->ring = o->ring;
 	for (i = 0; i < o->nr_devargs; i++)
-		if (add_device(s, o->devargs[i]))
+		if (iolat_session_add_dev(s, o->devargs[i]))
 			return EXIT_FAIL;
 	iolat_dev_mark_lower(s->devs, s->nr_devs);
 	rc = s->nvme ? nvme_devices(s) : EXIT_OK;

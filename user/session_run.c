@@ -20,8 +20,13 @@
 #define DRAIN_INTERVAL_NS 10000000L	/* drain the buffers every 10 ms */
 /* without records (counters only, aggregation), only events: 100 ms */
 #define EVENT_INTERVAL_NS 100000000L
-/* every traced device is still there: looked at twice a second */
+/*
+ * Every traced device is still there, and a disk that appeared joins a
+ * session over every disk: looked at twice a second, or each interval
+ * if shorter, down to DEVICE_CHECK_MIN_S
+ */
 #define DEVICE_CHECK_S 0.5
+#define DEVICE_CHECK_MIN_S 0.1
 
 static volatile sig_atomic_t stop_requested;
 
@@ -164,6 +169,7 @@ static void check_devices(struct iolat_session *s)
 			iolat_warn("%s is back as %u:%u, which this session does not trace: start another one",
 				   dev->name, now.major, now.minor);
 	}
+	iolat_session_follow(s, devts, n);
 	free(devts);
 }
 
@@ -181,7 +187,11 @@ static void session_mem(struct iolat_nl *nl, struct iolat_run *run)
 		run->module_mem_bytes = now.session_mem_bytes;
 }
 
-/* The kernel's counters of every device (/sys/class/block/NAME/stat). */
+/*
+ * The kernel's counters of every device (/sys/class/block/NAME/stat) but
+ * those removed during the session: theirs went with them, and one that
+ * came back counts from zero (no bracket in --summary for them).
+ */
 static int kernel_counters(const struct iolat_session *s,
 			   struct iolat_diskstats *k)
 {
@@ -189,7 +199,9 @@ static int kernel_counters(const struct iolat_session *s,
 	int err = 0;
 
 	for (d = 0; !err && d < s->nr_devs; d++)
-		err = iolat_diskstats_read("/sys", s->devs[d].name, &k[d]);
+		if (!s->run.removed || !s->run.removed[d])
+			err = iolat_diskstats_read("/sys", s->devs[d].name,
+						   &k[d]);
 	return err;
 }
 
@@ -201,10 +213,17 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	struct timespec tick = { 0, 0 };
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
-	double next_check = start + DEVICE_CHECK_S;
+	double check_s = DEVICE_CHECK_S, next_check;
 	pid_t pid = -1;
 	int err = 0;
 
+	if (s->tick && s->tick_s > 0 && s->tick_s < check_s)
+		check_s = s->tick_s;
+	if (s->follow_s > 0 && s->follow_s < check_s)
+		check_s = s->follow_s;
+	if (check_s < DEVICE_CHECK_MIN_S)
+		check_s = DEVICE_CHECK_MIN_S;
+	next_check = start + check_s;
 	/* an interval shorter than the loop's sleep: it sleeps no longer */
 	if (s->tick && s->tick_s > 0 && s->tick_s * 1e9 < sleep_ns)
 		sleep_ns = s->tick_s * 1e9;
@@ -228,7 +247,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		if (now_s() >= next_check) {
 			check_devices(s);
 			session_mem(nl, run);
-			next_check += DEVICE_CHECK_S;
+			next_check += check_s;
 		}
 		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
 			s->tick(s->arg, next_tick - start);
@@ -297,6 +316,35 @@ struct iolat_dev_counters *iolat_counters_new(const struct iolat_session *s)
 	return c;
 }
 
+/**
+ * iolat_counters_grow() - room for the devices that joined the session
+ * @s: the session, with its new devices
+ * @c: an array of iolat_counters_new(), for @from devices: grown to
+ *	@s's, the new ones given their numbers and queues, and the
+ *	reading of a disk that just joined: nothing counted, at this time
+ * @from: how many devices @c has
+ *
+ * Out of memory, the CLI exits after one line (iolat_grow()).
+ */
+void iolat_counters_grow(const struct iolat_session *s,
+			 struct iolat_dev_counters **c, unsigned int from)
+{
+	unsigned int cap = from, d;
+
+	*c = iolat_grow(*c, &cap, s->nr_devs, sizeof(**c));
+	for (d = from; d < s->nr_devs; d++) {
+		(*c)[d].major = s->devs[d].major;
+		(*c)[d].minor = s->devs[d].minor;
+		(*c)[d].nr_hwq = s->devs[d].nr_hwq;
+		(*c)[d].start_ns = (*c)[d].now_ns = mono_ns();
+		(*c)[d].hwqs = calloc(s->devs[d].nr_hwq, sizeof(*(*c)[d].hwqs));
+		if (!(*c)[d].hwqs) {
+			iolat_err("out of memory for %u devices", s->nr_devs);
+			exit(EXIT_FAIL);
+		}
+	}
+}
+
 /* @c from iolat_counters_new(), or NULL */
 void iolat_counters_free(const struct iolat_session *s,
 			 struct iolat_dev_counters *c)
@@ -318,6 +366,15 @@ void iolat_session_free(struct iolat_session *s)
 	s->devs = NULL;
 	s->nr_devs = 0;
 	iolat_dev_lookup_free(&s->lookup);
+	if (s->disks.has_inc)
+		regfree(&s->disks.inc);
+	if (s->disks.has_exc)
+		regfree(&s->disks.exc);
+	s->disks.has_inc = s->disks.has_exc = false;
+	free(s->refused);
+	s->refused = NULL;
+	free(s->devts);
+	s->devts = NULL;
 }
 
 /**

@@ -94,7 +94,8 @@ int iolat_summary_write(const struct iolat_session *s)
 			s->run.removed[d] ? "true" : "false",
 			s->counters[d].valid ? "true" : "false");
 		iolat_counters_json(f, &s->counters[d]);
-		if (s->run.kernel_valid) {
+		/* a removed disk's kernel counters went with it */
+		if (s->run.kernel_valid && !s->run.removed[d]) {
 			fprintf(f, ",\"kernel\":{\"ios\":%llu,\"io_ticks_ms\":%llu,\"time_in_queue_ms\":%llu",
 				ds_ios(k2) - ds_ios(k1),
 				k2[IOLAT_DS_IO_TICKS] - k1[IOLAT_DS_IO_TICKS],

@@ -126,6 +126,19 @@ static uint32_t some_u32(struct fuzz *f, int type)
  * A device nest: the real null_blk device (always with @real), or one
  * that is not there.
  */
+/* A whole disk of the real one's major and geometry, of another minor. */
+static void put_disk(struct fuzz *f, char *buf, size_t *len)
+{
+	char nest[64];
+	size_t n = 0;
+
+	put_u32(nest, &n, IOLAT_DEV_A_MAJOR, f->major);
+	put_u32(nest, &n, IOLAT_DEV_A_MINOR, f->minor + 1 + rnd(f) % 4096);
+	put_u32(nest, &n, IOLAT_DEV_A_NR_HWQ, f->nr_hwq);
+	put_u32(nest, &n, IOLAT_DEV_A_DEPTH, f->depth);
+	put_attr(buf, len, IOLAT_A_DEV | NLA_F_NESTED, nest, n, NLA_HDRLEN + n);
+}
+
 static void put_dev(struct fuzz *f, char *buf, size_t *len, bool real)
 {
 	char nest[256];
@@ -236,6 +249,7 @@ static bool genl_knows(int cmd, bool dump)
 	case IOLAT_CMD_START:
 	case IOLAT_CMD_STOP:
 	case IOLAT_CMD_CLOCKTEST:
+	case IOLAT_CMD_DEV_ADD:
 		return !dump;
 	case IOLAT_CMD_READ:
 	case IOLAT_CMD_COUNTERS:
@@ -434,7 +448,7 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		struct genlmsghdr *g = NLMSG_DATA(h);
 		size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
 		uint32_t flags = NLM_F_REQUEST | NLM_F_ACK;
-		bool dump, plausible;
+		bool dump, plausible, joins;
 		int cmd, k;
 
 		/* now and then a fresh socket: sessions end with theirs */
@@ -456,11 +470,15 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		plausible = i % 100 == 50;
 		if (plausible)
 			cmd = IOLAT_CMD_START;
+		/* and one a plausible DEV_ADD: a disk of another number */
+		joins = i % 100 == 75;
+		if (joins)
+			cmd = IOLAT_CMD_DEV_ADD;
 		/* the clock test runs threads on every CPU: rarely */
 		if (cmd == IOLAT_CMD_CLOCKTEST && rnd(f) % 50)
 			cmd = IOLAT_CMD_GET_INFO;
 		dump = rnd(f) % 8 ? genl_knows(cmd, true) : rnd(f) % 2;
-		if (plausible)
+		if (plausible || joins)
 			dump = false;
 		if (dump)
 			flags |= NLM_F_DUMP;
@@ -476,7 +494,9 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 					 IOLAT_A_COUNTERS_ONLY, "", 0,
 					 NLA_HDRLEN);
 		}
-		if (!plausible || rnd(f) % 4 == 0)
+		if (joins)
+			put_disk(f, buf, &len);
+		if ((!plausible && !joins) || rnd(f) % 4 == 0)
 			put_attrs(f, buf, &len);
 		if (cmd == IOLAT_CMD_CLOCKTEST)
 			put_u32(buf, &len, IOLAT_A_CLOCK_LOOPS, rnd(f) % 3000);

@@ -4,13 +4,16 @@
  * per possible CPU if fewer, of 128 tags each) beside QEMU's NVMe drive.  stat, record -A and export
  * without -d trace every blk-mq disk, each one's requests counted
  * exactly (dd's on three of them; the kernel's own count bracketing
- * the module's on every one); --include and --exclude choose among them.
+ * the module's on every one); --include and --exclude choose among them;
+ * a disk made during a session joins it, and one removed leaves it.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include "kselftest_harness.h"
 #include "helpers.h"
 
@@ -118,10 +121,12 @@ static const char *summary_dev(const char *json, const char *dev)
 
 /*
  * Every disk of @self in the summary @json, its module count inside the
- * kernel's bracket; the disks of io[] with exactly their reads.
+ * kernel's bracket; if @with_io, the disks of io[] with exactly their
+ * reads.
  */
 static void check_summary(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(scale) *self, const char *json)
+			  FIXTURE_DATA(scale) *self, const char *json,
+			  bool with_io)
 {
 	long long reads, all, inner, outer;
 	const char *at, *ops;
@@ -138,7 +143,7 @@ static void check_summary(struct __test_metadata *_metadata,
 		outer = json_num(at, "ios_outer");
 		EXPECT_LE(inner, all) TH_LOG("%s", self->disks[d]);
 		EXPECT_LE(all, outer) TH_LOG("%s", self->disks[d]);
-		for (i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
+		for (i = 0; with_io && i < sizeof(io) / sizeof(io[0]); i++) {
 			if (strcmp(io[i].dev, self->disks[d]))
 				continue;
 			reads = json_num(strstr(ops, "\"read\":"), "ios");
@@ -159,14 +164,14 @@ TEST_F_TIMEOUT(scale, stat_and_aggregate_every_disk, 900)
 		env("IOLAT_CLI"), cmd, ERR);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	out = slurp(D "/stat.json");
-	check_summary(_metadata, self, out);
+	check_summary(_metadata, self, out, true);
 	free(out);
 	NOTE("stat: %d disks, each in the summary", self->nr);
 	st = sh("%s record -A -o json --summary " D "/agg.json -- %s >" D "/agg.out 2>%s",
 		env("IOLAT_CLI"), cmd, ERR);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	out = slurp(D "/agg.json");
-	check_summary(_metadata, self, out);
+	check_summary(_metadata, self, out, true);
 	free(out);
 	out = slurp(D "/agg.out");
 	EXPECT_NE(NULL, strstr(out, "\"name\": \"nullb63\""));
@@ -222,7 +227,7 @@ TEST_F_TIMEOUT(scale, export_every_disk, 900)
 	prom = slurp(D "/export.json");
 	EXPECT_LT(0, mem);
 	EXPECT_EQ(mem, (long long)json_num(prom, "module_memory_bytes"));
-	check_summary(_metadata, self, prom);
+	check_summary(_metadata, self, prom, true);
 	free(prom);
 	NOTE("export: %d disks exported", self->nr);
 }
@@ -407,6 +412,140 @@ TEST_F_TIMEOUT(scale, include_exclude, 300)
 			env("IOLAT_CLI"), ERR));
 	EXPECT_EQ(2, sh("%s record --include nullb -t 1 >/dev/null 2>%s",
 			env("IOLAT_CLI"), ERR));
+}
+
+/* The value of the exposition @text's sample @series ("name{labels}"), or -1. */
+static long long prom_value(const char *text, const char *series)
+{
+	char key[256];
+	const char *at;
+
+	snprintf(key, sizeof(key), "\n%s ", series);
+	at = text ? strstr(text, key) : NULL;
+	return at ? strtoll(at + strlen(key), NULL, 10) : -1;
+}
+
+/*
+ * The exposition in D/iolat.prom once it has @text and is the
+ * @after-th or a later one (iolat_exporter_expositions_total); NULL
+ * after @secs.  One read: its samples are of one exposition.
+ */
+static char *prom_wait(const char *text, long long after, int secs)
+{
+	char *prom;
+	int i;
+
+	for (i = 0; i < secs * 20; i++) {
+		prom = slurp(D "/iolat.prom");
+		if (prom && strstr(prom, text) &&
+		    prom_value(prom, "iolat_exporter_expositions_total") >= after)
+			return prom;
+		free(prom);
+		usleep(50000);
+	}
+	return NULL;
+}
+
+#define HOT_READS 700
+
+/*
+ * A disk made through null_blk's configfs during an export over every
+ * disk joins it: in the exposition within two intervals of its making,
+ * its reads counted exactly as fio counts them, the kernel's count
+ * bracketing the module's; its removal is reported on standard error
+ * and in the exposition (iolat_devices), and nullb7's reads, before,
+ * during and after, are exact.
+ */
+TEST_F_TIMEOUT(scale, disk_appears, 900)
+{
+	char cmd[1024], disk[32], key[160];
+	long long made, seen, before, after, ios;
+	const char *at, *next;
+	char *prom, *out;
+	int status = -1;
+	pid_t pid;
+
+	if (sh("command -v fio >/dev/null"))
+		SKIP(return, "fio is not installed");
+	ASSERT_EQ(0, nullb_configfs());
+	nullb_remove("iolat_hot");
+	snprintf(cmd, sizeof(cmd),
+		 "exec %s export --textfile " D " -i 0.5 --summary " D "/hot.json 2>" ERR,
+		 env("IOLAT_CLI"));
+	pid = spawn_tracing(cmd, 300);
+	ASSERT_LT(0, pid) TH_LOG("%s", slurp(ERR));
+	prom = prom_wait("iolat_exporter_expositions_total", 1, 300);
+	ASSERT_NE(NULL, prom);
+	free(prom);
+	ASSERT_EQ(0, sh("dd if=/dev/nullb7 of=/dev/null bs=4k count=200 iflag=direct status=none"));
+
+	ASSERT_EQ(0, nullb_make("iolat_hot", "submit_queues=2 hw_queue_depth=64 size=1024",
+				disk, sizeof(disk)));
+	prom = slurp(D "/iolat.prom");
+	made = prom_value(prom, "iolat_exporter_expositions_total");
+	free(prom);
+	snprintf(key, sizeof(key), "\niolat_busy_seconds_total{device=\"%s\"}", disk);
+	prom = prom_wait(key, 0, 300);
+	ASSERT_NE(NULL, prom) TH_LOG("%s never exported: %s", disk, slurp(ERR));
+	seen = prom_value(prom, "iolat_exporter_expositions_total");
+	snprintf(key, sizeof(key), "iolat_requests_total{device=\"%s\",op=\"read\"}", disk);
+	before = prom_value(prom, key);
+	free(prom);
+	NOTE("%s: in exposition %lld, the last before it was made %lld; %lld reads then",
+	     disk, seen, made, before);
+	EXPECT_LE(seen - made, 2);
+	EXPECT_LE(0, before);
+	EXPECT_EQ(0, wait_text(ERR, "appeared: traced from now on", 10)) TH_LOG("%s", slurp(ERR));
+
+	/* fio on it, dd on nullb7 meanwhile */
+	EXPECT_EQ(0, sh("dd if=/dev/nullb7 of=/dev/null bs=4k count=300 iflag=direct status=none & "
+			"fio --name=hot --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync "
+			"--number_ios=%d --size=512M --output-format=json --output=" D "/fio.json; "
+			"st=$?; wait $! && exit $st", disk, HOT_READS));
+	out = slurp(D "/fio.json");
+	at = out ? strstr(out, "\"read\"") : NULL;
+	ios = at ? (long long)json_num(at, "total_ios") : -1;
+	free(out);
+	EXPECT_EQ(HOT_READS, ios);
+	/* two expositions after fio's end: the second one read after it */
+	prom = slurp(D "/iolat.prom");
+	made = prom_value(prom, "iolat_exporter_expositions_total");
+	free(prom);
+	prom = prom_wait(key, made + 2, 300);
+	ASSERT_NE(NULL, prom);
+	after = prom_value(prom, key);
+	free(prom);
+	EXPECT_EQ(ios, after - before) TH_LOG("%s: %lld reads exported, fio made %lld", disk, after - before, ios);
+
+	nullb_remove("iolat_hot");
+	EXPECT_EQ(0, wait_text(ERR, "was removed", 300)) TH_LOG("%s", slurp(ERR));
+	prom = prom_wait("\niolat_devices{state=\"removed\"} 1\n", 0, 300);
+	EXPECT_NE(NULL, prom);
+	free(prom);
+	EXPECT_EQ(0, sh("dd if=/dev/nullb7 of=/dev/null bs=4k count=500 iflag=direct status=none"));
+	kill(pid, SIGINT);
+	ASSERT_EQ(0, wait_for(pid, 300, &status));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("%s", slurp(ERR));
+
+	/* the summary: nullb7's every read; the new disk's, in the kernel's bracket */
+	out = slurp(D "/hot.json");
+	ASSERT_NE(NULL, out);
+	at = summary_dev(out, "nullb7");
+	ASSERT_NE(NULL, at);
+	EXPECT_EQ(1000, (long long)json_num(strstr(strstr(at, "\"ops\":"), "\"read\":"), "ios"));
+	at = summary_dev(out, disk);
+	ASSERT_NE(NULL, at) TH_LOG("%s is not in the summary", disk);
+	ios = (long long)json_num(strstr(strstr(at, "\"ops\":"), "\"read\":"), "ios");
+	EXPECT_EQ(after, ios);
+	/* removed: its kernel counters went with it, so no bracket */
+	EXPECT_NE(NULL, strstr(summary_dev(out, disk), "\"removed\":true"));
+	at = summary_dev(out, disk);
+	next = strstr(at + 1, "{\"name\":");
+	at = strstr(at, "\"kernel\":");
+	EXPECT_TRUE(!at || (next && at > next));
+	/* every other disk's, in the kernel's bracket throughout */
+	check_summary(_metadata, self, out, false);
+	free(out);
 }
 
 IOLAT_HARNESS_MAIN
