@@ -92,9 +92,7 @@ static int iolat_nl_stop_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (!iolat_nl_capable(skb, info->extack))
-		return -EPERM;
-	err = iolat_nl_validate_info(info);
+	err = iolat_nl_admit(skb, info);
 	if (err)
 		return err;
 	err = iolat_session_stop(info->snd_portid, &st, info->extack);
@@ -117,9 +115,7 @@ static int iolat_nl_clocktest_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 loops = IOLAT_CLOCK_LOOPS_DEFAULT;
 	int err;
 
-	if (!iolat_nl_capable(skb, info->extack))
-		return -EPERM;
-	err = iolat_nl_validate_info(info);
+	err = iolat_nl_admit(skb, info);
 	if (err)
 		return err;
 	if (info->attrs[IOLAT_A_CLOCK_LOOPS])

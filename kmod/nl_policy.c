@@ -106,3 +106,11 @@ bool iolat_nl_capable(const struct sk_buff *skb,
 	NL_SET_ERR_MSG(extack, "iolat needs CAP_PERFMON or CAP_SYS_ADMIN");
 	return false;
 }
+
+/* A privileged command's start: 0, -EPERM, or its attributes' error. */
+int iolat_nl_admit(const struct sk_buff *skb, const struct genl_info *info)
+{
+	if (!iolat_nl_capable(skb, info->extack))
+		return -EPERM;
+	return iolat_nl_validate_info(info);
+}

@@ -216,9 +216,7 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 	int rem, err;
 	u32 mode;
 
-	if (!iolat_nl_capable(skb, info->extack))
-		return -EPERM;
-	err = iolat_nl_validate_info(info);
+	err = iolat_nl_admit(skb, info);
 	if (err)
 		return err;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
@@ -302,9 +300,7 @@ int iolat_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info)
 	const struct nlattr *nla, *dev = NULL;
 	int rem, err;
 
-	if (!iolat_nl_capable(skb, info->extack))
-		return -EPERM;
-	err = iolat_nl_validate_info(info);
+	err = iolat_nl_admit(skb, info);
 	if (err)
 		return err;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
