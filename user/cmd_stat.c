@@ -171,8 +171,13 @@ static bool sample(struct stat_state *st, struct iolat_dev_counters *c,
 	int err;
 
 	err = iolat_session_counters(s, c);
+	/* a removed disk's kernel counters went with it: its last stay */
 	for (d = 0; !err && d < s->nr_devs; d++)
-		err = iolat_diskstats_read("/sys", s->devs[d].name, &k[d]);
+		if (!s->run.removed[d])
+			err = iolat_diskstats_read("/sys", s->devs[d].name,
+						   &k[d]);
+		else
+			k[d] = st->kprev[d];
 	if (err && !st->failed) {
 		iolat_err("cannot read the counters: %s", strerror(-err));
 		st->failed = true;
@@ -288,6 +293,9 @@ static void finish(struct stat_state *st)
 		return;
 	/* the kernel's counters when the session stopped */
 	memcpy(st->kcur, s->run.kend, s->nr_devs * sizeof(*st->kcur));
+	for (d = 0; d < s->nr_devs; d++)
+		if (s->run.removed[d])	/* its last reading before it went */
+			st->kcur[d] = st->kprev[d];
 	/* the time since the last row, unless it is a sliver */
 	if ((last[0].now_ns - st->prev[0].now_ns) / 1e9 > 0.1 * st->interval)
 		rows(st, s->run.seconds, last, st->kcur);

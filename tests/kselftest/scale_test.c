@@ -548,4 +548,44 @@ TEST_F_TIMEOUT(scale, disk_appears, 900)
 	free(out);
 }
 
+/*
+ * The same for stat over every disk: a configfs disk made while it
+ * runs joins it, has rows, and its reads are counted exactly from then
+ * (the summary); stat ends cleanly after it is removed.
+ */
+TEST_F_TIMEOUT(scale, disk_appears_stat, 600)
+{
+	char *out, *name;
+	const char *at;
+	int st;
+
+	ASSERT_EQ(0, nullb_configfs());
+	nullb_remove("iolat_st");
+	ASSERT_EQ(0, nullb_settle());
+	st = sh("%s stat -o json --summary " D "/st.json 0.5 -- sh -c '"
+		"cd /sys/kernel/config/nullb && mkdir iolat_st && echo 2 >iolat_st/submit_queues && "
+		"echo 1 >iolat_st/power && n=nullb$(cat iolat_st/index) && "
+		"{ test ! -e /sys/block/iolat_st || n=iolat_st; } && echo $n >" D "/st.name && "
+		"for i in $(seq 3000); do grep -q \"$n (.*) appeared\" %s && break; sleep 0.1; done && "
+		"dd if=/dev/$n of=/dev/null bs=4k count=100 iflag=direct status=none && sleep 1 && "
+		"echo 0 >iolat_st/power && rmdir iolat_st && sleep 1' >" D "/st.out 2>%s",
+		env("IOLAT_CLI"), ERR, ERR);
+	nullb_remove("iolat_st");
+	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
+	name = slurp(D "/st.name");
+	ASSERT_NE(NULL, name);
+	name[strcspn(name, "\n")] = '\0';
+	out = slurp(D "/st.out");
+	EXPECT_NE(NULL, out && strstr(out, name) ? out : NULL) TH_LOG("no row of %s", name);
+	free(out);
+	out = slurp(D "/st.json");
+	at = summary_dev(out, name);
+	ASSERT_NE(NULL, at) TH_LOG("%s is not in the summary", name);
+	EXPECT_EQ(100, (long long)json_num(strstr(strstr(at, "\"ops\":"), "\"read\":"), "ios"));
+	EXPECT_NE(NULL, strstr(at, "\"removed\":true"));
+	NOTE("stat: %s joined, its 100 reads counted", name);
+	free(out);
+	free(name);
+}
+
 IOLAT_HARNESS_MAIN
