@@ -415,6 +415,11 @@ struct iolat_run {
 	struct iolat_diskstats *kpre;
 	struct iolat_diskstats *kprestop;
 };
+/* A disk that appeared, as one device check found it (disk_follow.c) */
+struct iolat_seen {
+	char name[32];
+	uint32_t nr_hwq, depth;
+};
 /* --include and --exclude, compiled: which disks a session takes */
 struct iolat_disk_filter {
 	bool has_inc, has_exc;
@@ -438,6 +443,8 @@ struct iolat_session {
 	uint64_t *devts;	/* /sys/dev/block at the last look */
 	size_t nr_devts;
 	unsigned int scans;	/* looks since the last scan of /sys/block */
+	struct iolat_seen *seen;	/* new disks at the last look */
+	unsigned int nr_seen;
 	struct iolat_filter filter;
 	bool counters_only;	/* no records: `iolat stat` */
 	bool aggregate;		/* histograms in the module, no records */

@@ -371,8 +371,11 @@ int cmd_export(int argc, const char **argv)
 	s.stopped = on_stopped;
 	s.idle = on_idle;
 	s.added = on_added;
-	/* a disk that appears joins within half an interval: in the next exposition */
-	s.follow_s = ex.every_s / 2;
+	/*
+	 * a disk that appears joins at the second device check that sees
+	 * it, within half an interval: it is in the next exposition
+	 */
+	s.follow_s = ex.every_s / 4;
 	s.arg = &ex;
 	ex.c = iolat_counters_new(&s);
 	if (!ex.c) {

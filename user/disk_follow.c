@@ -2,10 +2,12 @@
 /*
  * Disks that appear while a session over every disk runs (stat, top,
  * export, record -A without -d): each blk-mq disk that --include and
- * --exclude pass joins the module's session (DEV_ADD) at the device
- * check after it appears, half a second at most, and is traced from
- * then on; the command is told, to make room for it.  A disk that goes
- * is reported by the device check (session_run.c) and keeps its figures.
+ * --exclude pass joins the module's session (DEV_ADD) once two device
+ * checks in a row found it with the same queues (the kernel makes a
+ * disk's number, then its queues' directories: one look could count
+ * them half made), and is traced from then on; the command is told, to
+ * make room for it.  A disk that goes is reported by the device check
+ * (session_run.c) and keeps its figures.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -85,6 +87,26 @@ static void join(struct iolat_session *s, const char *name)
 	s->added(s->arg, d);
 }
 
+/*
+ * Was disk @dev seen with the same queues at the last look?  Either way
+ * it is in @next for the next one.
+ */
+static bool settled(const struct iolat_session *s, const struct iolat_dev_req *dev,
+		    struct iolat_seen *next, unsigned int *nr_next)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_seen; i++)
+		if (!strcmp(s->seen[i].name, dev->name) &&
+		    s->seen[i].nr_hwq == dev->nr_hwq &&
+		    s->seen[i].depth == dev->depth)
+			return true;
+	snprintf(next[*nr_next].name, sizeof(next->name), "%s", dev->name);
+	next[*nr_next].nr_hwq = dev->nr_hwq;
+	next[(*nr_next)++].depth = dev->depth;
+	return false;
+}
+
 /* Has /sys/dev/block changed since the last look?  Keeps @devts if so. */
 static bool devts_changed(struct iolat_session *s, const uint64_t *devts,
 			  size_t n)
@@ -110,32 +132,51 @@ static bool devts_changed(struct iolat_session *s, const uint64_t *devts,
  * @devts: the block devices' numbers now (iolat_devts_read()), or NULL
  * @nr_devts: how many
  *
- * /sys/block is read when a device came or went, or every SCAN_EVERY
- * calls (a loop device that gets a file keeps its number).
+ * /sys/block is read when a device came or went, while a disk waits for
+ * its second look, or every SCAN_EVERY calls (a loop device that gets a
+ * file keeps its number).
  */
 void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
 			  size_t nr_devts)
 {
+	struct iolat_dev_req *dev;
+	struct iolat_seen *next;
+	unsigned int nr_next = 0;
 	char (*names)[32];
 	int n, i;
 
 	if (!s->follow || !s->added || !s->nl)
 		return;
-	if (devts && !devts_changed(s, devts, nr_devts) &&
+	if (devts && !devts_changed(s, devts, nr_devts) && !s->nr_seen &&
 	    ++s->scans < SCAN_EVERY)
 		return;
 	s->scans = 0;
 	names = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
-	if (!names)
-		return;
-	n = iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX);
+	next = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*next));
+	dev = calloc(1, sizeof(*dev));
+	n = names && next && dev ?
+	    iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX) : 0;
 	for (i = 0; i < n && i < IOLAT_ALL_DISKS_MAX; i++) {
 		if (s->nr_devs >= IOLAT_CLI_MAX_DEVS)
 			break;
 		if (traced(s, names[i]) || refused(s, names[i]) ||
 		    !iolat_session_wants(s, names[i]))
 			continue;
-		join(s, names[i]);
+		memset(dev, 0, sizeof(*dev));
+		snprintf(dev->name, sizeof(dev->name), "%s", names[i]);
+		/* not whole yet (no queues: looked at again), or not a disk */
+		if (iolat_dev_resolve("/sys", names[i], dev))
+			dev->nr_hwq = dev->depth = 0;
+		if (!settled(s, dev, next, &nr_next))
+			continue;
+		if (dev->nr_hwq)
+			join(s, names[i]);
+		else
+			refuse(s, names[i], "it cannot be resolved as a blk-mq disk");
 	}
+	free(s->seen);
+	s->seen = next;
+	s->nr_seen = nr_next;
 	free(names);
+	free(dev);
 }

@@ -375,6 +375,9 @@ void iolat_session_free(struct iolat_session *s)
 	s->refused = NULL;
 	free(s->devts);
 	s->devts = NULL;
+	free(s->seen);
+	s->seen = NULL;
+	s->nr_seen = 0;
 }
 
 /**
