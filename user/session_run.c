@@ -130,6 +130,25 @@ static void on_event(void *arg, uint64_t ns, uint32_t kind, const char *module)
 }
 
 /*
+ * @dev is back with its numbers: traced again, with the queues the
+ * session was given; requests on others are counted as dropped
+ * (outside queue geometry), and the user is told which.
+ */
+static void back(const struct iolat_dev_req *dev)
+{
+	struct iolat_dev_req *now = calloc(1, sizeof(*now));
+
+	iolat_warn("%s (%u:%u) is back: traced again", dev->name, dev->major,
+		   dev->minor);
+	if (now && !iolat_dev_resolve("/sys", dev->name, now) &&
+	    (now->nr_hwq != dev->nr_hwq || now->depth != dev->depth))
+		iolat_warn("%s has %u queues of %u tags now, %u of %u when the session began: requests beyond those are counted as dropped (outside queue geometry); start another session to trace them",
+			   dev->name, now->nr_hwq, now->depth, dev->nr_hwq,
+			   dev->depth);
+	free(now);
+}
+
+/*
  * A traced device that was removed: the user hears of it at once, and
  * of its return.  The module keeps tracing the others; it knows devices
  * by their numbers, so a device that comes back with the same numbers
@@ -156,8 +175,7 @@ static void check_devices(struct iolat_session *s)
 			continue;
 		run->dev_state[d] = st;
 		if (st == IOLAT_DEV_PRESENT) {
-			iolat_warn("%s (%u:%u) is back: traced again", dev->name,
-				   dev->major, dev->minor);
+			back(dev);
 			continue;
 		}
 		if (was == IOLAT_DEV_PRESENT)

@@ -27,6 +27,7 @@
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 #define SUMMARY "/tmp/iolat_life.json"
+#define NULLB_CFS "/sys/kernel/config/nullb"
 
 static unsigned long long mono_ns(void)
 {
@@ -467,6 +468,54 @@ TEST_F_TIMEOUT(life, null_blk_deleted_while_traced, 300)
 	ASSERT_EQ(0, nullb_gone(_metadata, true, disk));
 	removed_while_traced(_metadata, disk, nullb_gone);
 	nullb_remove("lifegone");
+}
+
+/*
+ * A disk that comes back under its numbers with more queues than the
+ * session was given: the user is told, and its requests on the new
+ * queue are counted as dropped (outside queue geometry), not lost.
+ */
+TEST_F_TIMEOUT(life, disk_back_with_more_queues, 300)
+{
+	char disk[32], again[32], cmd[512], attrs[64], *sum;
+	const char *poll;
+	pid_t cli;
+	int st;
+
+	if (sh("command -v taskset >/dev/null") || sh("test -d /sys/devices/system/cpu/cpu1"))
+		SKIP(return, "one CPU, or no taskset: no request on a second queue");
+	ASSERT_EQ(0, nullb_configfs());
+	/* no poll queue (6.1's null_blk makes one): queue 1 is CPU 1's */
+	poll = sh("cd " NULLB_CFS " && mkdir lifeprobe && test -e lifeprobe/poll_queues; "
+		  "st=$?; rmdir lifeprobe; exit $st") ? "" : " poll_queues=0";
+	snprintf(attrs, sizeof(attrs), "submit_queues=1 size=64%s", poll);
+	ASSERT_EQ(0, nullb_make("lifeq", attrs, disk, sizeof(disk)));
+	snprintf(cmd, sizeof(cmd), "exec %s record -o json -d %s --summary %s >/dev/null 2>" ERR,
+		 env("IOLAT_CLI"), disk, SUMMARY);
+	cli = spawn_tracing(cmd, 120);
+	ASSERT_LT(0, cli) TH_LOG("%s", slurp(ERR));
+	nullb_remove("lifeq");
+	EXPECT_EQ(0, wait_text(ERR, "was removed", 60));
+	snprintf(attrs, sizeof(attrs), "submit_queues=2 size=64%s", poll);
+	ASSERT_EQ(0, nullb_make("lifeq", attrs, again, sizeof(again)));
+	if (strcmp(disk, again)) {
+		kill(cli, SIGINT);
+		waitpid(cli, NULL, 0);
+		nullb_remove("lifeq");
+		SKIP(return, "the disk came back as %s, not %s", again, disk);
+	}
+	EXPECT_EQ(0, wait_text(ERR, "has 2 queues of 128 tags now, 1 of", 60))
+		TH_LOG("%s", slurp(ERR));
+	/* CPU 1's requests go to the second queue */
+	EXPECT_EQ(0, sh("taskset -c 1 dd if=/dev/%s of=/dev/null bs=4k count=50 iflag=direct status=none",
+			disk));
+	kill(cli, SIGINT);
+	ASSERT_EQ(0, wait_for(cli, 120, &st));
+	nullb_remove("lifeq");
+	sum = slurp(SUMMARY);
+	ASSERT_NE(NULL, sum);
+	EXPECT_LE(50, json_num(sum, "drop_range")) TH_LOG("%s", sum);
+	free(sum);
 }
 
 /* the NVMe controller removed through sysfs, and found again by a rescan */
