@@ -264,22 +264,47 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 				   mode, info->extack);
 }
 
-/* The devices' specs, counted first: from one to IOLAT_MAX_DEVS. */
-int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
+/*
+ * How many IOLAT_A_DEV attributes the request has, up to @max + 1: the
+ * first in @first, the one past @max (NULL: none) in @over.
+ */
+static unsigned int iolat_nl_count_devs(const struct genl_info *info,
+					unsigned int max,
+					const struct nlattr **first,
+					const struct nlattr **over)
 {
-	struct iolat_dev_spec *specs;
 	const struct nlattr *nla;
 	unsigned int nr = 0;
-	int rem, err;
+	int rem;
 
+	*first = NULL;
+	*over = NULL;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nla) != IOLAT_A_DEV)
 			continue;
-		if (++nr > IOLAT_MAX_DEVS) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "too many devices for one session: at most " __stringify(IOLAT_MAX_DEVS));
-			return -E2BIG;
+		if (!*first)
+			*first = nla;
+		if (++nr > max) {
+			*over = nla;
+			break;
 		}
+	}
+	return nr;
+}
+
+/* The devices' specs, counted first: from one to IOLAT_MAX_DEVS. */
+int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct nlattr *first, *over;
+	struct iolat_dev_spec *specs;
+	unsigned int nr;
+	int err;
+
+	nr = iolat_nl_count_devs(info, IOLAT_MAX_DEVS, &first, &over);
+	if (over) {
+		NL_SET_ERR_MSG_ATTR(info->extack, over,
+				    "too many devices for one session: at most " __stringify(IOLAT_MAX_DEVS));
+		return -E2BIG;
 	}
 	specs = kvcalloc(array_size(2, max(nr, 1U)), sizeof(*specs),
 			 GFP_KERNEL);
@@ -296,22 +321,17 @@ int iolat_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
  */
 int iolat_nl_dev_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct nlattr *dev, *over;
 	struct iolat_dev_spec spec;
-	const struct nlattr *nla, *dev = NULL;
-	int rem, err;
+	int err;
 
 	err = iolat_nl_admit(skb, info);
 	if (err)
 		return err;
-	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(nla) != IOLAT_A_DEV)
-			continue;
-		if (dev) {
-			NL_SET_ERR_MSG_ATTR(info->extack, nla,
-					    "DEV_ADD takes one device");
-			return -EINVAL;
-		}
-		dev = nla;
+	iolat_nl_count_devs(info, 1, &dev, &over);
+	if (over) {
+		NL_SET_ERR_MSG_ATTR(info->extack, over, "DEV_ADD takes one device");
+		return -EINVAL;
 	}
 	if (!dev) {
 		NL_SET_ERR_MSG(info->extack, "no device to add");
