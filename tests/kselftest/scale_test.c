@@ -588,4 +588,33 @@ TEST_F_TIMEOUT(scale, disk_appears_stat, 600)
 	free(name);
 }
 
+/*
+ * And for top over every disk: a configfs disk made while it runs joins
+ * it and has its line, with the reads made on it; top ends cleanly.
+ */
+TEST_F_TIMEOUT(scale, disk_appears_top, 600)
+{
+	char cmd[512], disk[32];
+	int status = -1;
+	pid_t pid;
+
+	ASSERT_EQ(0, nullb_configfs());
+	nullb_remove("iolat_top");
+	snprintf(cmd, sizeof(cmd), "exec %s top -i 0.5 >" D "/top.out 2>" ERR,
+		 env("IOLAT_CLI"));
+	pid = spawn_tracing(cmd, 300);
+	ASSERT_LT(0, pid) TH_LOG("%s", slurp(ERR));
+	ASSERT_EQ(0, nullb_make("iolat_top", "submit_queues=2 size=64", disk, sizeof(disk)));
+	EXPECT_EQ(0, wait_text(ERR, "appeared: traced from now on", 300)) TH_LOG("%s", slurp(ERR));
+	/* reads on it until a frame shows them: its line, IOPS above 0 */
+	EXPECT_EQ(0, sh("for i in $(seq 600); do "
+			"dd if=/dev/%s of=/dev/null bs=4k count=200 iflag=direct status=none || exit 1; "
+			"grep -qE '^%s +[0-9]*[1-9][0-9]*\\.' " D "/top.out && exit 0; done; exit 1",
+			disk, disk)) TH_LOG("%s", slurp(D "/top.out"));
+	kill(pid, SIGINT);
+	ASSERT_EQ(0, wait_for(pid, 120, &status));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("%s", slurp(ERR));
+	nullb_remove("iolat_top");
+}
+
 IOLAT_HARNESS_MAIN
