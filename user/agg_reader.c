@@ -67,18 +67,15 @@ struct iolat_agg_reader *iolat_agg_reader_new(struct iolat_session *s)
  * @r: the reader, for @from devices
  * @from: how many it had; the session has more now
  *
- * Out of memory, the CLI exits after one line (iolat_grow()).
+ * Out of memory, the CLI exits after one line (iolat_grow_to()).
  */
 void iolat_agg_reader_grow(struct iolat_agg_reader *r, unsigned int from)
 {
-	unsigned int to = r->s->nr_devs, cap, d, op, i;
+	unsigned int to = r->s->nr_devs, d, op, i;
 
-	cap = from;
-	r->prev = iolat_grow(r->prev, &cap, to, sizeof(*r->prev));
-	cap = from;
-	r->cur = iolat_grow(r->cur, &cap, to, sizeof(*r->cur));
-	cap = from;
-	r->before = iolat_grow(r->before, &cap, to, sizeof(*r->before));
+	r->prev = iolat_grow_to(r->prev, from, to, sizeof(*r->prev));
+	r->cur = iolat_grow_to(r->cur, from, to, sizeof(*r->cur));
+	r->before = iolat_grow_to(r->before, from, to, sizeof(*r->before));
 	iolat_counters_grow(r->s, &r->now, from);
 	for (d = from; d < to; d++)
 		for (op = 0; op < IOLAT_OP_NR; op++)

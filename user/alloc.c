@@ -11,35 +11,52 @@
 #include "cli.h"
 
 /**
+ * iolat_grow_to() - an array of @from elements made @to long
+ * @p: the array, or NULL
+ * @from: its elements
+ * @to: the elements wanted
+ * @size: an element's size
+ *
+ * What is added is zeroed.  Out of memory, the CLI says so in one line
+ * and exits: a session's device arrays have no smaller fallback.
+ *
+ * Return: the array, perhaps moved.
+ */
+void *iolat_grow_to(void *p, unsigned int from, unsigned int to, size_t size)
+{
+	char *q = realloc(p, (size_t)(to ?: 1) * size);
+
+	if (!q) {
+		iolat_err("out of memory for %u devices", to);
+		exit(EXIT_FAIL);
+	}
+	if (to > from)
+		memset(q + (size_t)from * size, 0, (size_t)(to - from) * size);
+	return q;
+}
+
+/**
  * iolat_grow() - room for @need elements in an array that grows
  * @p: the array, or NULL
  * @cap: its room, updated
  * @need: the elements wanted
  * @size: an element's size
  *
- * The room at least doubles; what is added is zeroed.  Out of memory,
- * the CLI says so in one line and exits: a session's device arrays
- * have no smaller fallback.
+ * The room at least doubles; what is added is zeroed (iolat_grow_to()).
  *
  * Return: the array, perhaps moved.
  */
 void *iolat_grow(void *p, unsigned int *cap, unsigned int need, size_t size)
 {
 	unsigned int n = *cap ? *cap : 4;
-	char *q;
 
 	if (need <= *cap)
 		return p;
 	while (n < need)
 		n *= 2;
-	q = realloc(p, (size_t)n * size);
-	if (!q) {
-		iolat_err("out of memory for %u devices", need);
-		exit(EXIT_FAIL);
-	}
-	memset(q + (size_t)*cap * size, 0, (size_t)(n - *cap) * size);
+	p = iolat_grow_to(p, *cap, n, size);
 	*cap = n;
-	return q;
+	return p;
 }
 
 /**
@@ -66,31 +83,18 @@ int iolat_run_alloc(struct iolat_run *run, unsigned int nr_devs)
 	return -ENOMEM;
 }
 
-/* A grown realloc(), what it adds zeroed; out of memory, the CLI exits. */
-static void *grown(void *p, unsigned int from, unsigned int to, size_t size)
-{
-	char *q = realloc(p, (size_t)(to ?: 1) * size);
-
-	if (!q) {
-		iolat_err("out of memory for %u devices", to);
-		exit(EXIT_FAIL);
-	}
-	if (to > from)
-		memset(q + (size_t)from * size, 0, (size_t)(to - from) * size);
-	return q;
-}
-
 /* @run's per-device arrays from @from devices to @to, the new zeroed. */
 void iolat_run_grow(struct iolat_run *run, unsigned int from, unsigned int to)
 {
-	run->removed = grown(run->removed, from, to, sizeof(*run->removed));
-	run->dev_state = grown(run->dev_state, from, to,
-			       sizeof(*run->dev_state));
-	run->kstart = grown(run->kstart, from, to, sizeof(*run->kstart));
-	run->kend = grown(run->kend, from, to, sizeof(*run->kend));
-	run->kpre = grown(run->kpre, from, to, sizeof(*run->kpre));
-	run->kprestop = grown(run->kprestop, from, to,
-			      sizeof(*run->kprestop));
+	run->removed = iolat_grow_to(run->removed, from, to,
+				     sizeof(*run->removed));
+	run->dev_state = iolat_grow_to(run->dev_state, from, to,
+				       sizeof(*run->dev_state));
+	run->kstart = iolat_grow_to(run->kstart, from, to, sizeof(*run->kstart));
+	run->kend = iolat_grow_to(run->kend, from, to, sizeof(*run->kend));
+	run->kpre = iolat_grow_to(run->kpre, from, to, sizeof(*run->kpre));
+	run->kprestop = iolat_grow_to(run->kprestop, from, to,
+				      sizeof(*run->kprestop));
 }
 
 void iolat_run_free(struct iolat_run *run)
@@ -139,18 +143,18 @@ struct iolat_dev_counters *iolat_counters_new(const struct iolat_session *s)
  *	reading of a disk that just joined: nothing counted, at this time
  * @from: how many devices @c has
  *
- * Out of memory, the CLI exits after one line (iolat_grow()).
+ * Out of memory, the CLI exits after one line (iolat_grow_to()).
  */
 void iolat_counters_grow(const struct iolat_session *s,
 			 struct iolat_dev_counters **c, unsigned int from)
 {
-	unsigned int cap = from, d;
 	struct timespec ts;
+	unsigned int d;
 	uint64_t now;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	*c = iolat_grow(*c, &cap, s->nr_devs, sizeof(**c));
+	*c = iolat_grow_to(*c, from, s->nr_devs, sizeof(**c));
 	for (d = from; d < s->nr_devs; d++) {
 		(*c)[d].major = s->devs[d].major;
 		(*c)[d].minor = s->devs[d].minor;

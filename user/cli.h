@@ -60,6 +60,7 @@
 void iolat_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void iolat_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *iolat_grow(void *p, unsigned int *cap, unsigned int need, size_t size);
+void *iolat_grow_to(void *p, unsigned int from, unsigned int to, size_t size);
 
 /* nlsock.c */
 struct iolat_nl;

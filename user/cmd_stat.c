@@ -219,19 +219,14 @@ static void on_added(void *arg, unsigned int dev)
 {
 	struct stat_state *st = arg;
 	struct iolat_session *s = st->s;
-	unsigned int cap;
+	unsigned int n = s->nr_devs;
 
 	iolat_counters_grow(s, &st->first, dev);
 	iolat_counters_grow(s, &st->prev, dev);
 	iolat_counters_grow(s, &st->cur, dev);
-	cap = dev;
-	st->kfirst = iolat_grow(st->kfirst, &cap, s->nr_devs,
-				sizeof(*st->kfirst));
-	cap = dev;
-	st->kprev = iolat_grow(st->kprev, &cap, s->nr_devs,
-			       sizeof(*st->kprev));
-	cap = dev;
-	st->kcur = iolat_grow(st->kcur, &cap, s->nr_devs, sizeof(*st->kcur));
+	st->kfirst = iolat_grow_to(st->kfirst, dev, n, sizeof(*st->kfirst));
+	st->kprev = iolat_grow_to(st->kprev, dev, n, sizeof(*st->kprev));
+	st->kcur = iolat_grow_to(st->kcur, dev, n, sizeof(*st->kcur));
 	st->kfirst[dev] = st->kprev[dev] = s->run.kstart[dev];
 }
 

@@ -138,17 +138,15 @@ static void dev_line(const char *name, const struct iolat_hist *lat,
 static void on_added(void *arg, unsigned int dev)
 {
 	struct top_state *t = arg;
-	unsigned int cap;
+	unsigned int n = t->s->nr_devs;
 
 	iolat_counters_grow(t->s, &t->c[0], dev);
 	iolat_counters_grow(t->s, &t->c[1], dev);
 	if (t->agg)
 		iolat_agg_reader_grow(t->agg, dev);
-	cap = dev;
-	t->devs = iolat_grow(t->devs, &cap, t->s->nr_devs, sizeof(*t->devs));
+	t->devs = iolat_grow_to(t->devs, dev, n, sizeof(*t->devs));
 	iolat_hist_init(&t->devs[dev].lat);
-	cap = dev;
-	t->order = iolat_grow(t->order, &cap, t->s->nr_devs, sizeof(*t->order));
+	t->order = iolat_grow_to(t->order, dev, n, sizeof(*t->order));
 }
 
 static void frame(struct top_state *t, double elapsed)
