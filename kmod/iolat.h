@@ -273,10 +273,10 @@ struct iolat_session {
 	struct iolat_filter filter;
 	unsigned int nr_devs;
 	/*
-	 * The whole disks first (@nr_disks), then the partitions (up to
-	 * @nr_rq_devs), then the bio-based devices (upper.h).
+	 * START's whole disks, then its partitions (up to @nr_rq_devs),
+	 * then its bio-based devices (upper.h); a disk that joins later
+	 * comes last (a session with a bio-based device takes none).
 	 */
-	unsigned int nr_disks;
 	unsigned int nr_rq_devs;
 	/*
 	 * Each allocated on its own, so that a disk added while the

@@ -119,12 +119,9 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	}
 	s->cap_devs = nr_specs;
 	/* whole disks, partitions, bio-based devices, in order (nl_start.c) */
-	for (i = 0; i < nr_specs; i++) {
-		if (!specs[i].bio_based && !specs[i].sectors)
-			s->nr_disks = i + 1;
+	for (i = 0; i < nr_specs; i++)
 		if (!specs[i].bio_based)
 			s->nr_rq_devs = i + 1;
-	}
 	for (i = 0; i < nr_specs; i++) {
 		s->devs[i] = iolat_session_dev_new(s, &specs[i]);
 		if (IS_ERR(s->devs[i])) {

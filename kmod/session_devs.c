@@ -127,7 +127,6 @@ int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_session_map);
 
-
 /* The session's table of devices, with room for @cap. */
 static struct iolat_dev **iolat_session_devs_room(struct iolat_session *s,
 						  unsigned int cap)
