@@ -171,13 +171,21 @@ static bool sample(struct stat_state *st, struct iolat_dev_counters *c,
 	int err;
 
 	err = iolat_session_counters(s, c);
-	/* a removed disk's kernel counters went with it: its last stay */
-	for (d = 0; !err && d < s->nr_devs; d++)
+	for (d = 0; !err && d < s->nr_devs; d++) {
 		if (!s->run.removed[d])
 			err = iolat_diskstats_read("/sys", s->devs[d].name,
 						   &k[d]);
-		else
+		/*
+		 * A removed disk's kernel counters went with it (or count
+		 * from zero, if it came back): its last reading stays; so
+		 * does that of a disk gone since the last device check,
+		 * which will name it.
+		 */
+		if (s->run.removed[d] || err == -ENOENT) {
 			k[d] = st->kprev[d];
+			err = 0;
+		}
+	}
 	if (err && !st->failed) {
 		iolat_err("cannot read the counters: %s", strerror(-err));
 		st->failed = true;
