@@ -95,16 +95,20 @@ static void iolat_nvme_layout_seen(int layout)
 /*
  * At setup: with a genctr, the command id is the generation's low four
  * bits above the 12-bit tag (nvme_cid()), and the generation is the
- * head's byte after the result, just incremented; without, the id is
- * the tag and that byte is the retry count, 0 on a first try and never
- * 16 or more with the default nvme_core.max_retries of 5.  So a nonzero
- * generation in an id says which once its byte agrees, and so does a
- * byte of 16, 32, ... where the id's generation bits are 0.
+ * head's byte after the result; without, the id is the tag and that byte
+ * is the retry count, 0 on a first try and never 16 or more with the
+ * default nvme_core.max_retries of 5.  So a nonzero generation in an id
+ * says which once its byte agrees, and so does a byte of 16, 32, ...
+ * where the id's generation bits are 0.  The byte is kept for the
+ * completion: a tag's first command has generation 0, which says nothing.
  */
-static void iolat_nvme_layout_setup(struct request *rq, u16 cid)
+static void iolat_nvme_layout_setup(struct request *rq,
+				    struct iolat_nvme_slot *slot)
 {
 	const struct iolat_nvme_head_genctr *g = blk_mq_rq_to_pdu(rq);
+	u16 cid = slot->cid;
 
+	slot->head_byte = g->genctr;
 	if (READ_ONCE(iolat_nvme_layout) != IOLAT_NVME_LAYOUT_UNKNOWN)
 		return;
 	if (!(cid >> 12) && (g->genctr & 0xf || !g->genctr))
@@ -116,24 +120,30 @@ static void iolat_nvme_layout_setup(struct request *rq, u16 cid)
 }
 
 /*
- * At completion, the status and retries nvme-core left in the head.  The
- * two layouts' statuses lie at different offsets, and each one's offset
- * is, in the other, padding (always 0) or the flags byte and padding
- * (below 0x100): a status read nonzero in the genctr copy, or of 0x100
- * and more in the plain one, says which.  Where both read 0 the command
- * succeeded in either.  Retries before the layout is known: where the
- * two copies disagree, 0.
+ * At completion, the status and retries nvme-core left in the head.
+ * nvme_try_complete_req() increments the generation before the
+ * completion's event (v5.18, "nvme: increment request genctr on
+ * completion"; v5.13 to it did so at setup), where the retry count of
+ * the other layout changes only after it (nvme_retry_req()): the byte
+ * after the result one more than at setup says genctr.  Else the two layouts'
+ * statuses lie at different offsets, and each one's offset is, in the
+ * other, padding (always 0) or the flags byte and padding (below 0x100):
+ * a status read nonzero in the genctr copy, or of 0x100 and more in the
+ * plain one, says which.  Where both read 0 the command succeeded in
+ * either.  Retries before the layout is known: where the two copies
+ * disagree, 0.
  * Return: false if the status cannot be known.
  */
-static bool iolat_nvme_head_read(struct request *rq, u16 *status,
-				 u8 *retries)
+static bool iolat_nvme_head_read(struct request *rq,
+				 const struct iolat_nvme_slot *slot,
+				 u16 *status, u8 *retries)
 {
 	const struct iolat_nvme_head_genctr *g = blk_mq_rq_to_pdu(rq);
 	const struct iolat_nvme_head_plain *p = blk_mq_rq_to_pdu(rq);
 	int layout = READ_ONCE(iolat_nvme_layout);
 
 	if (layout == IOLAT_NVME_LAYOUT_UNKNOWN) {
-		if (g->status)
+		if (g->genctr == (u8)(slot->head_byte + 1) || g->status)
 			iolat_nvme_layout_seen(IOLAT_NVME_LAYOUT_GENCTR);
 		else if (p->status > 0xff)
 			iolat_nvme_layout_seen(IOLAT_NVME_LAYOUT_PLAIN);
@@ -273,7 +283,7 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 	iolat_nvme_slot_clear(slot);
 	slot->cmd = cmd;
 	slot->cid = le16_to_cpu(cmd->common.command_id);
-	iolat_nvme_layout_setup(rq, slot->cid);
+	iolat_nvme_layout_setup(rq, slot);
 	slot->opcode = cmd->common.opcode;
 	slot->nsid = le32_to_cpu(cmd->common.nsid);
 	if (qid) {
@@ -331,7 +341,8 @@ static void iolat_probe_nvme_complete(IOLAT_TP_NVME_COMPLETE_PROTO(data, rq))
 	}
 	slot->done_ns = iolat_now();
 	atomic_dec(&c->qids[qid].n);
-	if (iolat_nvme_head_read(rq, &slot->status, &slot->retries))
+	if (iolat_nvme_head_read(rq, slot, &slot->status,
+				 &slot->retries))
 		slot->result = le32_to_cpu(head->result.u32);
 	else
 		slot->status = IOLAT_NVME_STATUS_UNKNOWN;

@@ -47,6 +47,7 @@ struct iolat_nvme_slot {
 	u8 state;			/* enum iolat_nvme_state */
 	bool dsm;
 	bool filtered;
+	u8 head_byte;			/* nvme_req()'s genctr or retries at setup */
 	struct iolat_submitter who;	/* admin commands */
 };
 
