@@ -2,11 +2,13 @@
 /*
  * Attach: the block tracepoints are not exported to modules, so they are
  * found by name among the kernel's tracepoints once at load, and the
- * session's probes are registered on them while it runs.  Request probes
- * go on first (completion before issue before insert), bio probes last
- * (block_bio_queue the very last), so that every stage a probe starts has
- * the probes of its later stages already in place; removal is the exact
- * reverse.
+ * probes are registered on them while a session wants them: the request
+ * and bio probes once for all sessions, which then find a session by
+ * its disks (dispatch.h), the bio-based devices' for each session that
+ * has one.  Request probes go on first (completion before issue before
+ * insert), bio probes last (block_bio_queue the very last), and a
+ * session's disks are found by the shared ones only once all its
+ * probes are there; removal is the exact reverse.
  *
  * nvme-core's tracepoints live in a module that comes and goes: the
  * sessions' tracepoint module notifier (session.c) has them found here
@@ -21,6 +23,7 @@
 #include "iolat.h"
 #include "probe_nvme.h"
 #include "upper.h"
+#include "dispatch.h"
 
 /* The i-th probe in registration order. */
 static struct iolat_probe *iolat_probe_nth(unsigned int i)
@@ -226,11 +229,10 @@ const char *iolat_attach_missing(unsigned int i)
 	return NULL;
 }
 
-/* Does @s register @p?  Not if it reports nothing @p sees. */
-static bool iolat_probe_wanted(const struct iolat_session *s,
-			       const struct iolat_probe *p)
+/* Does @s use the probes of @use?  Not if it reports nothing they see. */
+static bool iolat_use_wanted(const struct iolat_session *s, unsigned int use)
 {
-	switch (p->use) {
+	switch (use) {
 	case IOLAT_USE_STAGES:
 		return !s->counters_only;
 	case IOLAT_USE_RECORDS:
@@ -246,6 +248,50 @@ static bool iolat_probe_wanted(const struct iolat_session *s,
 	}
 }
 
+static bool iolat_probe_wanted(const struct iolat_session *s,
+			       const struct iolat_probe *p)
+{
+	return iolat_use_wanted(s, p->use);
+}
+
+/* What @s uses: BIT(enum iolat_probe_use) each, for its devices. */
+static u8 iolat_session_uses(const struct iolat_session *s)
+{
+	unsigned int use;
+	u8 uses = 0;
+
+	for (use = IOLAT_USE_ALL; use <= IOLAT_USE_STACK; use++)
+		if (iolat_use_wanted(s, use))
+			uses |= BIT(use);
+	return uses;
+}
+
+/* @p on its tracepoint for @s: its own, or a user more of the shared. */
+static int iolat_register(struct iolat_session *s, struct iolat_probe *p)
+{
+	int err;
+
+	if (p->per_session)
+		return tracepoint_probe_register(p->tp, p->func, s);
+	if (p->users) {
+		p->users++;
+		return 0;
+	}
+	err = tracepoint_probe_register(p->tp, p->func, NULL);
+	if (!err)
+		p->users = 1;
+	return err;
+}
+
+static void iolat_unregister_one(struct iolat_session *s,
+				 struct iolat_probe *p)
+{
+	if (p->per_session)
+		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, s));
+	else if (!--p->users)
+		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, NULL));
+}
+
 /* Unregister the probes registered before position @end, in reverse. */
 static void iolat_unregister(struct iolat_session *s, unsigned int end)
 {
@@ -253,9 +299,52 @@ static void iolat_unregister(struct iolat_session *s, unsigned int end)
 
 	while (end--) {
 		p = iolat_probe_nth(end);
-		if (p->tp && iolat_probe_wanted(s, p))
-			WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->func, s));
+		if (p->tp && p->func && iolat_probe_wanted(s, p))
+			iolat_unregister_one(s, p);
 	}
+}
+
+/* Is @d the first of its disk number in its session's map? */
+static bool iolat_dev_first(struct iolat_session *s, struct iolat_dev *d)
+{
+	return iolat_devmap_find(&s->map, d->devt) == d;
+}
+
+/**
+ * iolat_attach_dev() - the shared probes find @d of @s from now on
+ * @s: the session, its probes registered
+ * @d: a device in its map; nothing if not the first of its number
+ *
+ * Under the session mutex; iolat_dispatch_free_retired() after.
+ * Return: 0, or -ENOMEM.
+ */
+int iolat_attach_dev(struct iolat_session *s, struct iolat_dev *d)
+{
+	if (!iolat_dev_first(s, d))
+		return 0;
+	d->s = s;
+	d->uses = iolat_session_uses(s);
+	return iolat_dispatch_add(d);
+}
+
+/* The shared probes no longer find the first @nr devices of @s. */
+static void iolat_detach_devs(struct iolat_session *s, unsigned int nr)
+{
+	while (nr--)
+		if (iolat_dev_first(s, s->devs[nr]))
+			iolat_dispatch_del(s->devs[nr]);
+}
+
+/* No session: the map of their disks is read by no probe once synced. */
+static void iolat_attach_idle(void)
+{
+	struct iolat_probe *p;
+	unsigned int i;
+
+	for (i = 0; (p = iolat_probe_nth(i)); i++)
+		if (p->users)
+			return;
+	iolat_dispatch_exit();
 }
 
 /**
@@ -268,7 +357,7 @@ static void iolat_unregister(struct iolat_session *s, unsigned int end)
 int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 {
 	struct iolat_probe *p;
-	unsigned int i;
+	unsigned int i, n;
 	int err;
 
 	for (i = 0; (p = iolat_probe_nth(i)); i++) {
@@ -282,7 +371,7 @@ int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 			err = -EOPNOTSUPP;
 			goto fail;
 		}
-		err = tracepoint_probe_register(p->tp, p->func, s);
+		err = iolat_register(s, p);
 		if (err) {
 			NL_SET_ERR_MSG(extack, "cannot register a tracepoint probe");
 			pr_err("registering on %s failed: %d\n", p->tp_name, err);
@@ -301,10 +390,23 @@ int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack)
 			goto fail;
 		}
 	}
+	for (n = 0; n < s->nr_devs; n++) {
+		err = iolat_attach_dev(s, s->devs[n]);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "cannot allocate the map of the sessions' disks");
+			iolat_detach_devs(s, n);
+			if (s->nvme_attached)
+				iolat_detach_nvme(s);
+			goto fail;
+		}
+	}
+	iolat_dispatch_free_retired();
 	return 0;
 fail:
 	iolat_unregister(s, i);
 	tracepoint_synchronize_unregister();
+	iolat_dispatch_free_retired();
+	iolat_attach_idle();
 	return err;
 }
 
@@ -316,9 +418,11 @@ fail:
  */
 void iolat_detach(struct iolat_session *s)
 {
+	iolat_detach_devs(s, s->nr_devs);
 	if (s->nvme_attached)
 		iolat_detach_nvme(s);
 	iolat_unregister(s, iolat_nr_rq_probes + iolat_nr_bio_probes +
 			    iolat_nr_upper_probes);
 	tracepoint_synchronize_unregister();
+	iolat_attach_idle();
 }

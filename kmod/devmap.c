@@ -86,6 +86,22 @@ int iolat_devmap_add(struct iolat_devmap *m, dev_t devt, struct iolat_dev *d,
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_devmap_add);
 
+/**
+ * iolat_devmap_set() - the device of a number in the map becomes @d
+ * @m: the map
+ * @devt: a number iolat_devmap_add() put in @m
+ * @d: its device from now on, or NULL
+ */
+void iolat_devmap_set(struct iolat_devmap *m, dev_t devt, struct iolat_dev *d)
+{
+	struct iolat_map_major *mj = m->major[MAJOR(devt)];
+	u32 chunk = MINOR(devt) >> IOLAT_MAP_CHUNK_BITS;
+
+	/* @d built before a probe can find it */
+	smp_store_release(&mj->chunk[chunk]->dev[MINOR(devt) &
+						 (IOLAT_MAP_CHUNK - 1)], d);
+}
+
 void iolat_devmap_free(struct iolat_devmap *m)
 {
 	unsigned int i, j;

@@ -64,6 +64,7 @@ static inline struct iolat_dev *iolat_devmap_find(const struct iolat_devmap *m,
 
 int iolat_devmap_add(struct iolat_devmap *m, dev_t devt,
 		     struct iolat_dev *d, void **retired);
+void iolat_devmap_set(struct iolat_devmap *m, dev_t devt, struct iolat_dev *d);
 void iolat_devmap_free(struct iolat_devmap *m);
 
 #endif /* _IOLAT_DEVMAP_H */

@@ -11,6 +11,8 @@
  *   probe_upper.c bio-based devices (device-mapper, md): a bio from its
  *                queue to its completion, in upper.h's table
  *   devmap.h/c   a session's devices by number: an I/O's device in O(1)
+ *   dispatch.h/c the probes shared by every session: from an I/O's disk
+ *                to the sessions that trace it
  *   inflight.h/c in-flight table: a slot per (hardware queue, tag)
  *   acct.h/c     busy time, in-flight integrals, I/O counts, queue depth;
  *                span.h a span's busy periods
@@ -198,6 +200,14 @@ struct iolat_dev {
 	u32 *by_sector;
 	/* a device under a bio-based one of the session (IOLAT_DEV_A_LOWER) */
 	bool lower;
+	/*
+	 * The shared probes' way to the sessions (dispatch.h): the first
+	 * device of each disk number in a session's map is in the chain of
+	 * that number's subscribers, with its session and what it uses.
+	 */
+	u8 uses;		/* BIT(enum iolat_probe_use) */
+	struct iolat_session *s;
+	struct iolat_dev *sub_next;	/* another session's, or NULL */
 };
 
 /* What START asks for, validated by netlink.c. */
@@ -349,7 +359,14 @@ struct iolat_probe {
 	const char *tp_name;
 	void *func;
 	bool required;
+	/*
+	 * Registered by each session with itself as the data (the NVMe
+	 * and bio-based devices' probes), or else once for all sessions,
+	 * while @users of them want it, dispatching by disk (dispatch.h).
+	 */
+	bool per_session;
 	u8 use;			/* enum iolat_probe_use */
+	unsigned int users;	/* sessions, under the session mutex */
 	struct tracepoint *tp;
 	struct module *owner;	/* of a module's tracepoint */
 };
@@ -357,6 +374,7 @@ struct iolat_probe {
 /* attach.c */
 unsigned int iolat_attach_init(void);
 int iolat_attach(struct iolat_session *s, struct netlink_ext_ack *extack);
+int iolat_attach_dev(struct iolat_session *s, struct iolat_dev *d);
 void iolat_detach(struct iolat_session *s);
 const char *iolat_attach_missing(unsigned int i);
 bool iolat_attach_nvme_available(void);
@@ -405,16 +423,15 @@ static inline void iolat_cost_control(void)
 /*
  * The traced device of an I/O on disk @devt at sector @pos (a partition
  * is its disk's range of sectors), or NULL: three loads (devmap.h), and
- * for a disk traced in partitions, a compare per partition of it.  A
+ * for a disk traced in partitions, a compare per partition of it;
+ * iolat_dev_at() from the disk's first device, which the shared probes
+ * are given (dispatch.h).  A
  * whole disk is found by @devt alone, so that a session without a
  * partition compares no sector (and the compiler reads none).
  */
-static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
-						  dev_t devt, u64 pos)
+static inline struct iolat_dev *iolat_dev_at(struct iolat_dev *d, u64 pos)
 {
-	struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
-
-	if (likely(!d || d->kind == IOLAT_DEV_DISK))
+	if (likely(d->kind == IOLAT_DEV_DISK))
 		return d;
 	if (d->kind == IOLAT_DEV_UPPER)
 		return NULL;
@@ -422,6 +439,14 @@ static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
 		if (pos - d->first <= d->last)
 			return d;
 	return NULL;
+}
+
+static inline struct iolat_dev *iolat_session_dev(struct iolat_session *s,
+						  dev_t devt, u64 pos)
+{
+	struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
+
+	return d ? iolat_dev_at(d, pos) : NULL;
 }
 
 /* The traced bio-based device of disk @devt, or NULL (upper.h). */

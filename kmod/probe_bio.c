@@ -12,6 +12,7 @@
 #include <trace/events/block.h>
 #include "stash.h"
 #include "cpus.h"
+#include "dispatch.h"
 
 /*
  * A new entry for @bio, its submitter the current task if it runs one
@@ -59,14 +60,13 @@ noinline u64 iolat_bio_queue_clock(struct iolat_session *s,
  * of a stack, probe_upper.c's probe of the same tracepoint, registered
  * after this one, runs next.)
  */
-static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
+static __always_inline void iolat_bio_queue(struct iolat_session *s,
+					    struct iolat_dev *first,
+					    struct bio *bio)
 {
-	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_session_dev(s, iolat_bio_devt(bio),
-			       bio->bi_iter.bi_sector) ||
+	if (!iolat_dev_at(first, bio->bi_iter.bi_sector) ||
 	    !iolat_session_armed(s))
 		return;
 	e = iolat_stash_new(s);
@@ -81,15 +81,13 @@ static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
  * resubmitted.  Both carry the original's Q and submitter and are marked
  * as split.
  */
-static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
+static void iolat_split(struct iolat_session *s, struct iolat_dev *first,
+			struct bio *split)
 {
-	struct iolat_session *s = data;
 	struct iolat_stash_entry *parent, *e;
 	struct iolat_stash *st;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_session_dev(s, iolat_bio_devt(split),
-			       split->bi_iter.bi_sector))
+	if (!iolat_dev_at(first, split->bi_iter.bi_sector))
 		return;
 	iolat_count(s, IOLAT_S_SPLITS);
 	if (!iolat_session_armed(s))
@@ -114,15 +112,13 @@ static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
  * block_bio_backmerge, block_bio_frontmerge (M): the bio joined a request
  * already built; its entry is done (the request counts its bios at issue).
  */
-static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
+static void iolat_bio_merge(struct iolat_session *s, struct iolat_dev *first,
+			    struct bio *bio)
 {
-	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
 	struct iolat_stash *st;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_session_dev(s, iolat_bio_devt(bio),
-			       bio->bi_iter.bi_sector))
+	if (!iolat_dev_at(first, bio->bi_iter.bi_sector))
 		return;
 	iolat_count(s, IOLAT_S_BIO_MERGES);
 	st = &iolat_cpu(s)->stash;
@@ -157,15 +153,14 @@ static noinline void iolat_stash_adopt(struct iolat_session *s,
  * its Q on this CPU, else in a new one that takes the Q from another
  * CPU's if it is there.
  */
-static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
+static __always_inline void iolat_getrq(struct iolat_session *s,
+					struct iolat_dev *first,
+					struct bio *bio)
 {
-	struct iolat_session *s = data;
 	struct iolat_stash_entry *e;
 	u64 now;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_session_dev(s, iolat_bio_devt(bio),
-			       bio->bi_iter.bi_sector))
+	if (!iolat_dev_at(first, bio->bi_iter.bi_sector))
 		return;
 	now = iolat_now();
 	e = iolat_stash_find(&iolat_cpu(s)->stash, bio);
@@ -181,24 +176,66 @@ static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
 	iolat_stash_publish(e, bio);
 }
 
-/* block_plug, block_unplug: counted per traced device. */
-static void iolat_probe_plug(void *data, struct request_queue *q)
+/*
+ * The probes, shared by the sessions (dispatch.h): each calls its stage
+ * for every session that traces the bio's disk and reports the stage.
+ */
+static void iolat_probe_bio_queue(IOLAT_TP_BIO_PROTO(data, bio))
 {
-	struct iolat_session *s = data;
+	struct iolat_dev *d;
 
 	iolat_probe_pin_cpu();
-	if (iolat_session_disk(s, iolat_queue_devt(q)))
-		iolat_count(s, IOLAT_S_PLUGS);
+	iolat_for_each_sub_using(d, iolat_bio_devt(bio), IOLAT_USE_STAGES)
+		iolat_bio_queue(d->s, d, bio);
+}
+
+static void iolat_probe_split(IOLAT_TP_SPLIT_PROTO(data, split, sector))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub_using(d, iolat_bio_devt(split), IOLAT_USE_STAGES)
+		iolat_split(d->s, d, split);
+}
+
+static void iolat_probe_bio_merge(IOLAT_TP_BIO_MERGE_PROTO(data, bio))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub_using(d, iolat_bio_devt(bio), IOLAT_USE_STAGES)
+		iolat_bio_merge(d->s, d, bio);
+}
+
+static void iolat_probe_getrq(IOLAT_TP_GETRQ_PROTO(data, bio))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub_using(d, iolat_bio_devt(bio), IOLAT_USE_RECORDS)
+		iolat_getrq(d->s, d, bio);
+}
+
+/* block_plug, block_unplug: counted per traced disk. */
+static void iolat_probe_plug(void *data, struct request_queue *q)
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub_using(d, iolat_queue_devt(q), IOLAT_USE_STAGES)
+		if (d->kind != IOLAT_DEV_UPPER)
+			iolat_count(d->s, IOLAT_S_PLUGS);
 }
 
 static void iolat_probe_unplug(void *data, struct request_queue *q,
 			       unsigned int depth, bool explicit)
 {
-	struct iolat_session *s = data;
+	struct iolat_dev *d;
 
 	iolat_probe_pin_cpu();
-	if (iolat_session_disk(s, iolat_queue_devt(q)))
-		iolat_count(s, IOLAT_S_UNPLUGS);
+	iolat_for_each_sub_using(d, iolat_queue_devt(q), IOLAT_USE_STAGES)
+		if (d->kind != IOLAT_DEV_UPPER)
+			iolat_count(d->s, IOLAT_S_UNPLUGS);
 }
 
 /* Each probe against the kernel's declaration of its tracepoint. */

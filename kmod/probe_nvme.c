@@ -488,9 +488,9 @@ static void __maybe_unused iolat_probe_nvme_types(void)
  */
 struct iolat_probe iolat_nvme_probes[] = {
 	{ .tp_name = "nvme_complete_rq", .func = iolat_probe_nvme_complete,
-	  .required = true },
+	  .required = true, .per_session = true },
 	{ .tp_name = "nvme_setup_cmd", .func = iolat_probe_nvme_setup,
-	  .required = true },
+	  .required = true, .per_session = true },
 };
 
 const unsigned int iolat_nr_nvme_probes = ARRAY_SIZE(iolat_nvme_probes);

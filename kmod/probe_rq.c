@@ -25,6 +25,7 @@
 #include "cpus.h"
 #include "probe_nvme.h"
 #include "upper.h"
+#include "dispatch.h"
 #include "../lib/record.h"
 
 /* Take the bio stages, submitter and flags of @e into @slot and @x. */
@@ -244,12 +245,15 @@ iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 	return old;
 }
 
-/* The traced device, slot and queue of @rq; false if it is not traced. */
+/*
+ * The traced device, slot and queue of @rq, from its disk's first device
+ * in the session (dispatch.h); false if it is not traced.
+ */
 static __always_inline bool
-iolat_rq_find(struct iolat_session *s, const struct request *rq,
+iolat_rq_find(struct iolat_dev *first, const struct request *rq,
 	      struct iolat_dev **d, struct iolat_slot **slot)
 {
-	*d = iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq));
+	*d = iolat_dev_at(first, blk_rq_pos(rq));
 	if (!*d)
 		return false;
 	*slot = iolat_inflight_slot(*d, rq);
@@ -257,16 +261,16 @@ iolat_rq_find(struct iolat_session *s, const struct request *rq,
 }
 
 /* block_rq_insert (I): into the scheduler or a software queue. */
-static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
+static __always_inline void
+iolat_rq_insert(struct iolat_session *s, struct iolat_dev *first,
+		struct request *rq)
 {
-	struct iolat_session *s = data;
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	unsigned int step;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_rq_find(s, rq, &d, &slot))
+	if (!iolat_rq_find(first, rq, &d, &slot))
 		return;
 	if (slot->rq == rq && slot->state != IOLAT_SLOT_ISSUED) {
 		/* inserted again after a requeue; the first insert stands */
@@ -284,9 +288,10 @@ static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
 }
 
 /* block_rq_issue (D): the driver is given the request. */
-static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
+static __always_inline void
+iolat_rq_issue(struct iolat_session *s, struct iolat_dev *first,
+		struct request *rq)
 {
-	struct iolat_session *s = data;
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
@@ -295,8 +300,7 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 	bool fresh;
 	u64 qd;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_rq_find(s, rq, &d, &slot))
+	if (!iolat_rq_find(first, rq, &d, &slot))
 		return;
 	/* not seen yet: issued directly */
 	fresh = slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED;
@@ -330,9 +334,10 @@ static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
 }
 
 /* block_rq_requeue (R): the driver gave the request back. */
-static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
+static __always_inline void
+iolat_rq_requeue(struct iolat_session *s, struct iolat_dev *first,
+		struct request *rq)
 {
-	struct iolat_session *s = data;
 	struct iolat_acct_cpu *c;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
@@ -340,8 +345,7 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 	unsigned int step;
 	u64 now;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_rq_find(s, rq, &d, &slot))
+	if (!iolat_rq_find(first, rq, &d, &slot))
 		return;
 	iolat_count(s, IOLAT_S_REQUEUES);
 	/*
@@ -372,14 +376,14 @@ static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
 }
 
 /* block_rq_merge (M): the request joined another and will not complete. */
-static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
+static __always_inline void
+iolat_rq_merge(struct iolat_session *s, struct iolat_dev *first,
+		struct request *rq)
 {
-	struct iolat_session *s = data;
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 
-	iolat_probe_pin_cpu();
-	if (!iolat_rq_find(s, rq, &d, &slot))
+	if (!iolat_rq_find(first, rq, &d, &slot))
 		return;
 	iolat_count(s, IOLAT_S_RQ_MERGES);
 	if (slot->rq == rq)
@@ -651,15 +655,15 @@ static noinline void iolat_rq_fold(struct iolat_dev *d,
  * others register the probe without it, which costs them nothing.
  */
 static __always_inline void
-iolat_rq_complete(void *data, struct request *rq, int err,
-		  unsigned int nr_bytes, bool stack)
+iolat_rq_complete(struct iolat_session *s, struct iolat_dev *first,
+		  struct request *rq, int err, unsigned int nr_bytes,
+		  bool stack)
 {
 	struct iolat_upper_slot *up = NULL;
-	struct iolat_session *s = data;
 	struct iolat_dev *d;
 	u64 link = 0, now;
 
-	d = iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq));
+	d = iolat_dev_at(first, blk_rq_pos(rq));
 	if (!d)
 		return;
 	iolat_cost_control();
@@ -677,20 +681,68 @@ iolat_rq_complete(void *data, struct request *rq, int err,
 		iolat_rq_fold(d, rq, up, link, now);
 }
 
+/*
+ * The probes, shared by the sessions (dispatch.h): each calls its stage
+ * for every session that traces the request's disk.
+ */
+static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub(d, iolat_rq_devt(rq))
+		iolat_rq_insert(d->s, d, rq);
+}
+
+static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub(d, iolat_rq_devt(rq))
+		iolat_rq_issue(d->s, d, rq);
+}
+
+static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub(d, iolat_rq_devt(rq))
+		iolat_rq_requeue(d->s, d, rq);
+}
+
+static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
+{
+	struct iolat_dev *d;
+
+	iolat_probe_pin_cpu();
+	iolat_for_each_sub(d, iolat_rq_devt(rq))
+		iolat_rq_merge(d->s, d, rq);
+}
+
 static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							       nr_bytes))
 {
+	struct iolat_dev *d;
+
 	iolat_probe_pin_cpu();
-	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, false);
+	iolat_for_each_sub_using(d, iolat_rq_devt(rq), IOLAT_USE_PLAIN)
+		iolat_rq_complete(d->s, d, rq, iolat_rq_errno(err), nr_bytes,
+				  false);
 }
 
-/* The same in a session with a stack (IOLAT_USE_STACK). */
+/* The same for the sessions with a stack (IOLAT_USE_STACK). */
 static void
 iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							 nr_bytes))
 {
+	struct iolat_dev *d;
+
 	iolat_probe_pin_cpu();
-	iolat_rq_complete(data, rq, iolat_rq_errno(err), nr_bytes, true);
+	iolat_for_each_sub_using(d, iolat_rq_devt(rq), IOLAT_USE_STACK)
+		iolat_rq_complete(d->s, d, rq, iolat_rq_errno(err), nr_bytes,
+				  true);
 }
 
 #if IOLAT_TP_HAS_RQ_ERROR
@@ -698,11 +750,12 @@ iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 static void iolat_probe_rq_error(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							    nr_bytes))
 {
-	struct iolat_session *s = data;
+	struct iolat_dev *d;
 
 	iolat_probe_pin_cpu();
-	if (iolat_session_dev(s, iolat_rq_devt(rq), blk_rq_pos(rq)))
-		iolat_count(s, IOLAT_S_ERRORS);
+	iolat_for_each_sub(d, iolat_rq_devt(rq))
+		if (iolat_dev_at(d, blk_rq_pos(rq)))
+			iolat_count(d->s, IOLAT_S_ERRORS);
 }
 #endif
 

@@ -460,17 +460,18 @@ static void __maybe_unused iolat_probe_upper_types(void)
 /*
  * Registered after the request and bio probes (attach.c), completion
  * first, then the split and the remap of a bio already queued, and queue
- * last, only by sessions with a bio-based device.
+ * last, only by sessions with a bio-based device, each for itself: a
+ * bio's two numbers (the device's and the one under it) decide which.
  */
 struct iolat_probe iolat_upper_probes[] = {
 	{ .tp_name = "block_bio_complete", .func = iolat_probe_upper_complete,
-	  .use = IOLAT_USE_UPPER, .required = true },
+	  .use = IOLAT_USE_UPPER, .required = true, .per_session = true },
 	{ .tp_name = "block_split", .func = iolat_probe_upper_split,
-	  .use = IOLAT_USE_UPPER },
+	  .use = IOLAT_USE_UPPER, .per_session = true },
 	{ .tp_name = "block_bio_remap", .func = iolat_probe_upper_remap,
-	  .use = IOLAT_USE_UPPER },
+	  .use = IOLAT_USE_UPPER, .per_session = true },
 	{ .tp_name = "block_bio_queue", .func = iolat_probe_upper_queue,
-	  .use = IOLAT_USE_UPPER, .required = true },
+	  .use = IOLAT_USE_UPPER, .required = true, .per_session = true },
 };
 
 const unsigned int iolat_nr_upper_probes = ARRAY_SIZE(iolat_upper_probes);

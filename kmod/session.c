@@ -29,6 +29,7 @@
 #include "probe_nvme.h"
 #include "budget.h"
 #include "alloc.h"
+#include "dispatch.h"
 
 static unsigned int max_sessions = IOLAT_DEFAULT_SESSIONS;
 module_param(max_sessions, uint, 0444);
@@ -387,6 +388,8 @@ u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr)
 		if (iolat_sessions[i]->portid == portid)
 			*mine = iolat_cpus_mem(iolat_sessions[i]);
 	}
+	/* the map of their disks for the shared probes */
+	all += iolat_subs.bytes;
 	mutex_unlock(&iolat_mutex);
 	return all;
 }

@@ -20,6 +20,7 @@
 #include "probe_nvme.h"
 #include "budget.h"
 #include "alloc.h"
+#include "dispatch.h"
 
 void iolat_session_dev_free(struct iolat_dev *d)
 {
@@ -271,11 +272,18 @@ int iolat_session_join(struct iolat_session *s,
 	map_bytes = s->map.bytes;
 	err = iolat_devmap_add(&s->map, d->devt, d, &retired);
 	s->mem_bytes += s->map.bytes - map_bytes;
-	if (retired) {
+	if (!err) {
+		/* the shared probes find it from here */
+		err = iolat_attach_dev(s, d);
+		if (err)
+			iolat_devmap_set(&s->map, d->devt, NULL);
+	}
+	if (retired || err) {
 		/* a major's old table (uncounted already): no probe reads it */
 		tracepoint_synchronize_unregister();
 		kvfree(retired);
 	}
+	iolat_dispatch_free_retired();
 	if (err) {
 		/* -ENOMEM: no probe found it; as it was but the table's room */
 		cpus_read_lock();

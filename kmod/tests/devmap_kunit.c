@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: a session's devices by number (kmod/devmap.h) and the session's
- * lookups through it (iolat_session_dev() and its kin, kmod/iolat.h).
+ * lookups through it (iolat_session_dev() and its kin, kmod/iolat.h);
+ * the sessions' disks for the shared probes (kmod/dispatch.h).
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include "../iolat.h"
 #include "../alloc.h"
+#include "../dispatch.h"
 #include "suites.h"
 
 /*
@@ -152,10 +154,85 @@ static void iolat_devmap_running_test(struct kunit *test)
 	iolat_devmap_free(m);
 }
 
+/* The sessions' devices of disk @devt that use @use, in the chain's order. */
+static unsigned int iolat_dispatch_walk(dev_t devt, unsigned int use,
+					struct iolat_dev **seen,
+					unsigned int max)
+{
+	struct iolat_dev *d;
+	unsigned int n = 0;
+
+	iolat_for_each_sub_using(d, devt, use)
+		if (n < max)
+			seen[n++] = d;
+	return n;
+}
+
+/*
+ * The map of the sessions' disks (dispatch.h): three sessions' devices
+ * of one disk in the order they came, a probe's use picking those that
+ * use it, another disk apart; each leaves its chain, first, middle or
+ * last, and the others stay; the map is given back with the last.
+ */
+static void iolat_dispatch_chain_test(struct kunit *test)
+{
+	struct iolat_dev *d, *seen[4];
+	unsigned int i;
+
+	d = kunit_kcalloc(test, 4, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	for (i = 0; i < 4; i++) {
+		d[i].devt = MKDEV(252, i == 3 ? 64 : 0);
+		d[i].uses = BIT(IOLAT_USE_ALL) |
+			    (i != 1 ? BIT(IOLAT_USE_STAGES) : 0);
+		KUNIT_ASSERT_EQ(test, 0, iolat_dispatch_add(&d[i]));
+	}
+	iolat_dispatch_free_retired();
+	KUNIT_ASSERT_EQ(test, 3U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_ALL, seen, 4));
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_PTR_EQ(test, seen[i], &d[i]);
+	/* the counters session (1) takes no bio stage */
+	KUNIT_ASSERT_EQ(test, 2U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_STAGES, seen, 4));
+	KUNIT_EXPECT_PTR_EQ(test, seen[0], &d[0]);
+	KUNIT_EXPECT_PTR_EQ(test, seen[1], &d[2]);
+	KUNIT_EXPECT_EQ(test, 0U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_STACK, seen, 4));
+	KUNIT_ASSERT_EQ(test, 1U, iolat_dispatch_walk(MKDEV(252, 64),
+						      IOLAT_USE_ALL, seen, 4));
+	KUNIT_EXPECT_PTR_EQ(test, seen[0], &d[3]);
+	KUNIT_EXPECT_EQ(test, 0U, iolat_dispatch_walk(MKDEV(252, 1),
+						      IOLAT_USE_ALL, seen, 4));
+	iolat_dispatch_del(&d[1]);	/* the middle */
+	KUNIT_ASSERT_EQ(test, 2U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_ALL, seen, 4));
+	KUNIT_EXPECT_PTR_EQ(test, seen[0], &d[0]);
+	KUNIT_EXPECT_PTR_EQ(test, seen[1], &d[2]);
+	iolat_dispatch_del(&d[0]);	/* the first */
+	KUNIT_ASSERT_EQ(test, 1U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_ALL, seen, 4));
+	KUNIT_EXPECT_PTR_EQ(test, seen[0], &d[2]);
+	/* one that comes goes after those there */
+	KUNIT_ASSERT_EQ(test, 0, iolat_dispatch_add(&d[1]));
+	KUNIT_ASSERT_EQ(test, 2U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_ALL, seen, 4));
+	KUNIT_EXPECT_PTR_EQ(test, seen[1], &d[1]);
+	iolat_dispatch_del(&d[1]);	/* the last */
+	iolat_dispatch_del(&d[2]);
+	iolat_dispatch_del(&d[3]);
+	KUNIT_EXPECT_EQ(test, 0U, iolat_dispatch_walk(MKDEV(252, 0),
+						      IOLAT_USE_ALL, seen, 4));
+	KUNIT_EXPECT_NE(test, iolat_subs.bytes, (size_t)0);
+	iolat_dispatch_exit();
+	KUNIT_EXPECT_EQ(test, iolat_subs.bytes, (size_t)0);
+}
+
 static struct kunit_case iolat_devmap_cases[] = {
 	KUNIT_CASE(iolat_devmap_numbers_test),
 	KUNIT_CASE(iolat_devmap_running_test),
 	KUNIT_CASE(iolat_devmap_session_test),
+	KUNIT_CASE(iolat_dispatch_chain_test),
 	{}
 };
 
