@@ -288,6 +288,8 @@ enum iolat_dev_state iolat_dev_state(const char *sysfs,
 				     struct iolat_dev_req *now);
 
 uint64_t *iolat_devts_read(const char *sysfs, size_t *n);
+bool iolat_devt_present(const char *sysfs, unsigned int major,
+			unsigned int minor);
 bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
 		     unsigned int minor);
 void iolat_dev_mark_lower(struct iolat_dev_req *devs, unsigned int nr);
@@ -471,6 +473,11 @@ struct iolat_session {
 	void (*stopped)(void *arg);
 	/* between drains: true ends the session */
 	bool (*idle)(void *arg);
+	/*
+	 * input on it ends the wait between drains (export's listener,
+	 * top's terminal); -1 (iolat_session_getopt()'s) for none
+	 */
+	int wake_fd;
 	/* device @dev joined the running session (s->follow) */
 	void (*added)(void *arg, unsigned int dev);
 	void *arg;

@@ -370,6 +370,7 @@ int cmd_export(int argc, const char **argv)
 	s.started = on_started;
 	s.stopped = on_stopped;
 	s.idle = on_idle;
+	s.wake_fd = ex.listen_fd;
 	s.added = on_added;
 	/*
 	 * a disk that appears joins at the second device check that sees

@@ -354,6 +354,8 @@ int cmd_top(int argc, const char **argv)
 		raw.c_cc[VMIN] = 0;
 		raw.c_cc[VTIME] = 0;
 		restore = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+		/* q at once (a file or pipe is read at each frame) */
+		s.wake_fd = STDIN_FILENO;
 	}
 	flags = fcntl(STDIN_FILENO, F_GETFL);
 	if (flags >= 0)

@@ -197,6 +197,16 @@ uint64_t *iolat_devts_read(const char *sysfs, size_t *n)
 	return v ? v : calloc(1, sizeof(*v));
 }
 
+/* Is there a block device @major:@minor?  One lookup, not a directory. */
+bool iolat_devt_present(const char *sysfs, unsigned int major,
+			unsigned int minor)
+{
+	char path[PATH_MAX];
+
+	return pathf(path, "%s/dev/block/%u:%u", sysfs, major, minor) &&
+	       !access(path, F_OK);
+}
+
 /* Is device @major:@minor among iolat_devts_read()'s @v? */
 bool iolat_devts_has(const uint64_t *v, size_t n, unsigned int major,
 		     unsigned int minor)

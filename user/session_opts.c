@@ -189,6 +189,7 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 {
 	int opt;
 
+	s->wake_fd = -1;
 	poptSetOtherOptionHelp(pc, s->usage ? s->usage :
 			       "-d DEV [-d DEV...] [OPTION...] [-- COMMAND...]");
 	while ((opt = poptGetNextOpt(pc)) > 0)

@@ -5,8 +5,10 @@
  * stop, drain the rest, and account for every request.  Its options and
  * devices: session_opts.c; its --summary: summary.c.
  */
+#define _GNU_SOURCE	/* ppoll */
 #include <errno.h>
 #include <signal.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,8 +20,12 @@
 #define U(x) ((unsigned long long)(x))
 
 #define DRAIN_INTERVAL_NS 10000000L	/* drain the buffers every 10 ms */
-/* without records (counters only, aggregation), only events: 100 ms */
-#define EVENT_INTERVAL_NS 100000000L
+/*
+ * Without records (counters only, aggregation), only events, read at
+ * each device check, interval and at least once a second: an idle CLI
+ * costs the machine its few wake-ups, not ten a second
+ */
+#define EVENT_INTERVAL_NS 1000000000L
 /*
  * Every traced device is still there, and a disk that appeared joins a
  * session over every disk: looked at twice a second, or each interval
@@ -27,6 +33,13 @@
  */
 #define DEVICE_CHECK_S 0.5
 #define DEVICE_CHECK_MIN_S 0.1
+/*
+ * A session of at most this many devices that follows no new disk
+ * looks each up by its number; others read every number at once
+ */
+#define DEVICE_CHECK_EACH_MAX 16
+/* the session's memory in the module: at every tenth device check */
+#define SESSION_MEM_CHECKS 10
 
 static volatile sig_atomic_t stop_requested;
 
@@ -34,6 +47,12 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* The command ended: the loop's wait ends with it (EINTR). */
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 static double now_s(void)
@@ -161,15 +180,24 @@ static void check_devices(struct iolat_session *s)
 	struct iolat_dev_req now;
 	enum iolat_dev_state st, was;
 	unsigned int d;
-	/* one directory read for all: a device's own files only if gone */
-	size_t n;
-	uint64_t *devts = iolat_devts_read("/sys", &n);
+	/*
+	 * one directory read for all, or a few devices' numbers each (a
+	 * directory of hundreds of disks is some 600 000 instructions); a
+	 * device's own files only if gone
+	 */
+	bool all = s->follow || s->nr_devs > DEVICE_CHECK_EACH_MAX;
+	size_t n = 0;
+	uint64_t *devts = all ? iolat_devts_read("/sys", &n) : NULL;
 
 	for (d = 0; d < s->nr_devs; d++) {
 		const struct iolat_dev_req *dev = &s->devs[d];
+		bool there = all ? iolat_devts_has(devts, n, dev->major,
+						   dev->minor) :
+				   iolat_devt_present("/sys", dev->major,
+						      dev->minor);
 
-		st = iolat_devts_has(devts, n, dev->major, dev->minor) ?
-		     IOLAT_DEV_PRESENT : iolat_dev_state("/sys", dev, &now);
+		st = there ? IOLAT_DEV_PRESENT :
+			     iolat_dev_state("/sys", dev, &now);
 		was = run->dev_state[d];
 		if (st == was)
 			continue;
@@ -223,15 +251,39 @@ static int kernel_counters(const struct iolat_session *s,
 	return err;
 }
 
+/*
+ * The loop's wait: at most @wait_ns, and no later than the next device
+ * check, interval or the end of -t; @wake_fd (a scrape, a key) and the
+ * end of the command cut it short.
+ */
+static void loop_wait(const struct iolat_session *s, long wait_ns,
+		      double until)
+{
+	double left = until - now_s();
+	struct pollfd pfd = { .fd = s->wake_fd, .events = POLLIN };
+	struct timespec ts;
+
+	if (left < wait_ns / 1e9)
+		wait_ns = left > 0 ? left * 1e9 : 0;
+	ts.tv_sec = wait_ns / 1000000000L;
+	ts.tv_nsec = wait_ns % 1000000000L;
+	if (s->wake_fd >= 0)
+		ppoll(&pfd, 1, &ts, NULL);
+	else
+		nanosleep(&ts, NULL);
+}
+
 static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		       struct iolat_decoder *dec)
 {
 	long sleep_ns = s->counters_only || s->aggregate ? EVENT_INTERVAL_NS :
 							   DRAIN_INTERVAL_NS;
-	struct timespec tick = { 0, 0 };
 	struct iolat_run *run = &s->run;
 	double start = now_s(), next_tick = start + s->tick_s;
-	double check_s = DEVICE_CHECK_S, next_check;
+	double check_s = DEVICE_CHECK_S, next_check, until;
+	struct sigaction sa = { .sa_handler = on_child,
+				.sa_flags = SA_RESTART };
+	unsigned int checks = 0;
 	pid_t pid = -1;
 	int err = 0;
 
@@ -242,12 +294,10 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	if (check_s < DEVICE_CHECK_MIN_S)
 		check_s = DEVICE_CHECK_MIN_S;
 	next_check = start + check_s;
-	/* an interval shorter than the loop's sleep: it sleeps no longer */
-	if (s->tick && s->tick_s > 0 && s->tick_s * 1e9 < sleep_ns)
-		sleep_ns = s->tick_s * 1e9;
-	tick.tv_nsec = sleep_ns;
-
 	if (s->cmd) {
+		/* restarted reads and writes, an ended wait */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCHLD, &sa, NULL);
 		pid = spawn(s->cmd);
 		if (pid < 0)
 			iolat_err("cannot fork: %s", strerror(errno));
@@ -264,8 +314,12 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			s->drained(s->arg, began);
 		if (now_s() >= next_check) {
 			check_devices(s);
-			session_mem(nl, run);
+			if (++checks % SESSION_MEM_CHECKS == 0)
+				session_mem(nl, run);
 			next_check += check_s;
+			/* after a pause, the next in a while, not at once */
+			if (next_check <= now_s())
+				next_check = now_s() + check_s;
 		}
 		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
 			s->tick(s->arg, next_tick - start);
@@ -279,7 +333,12 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			pid = -1;
 			break;
 		}
-		nanosleep(&tick, NULL);
+		until = next_check;
+		if (s->tick && s->tick_s > 0 && next_tick < until)
+			until = next_tick;
+		if (s->duration > 0 && start + s->duration < until)
+			until = start + s->duration;
+		loop_wait(s, sleep_ns, until);
 	}
 	run->seconds = now_s() - start;
 	s->end_ns = mono_ns();
