@@ -657,16 +657,19 @@ def report(args):
                 else:
                     print("cost: %s at %s adds %.0f, within %s" %
                           (mode, c, x["added"], limit.strip()))
-    # MODE-256 (256 disks traced, the I/O on one): within 3% of MODE's,
-    # and the resolution (10 instructions per I/O at 100 000 I/Os)
+    # MODE-256 (256 disks traced, the I/O on one) and aggregate-8s (seven
+    # more sessions, on other disks): within 3% of the one disk's, one
+    # session's, and the resolution (10 instructions per I/O at 100 000)
     for (c, m), x in sorted(res.items()):
-        base = res.get((c, m[:-4])) if m.endswith("-256") else None
+        name = m[:-4] if m.endswith("-256") else \
+            m[:-3] if m.endswith("-8s") else None
+        base = res.get((c, name)) if name else None
         if not base:
             continue
         bound = base["added"] * 1.03 + 10
         print("cost: %s%s at %s adds %.0f, %s %s's %.0f + 3%% + 10" %
               ("" if x["added"] <= bound else "FAIL ", m, c, x["added"],
-               "within" if x["added"] <= bound else "over", m[:-4],
+               "within" if x["added"] <= bound else "over", name,
                base["added"]))
         if x["added"] > bound:
             st = 1
