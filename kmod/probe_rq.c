@@ -685,51 +685,40 @@ iolat_rq_complete(struct iolat_session *s, struct iolat_dev *first,
  * The probes, shared by the sessions (dispatch.h): each calls its stage
  * for every session that traces the request's disk.
  */
-static void iolat_probe_rq_insert(IOLAT_TP_RQ_PROTO(data, rq))
-{
-	struct iolat_dev *d;
-
-	iolat_probe_pin_cpu();
-	iolat_for_each_sub(d, iolat_rq_devt(rq))
-		iolat_rq_insert(d->s, d, rq);
+#define IOLAT_RQ_PROBE(stage)						\
+static void iolat_probe_rq_##stage(IOLAT_TP_RQ_PROTO(data, rq))	\
+{									\
+	struct iolat_dev *d;						\
+									\
+	iolat_probe_pin_cpu();						\
+	iolat_for_each_sub(d, iolat_rq_devt(rq))			\
+		iolat_rq_##stage(d->s, d, rq);				\
 }
 
-static void iolat_probe_rq_issue(IOLAT_TP_RQ_PROTO(data, rq))
+IOLAT_RQ_PROBE(insert)
+IOLAT_RQ_PROBE(issue)
+IOLAT_RQ_PROBE(requeue)
+IOLAT_RQ_PROBE(merge)
+
+/* The completion for the sessions of @rq's disk that use @use. */
+static __always_inline void iolat_rq_complete_subs(struct request *rq,
+						   int err,
+						   unsigned int nr_bytes,
+						   unsigned int use,
+						   bool stack)
 {
 	struct iolat_dev *d;
 
-	iolat_probe_pin_cpu();
-	iolat_for_each_sub(d, iolat_rq_devt(rq))
-		iolat_rq_issue(d->s, d, rq);
-}
-
-static void iolat_probe_rq_requeue(IOLAT_TP_RQ_PROTO(data, rq))
-{
-	struct iolat_dev *d;
-
-	iolat_probe_pin_cpu();
-	iolat_for_each_sub(d, iolat_rq_devt(rq))
-		iolat_rq_requeue(d->s, d, rq);
-}
-
-static void iolat_probe_rq_merge(IOLAT_TP_RQ_PROTO(data, rq))
-{
-	struct iolat_dev *d;
-
-	iolat_probe_pin_cpu();
-	iolat_for_each_sub(d, iolat_rq_devt(rq))
-		iolat_rq_merge(d->s, d, rq);
+	iolat_for_each_sub_using(d, iolat_rq_devt(rq), use)
+		iolat_rq_complete(d->s, d, rq, err, nr_bytes, stack);
 }
 
 static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							       nr_bytes))
 {
-	struct iolat_dev *d;
-
 	iolat_probe_pin_cpu();
-	iolat_for_each_sub_using(d, iolat_rq_devt(rq), IOLAT_USE_PLAIN)
-		iolat_rq_complete(d->s, d, rq, iolat_rq_errno(err), nr_bytes,
-				  false);
+	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
+			       IOLAT_USE_PLAIN, false);
 }
 
 /* The same for the sessions with a stack (IOLAT_USE_STACK). */
@@ -737,12 +726,9 @@ static void
 iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							 nr_bytes))
 {
-	struct iolat_dev *d;
-
 	iolat_probe_pin_cpu();
-	iolat_for_each_sub_using(d, iolat_rq_devt(rq), IOLAT_USE_STACK)
-		iolat_rq_complete(d->s, d, rq, iolat_rq_errno(err), nr_bytes,
-				  true);
+	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
+			       IOLAT_USE_STACK, true);
 }
 
 #if IOLAT_TP_HAS_RQ_ERROR
