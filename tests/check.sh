@@ -95,13 +95,13 @@ stage() {
 # per guest, so with two or more CPUs they run in two lanes, each kernel
 # in the lane tests/kernels/table gives it: the debug kernel (the slowest
 # suite) last in lane 2, on a cold cache still building (debug_prep)
-# while the others run.  6.1's three stages: the demo and the cost stage
-# in lane 2, the locks stage in lane 1.
+# while the others run.  6.1's four stages: the demo, the cost stage and
+# cpus8 in lane 2, the locks stage in lane 1.
 run_guests() {
 	local k lane lane1=() lane2=()
 	for k in "$@"; do
 		case $k in
-		demo|cost) lane=2 ;;
+		demo|cost|cpus8) lane=2 ;;
 		locks) lane=1 ;;
 		*) lane=$(kernel_field "$k" lane) ;;
 		esac
@@ -131,6 +131,7 @@ guest_lane() {
 		demo) demo_check ;;
 		cost) tests/bench/cost.sh --check ;;
 		locks) tests/bench/profile.sh --check ;;
+		cpus8) cpus8_check ;;
 		*) guest_suite "$k" ;;
 		esac >"$OUT/guest-$k.log" 2>&1
 		st=$?
@@ -145,6 +146,10 @@ guest_lane() {
 		elif [ "$k" = locks ] && [ "$st" != 0 ]; then
 			echo "failed: locked instructions or clock reads per I/O" >"$OUT/guest-$k.why"
 			grep -E '^profile: ' "$OUT/guest-$k.log" | grep -vE '^profile: ok ' |
+				head -n 6 >"$OUT/guest-$k.detail"
+		elif [ "$k" = cpus8 ] && [ "$st" != 0 ]; then
+			echo "failed: memory per online CPU" >"$OUT/guest-$k.why"
+			grep -E '^# .*(Expected|FAIL|SKIP)|^run: ' "$OUT/guest-$k.log" |
 				head -n 6 >"$OUT/guest-$k.detail"
 		elif [ "$st" != 0 ]; then
 			guest_why "$k" >"$OUT/guest-$k.why"
@@ -174,6 +179,24 @@ demo_check() {
 	st=$?
 	[ $st = 0 ] || { echo "check: the demo ended with status $st"; return $st; }
 	python3 tests/docs/samples.py check README.md "$OUT/demo.txt"
+}
+
+# The cpus8 stage: 6.1 with 8 CPUs online of 240 possible, and one test,
+# what each online CPU adds to an export session over every disk
+# (scale.cpus_online_growth, which the 2-CPU guests skip).  A skip fails
+# it: it is there to run that test.
+cpus8_check() {
+	local res=$OUT/cpus8
+	mkdir -p "$res"
+	IOLAT_RESULTS="$res" IOLAT_CLI="$ROOT/build/iolat" \
+	IOLAT_TESTS="$ROOT/build/tests/kselftest/scale_test" \
+	IOLAT_ONLY="scale:scale.cpus_online_growth" \
+	IOLAT_KO="$ROOT/build/kmod/6.1/iolat.ko" \
+		tests/guest/run --kernel 6.1 --smp 8 --maxcpus 240 \
+		--mem "$(kernel_field 6.1 mem)" --share "$res" -- tests/guest/suite.sh ||
+		return
+	! grep -q '^ok .*# SKIP' "$res/scale.tap" ||
+		{ echo "check: cpus8: scale.cpus_online_growth was skipped"; return 1; }
 }
 
 # guest_why KERNEL: one line saying what failed in a guest suite: the
@@ -589,7 +612,7 @@ for k in $KERNELS; do
 	# README's sample, from 6.1's guest (demo_check), and the
 	# instruction budgets (tests/bench/cost.sh --check), and the locked
 	# instructions and clock reads per I/O (tests/bench/profile.sh --check)
-	[ "$k" = 6.1 ] && ready+=(demo cost locks)
+	[ "$k" = 6.1 ] && ready+=(demo cost locks cpus8)
 done
 # The struct sizes and record offsets the docs give, against the 6.1
 # module's debug information (tests/docs/sizes.py).
@@ -619,7 +642,7 @@ distro=()
 debug=()
 for k in "${ready[@]}"; do
 	case $k in
-	demo|cost|locks) debug+=("$k") ;;
+	demo|cost|locks|cpus8) debug+=("$k") ;;
 	*) if [ "$(kernel_field "$k" module)" = build ]; then
 		debug+=("$k")
 	else

@@ -74,7 +74,7 @@ FIXTURE_SETUP(scale)
 
 FIXTURE_TEARDOWN(scale)
 {
-	sh("test ! -w " CPU1 " || echo 1 >" CPU1);
+	sh("for c in /sys/devices/system/cpu/cpu[0-9]*/online; do echo 1 >$c; done 2>/dev/null");
 	sh("modprobe -r null_blk 2>/dev/null");
 	EXPECT_EQ(0, dmesg_bad_reports());
 }
@@ -366,6 +366,41 @@ TEST_F_TIMEOUT(scale, cpu_hotplug, 900)
 	/* a CPU's part of an export session: at most 24 KiB per disk */
 	NOTE("one CPU's part: %.1f KiB per disk", (hot - one) / 1024.0 / self->nr);
 	EXPECT_GE(24LL * 1024 * self->nr, hot - one);
+}
+
+/*
+ * What each online CPU adds to an export session over every disk, from
+ * the module's own report: with two CPUs online and with all of them
+ * (make check's cpus8 stage: -smp 8,maxcpus=240), at most 24 KiB per
+ * CPU per disk.  Nothing for the possible CPUs that are not there.
+ */
+TEST_F_TIMEOUT(scale, cpus_online_growth, 900)
+{
+	long long two, all, reads;
+	int cpus;
+
+	cpus = (int)sh_number("ls -d %s/cpu[0-9]* | wc -l", "/sys/devices/system/cpu");
+	if (cpus < 3)
+		SKIP(return, "%d CPUs: make check's cpus8 stage runs this with 8", cpus);
+	if (sh("test -w /sys/devices/system/cpu/cpu2/online"))
+		SKIP(return, "this kernel cannot take a CPU offline");
+	ASSERT_EQ(0, sh("for c in $(seq 2 %d); do echo 0 >/sys/devices/system/cpu/cpu$c/online || exit 1; done",
+			cpus - 1));
+	two = export_mem(_metadata, "dd if=/dev/nullb7 of=/dev/null bs=4k count=100 iflag=direct status=none",
+			 "two", &reads);
+	EXPECT_EQ(100, reads);
+	ASSERT_EQ(0, sh("for c in $(seq 2 %d); do echo 1 >/sys/devices/system/cpu/cpu$c/online || exit 1; done",
+			cpus - 1));
+	all = export_mem(_metadata, "dd if=/dev/nullb7 of=/dev/null bs=4k count=100 iflag=direct status=none",
+			 "all", &reads);
+	EXPECT_EQ(100, reads);
+	NOTE("export over %d disks: %.2f MiB with 2 CPUs online, %.2f MiB with %d; %.1f KiB per CPU per disk",
+	     self->nr, two / 1048576.0, all / 1048576.0, cpus,
+	     (all - two) / 1024.0 / (cpus - 2) / self->nr);
+	sh("echo \"# possible CPUs: $(cat /sys/devices/system/cpu/possible)\" >&2");
+	EXPECT_LT(0, two);
+	EXPECT_LT(two, all);
+	EXPECT_GE(24LL * 1024 * (cpus - 2) * self->nr, all - two);
 }
 
 /*
