@@ -433,7 +433,11 @@ static pid_t background_fio(const char *dev, int secs)
  * and export's /metrics; two runs' expositions summed series by series
  * are the exposition of both runs.
  */
-TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
+/* A shell loop until @file is there and not empty, or 10 minutes. */
+#define UNTIL_THERE(file) \
+	"i=0; until [ -s " file " ] || [ $i -ge 6000 ]; do sleep 0.1; i=$((i + 1)); done"
+
+TEST_F_TIMEOUT(analysis, prometheus_exports, 900)
 {
 	const char *awk_sum = "awk '!/^#/ && !/^iolat_build_info/ { split($2, p, \".\"); v[$1] += p[1] * 1e9 + (p[2] ? p[2] : 0) } END { for (k in v) printf \"%s %.0f\\n\", k, v[k] }'";
 	char *prom, cmd[512];
@@ -463,14 +467,19 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	 * with iolat_build_info; gone when the exporter ends (no stale
 	 * numbers for node_exporter to serve)
 	 */
-	fio = background_fio(self->dev, 60);
+	/*
+	 * fio until the end of the test, and each exporter until the test
+	 * has what it wants of it (at most 10 minutes): however slow the
+	 * host, neither ends first
+	 */
+	fio = background_fio(self->dev, 3600);
 	ASSERT_LT(0, fio);
-	snprintf(cmd, sizeof(cmd), "exec %s export --textfile " D " -i 0.5 -d %s -t 6 2>%s",
-		 env("IOLAT_CLI"), self->dev, ERR);
+	snprintf(cmd, sizeof(cmd), "exec %s export --textfile " D " -i 0.5 -d %s -- sh -c '%s' 2>%s",
+		 env("IOLAT_CLI"), self->dev, UNTIL_THERE(D "/live.ok"), ERR);
 	exp = spawn_sh(cmd);
 	ASSERT_LT(0, exp);
 	/* a file with requests in it, read while the exporter runs */
-	EXPECT_EQ(0, sh("for i in $(seq 100); do cp " D "/iolat.prom " D "/live.prom 2>/dev/null && grep -q '^iolat_requests_total{.*op=\"read\"} [1-9]' " D "/live.prom && exit 0; sleep 0.1; done; exit 1")) {
+	EXPECT_EQ(0, sh("for i in $(seq 3000); do cp " D "/iolat.prom " D "/live.prom 2>/dev/null && grep -q '^iolat_requests_total{.*op=\"read\"} [1-9]' " D "/live.prom && echo ok >" D "/live.ok && exit 0; sleep 0.1; done; exit 1")) {
 		sh("ps -eo pid,stat,time,args | grep '[f]io\\|[i]olat' | sed 's/^/# /' >&2; grep ' %s ' /proc/diskstats | sed 's/^/# /' >&2; sed 's/^/# /' " D "/live.prom | grep -v '_bucket' >&2",
 		   self->dev);
 	}
@@ -490,8 +499,8 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	 * starts with its loopback down)
 	 */
 	ASSERT_EQ(0, sh("ip link set lo up"));
-	snprintf(cmd, sizeof(cmd), "exec %s export --listen 127.0.0.1:19301 -d %s -t 20 2>" D "/listen.err",
-		 env("IOLAT_CLI"), self->dev);
+	snprintf(cmd, sizeof(cmd), "exec %s export --listen 127.0.0.1:19301 -d %s -- sh -c '%s' 2>" D "/listen.err",
+		 env("IOLAT_CLI"), self->dev, UNTIL_THERE(D "/scrape.prom"));
 	exp = spawn_sh(cmd);
 	ASSERT_LT(0, exp);
 	/* scraped as soon as it listens */
@@ -530,7 +539,7 @@ TEST_F_TIMEOUT(analysis, prometheus_exports, 600)
 	EXPECT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	EXPECT_EQ(0, sh("grep -q '^fio ' " D "/topp.txt && ! grep -q '^(processes' " D "/topp.txt"))
 		TH_LOG("%s", slurp(D "/topp.txt"));
-	st = sh("(sleep 1.5; echo q) | timeout 20 %s top -d %s -i 0.5 >/dev/null 2>%s",
+	st = sh("(sleep 1.5; echo q) | timeout 300 %s top -d %s -i 0.5 >/dev/null 2>%s",
 		env("IOLAT_CLI"), self->dev, ERR);
 	EXPECT_EQ(0, st) TH_LOG("top did not quit on q: %d %s", st, slurp(ERR));
 	kill(-fio, 9);
