@@ -80,7 +80,8 @@ unsigned long long row_first(const struct row *r);
 
 /*
  * TEST_HARNESS_MAIN, but running only the tests $IOLAT_ONLY names
- * (FIXTURE.TEST words; all if unset), and failing if a word names no
+ * (FIXTURE.TEST words; if unset, all but those that need a guest of
+ * their own, helpers.c's only_named[]), and failing if a word names no
  * test.  The 6.1 harness we build with has no filter of its own (its
  * -r/-t options came later), so this keeps the harness's list of each
  * fixture's tests but the wanted ones, in their order.

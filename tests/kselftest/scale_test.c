@@ -372,7 +372,8 @@ TEST_F_TIMEOUT(scale, cpu_hotplug, 900)
  * What each online CPU adds to an export session over every disk, from
  * the module's own report: with two CPUs online and with all of them
  * (make check's cpus8 stage: -smp 8,maxcpus=240), at most 24 KiB per
- * CPU per disk.  Nothing for the possible CPUs that are not there.
+ * CPU per disk.  Nothing for the possible CPUs that are not there.  Run
+ * only where $IOLAT_ONLY names it (helpers.c's only_named[]).
  */
 TEST_F_TIMEOUT(scale, cpus_online_growth, 900)
 {
