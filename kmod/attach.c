@@ -299,7 +299,7 @@ static void iolat_unregister(struct iolat_session *s, unsigned int end)
 
 	while (end--) {
 		p = iolat_probe_nth(end);
-		if (p->tp && p->func && iolat_probe_wanted(s, p))
+		if (p->tp && iolat_probe_wanted(s, p))
 			iolat_unregister_one(s, p);
 	}
 }

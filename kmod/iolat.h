@@ -470,13 +470,13 @@ static inline bool iolat_session_lower_disk(const struct iolat_session *s,
 	return false;
 }
 
-/* Is disk @devt traced, whole or in part?  For events without a sector. */
-static inline bool iolat_session_disk(const struct iolat_session *s,
-				      dev_t devt)
+/*
+ * Is @d, a session's first device of its number, a disk traced whole or
+ * in part, not a bio-based device?  For events without a sector.
+ */
+static inline bool iolat_dev_disk(const struct iolat_dev *d)
 {
-	const struct iolat_dev *d = iolat_devmap_find(&s->map, devt);
-
-	return d && d->kind != IOLAT_DEV_UPPER;
+	return d->kind != IOLAT_DEV_UPPER;
 }
 
 /* emit.c */

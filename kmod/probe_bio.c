@@ -223,7 +223,7 @@ static void iolat_probe_plug(void *data, struct request_queue *q)
 
 	iolat_probe_pin_cpu();
 	iolat_for_each_sub_using(d, iolat_queue_devt(q), IOLAT_USE_STAGES)
-		if (d->kind != IOLAT_DEV_UPPER)
+		if (iolat_dev_disk(d))
 			iolat_count(d->s, IOLAT_S_PLUGS);
 }
 
@@ -234,7 +234,7 @@ static void iolat_probe_unplug(void *data, struct request_queue *q,
 
 	iolat_probe_pin_cpu();
 	iolat_for_each_sub_using(d, iolat_queue_devt(q), IOLAT_USE_STAGES)
-		if (d->kind != IOLAT_DEV_UPPER)
+		if (iolat_dev_disk(d))
 			iolat_count(d->s, IOLAT_S_UNPLUGS);
 }
 

@@ -370,7 +370,8 @@ unsigned int iolat_session_ring_default(void)
  * @mine: set to its session's, 0 without one
  * @nr: set to the number of sessions
  *
- * Return: all the sessions' memory, bytes.
+ * Return: all the sessions' memory, and the map of their disks that
+ * the shared probes read (dispatch.h), bytes.
  */
 u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr)
 {

@@ -104,9 +104,9 @@ static void iolat_devmap_session_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, iolat_session_dev(s, MKDEV(8, 32), 0));
 	KUNIT_EXPECT_PTR_EQ(test, iolat_session_upper(s, upper), &d[3]);
 	KUNIT_EXPECT_NULL(test, iolat_session_upper(s, disk));
-	KUNIT_EXPECT_TRUE(test, iolat_session_disk(s, disk));
-	KUNIT_EXPECT_TRUE(test, iolat_session_disk(s, parted));
-	KUNIT_EXPECT_FALSE(test, iolat_session_disk(s, upper));
+	KUNIT_EXPECT_TRUE(test, iolat_dev_disk(iolat_devmap_find(&s->map, disk)));
+	KUNIT_EXPECT_TRUE(test, iolat_dev_disk(iolat_devmap_find(&s->map, parted)));
+	KUNIT_EXPECT_FALSE(test, iolat_dev_disk(iolat_devmap_find(&s->map, upper)));
 	KUNIT_EXPECT_TRUE(test, iolat_session_lower_disk(s, parted));
 	KUNIT_EXPECT_FALSE(test, iolat_session_lower_disk(s, disk));
 	KUNIT_EXPECT_FALSE(test, iolat_session_lower_disk(s, upper));
