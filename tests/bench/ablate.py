@@ -22,11 +22,12 @@ VARIANTS = {
     # the probes stay registered and run, but no device ever matches:
     # what remains is the tracepoints' dispatch, the compare and the CLI
     "probes-only": [
-        ("kmod/iolat.h",
-         "iolat_devmap_find(&s->map, devt);\n\n"
-         "\tif (likely(!d || d->kind == IOLAT_DEV_DISK))",
-         "iolat_devmap_find(&s->map, devt ^ 0x40000000);\n\n"
-         "\tif (likely(!d || d->kind == IOLAT_DEV_DISK))"),
+        ("kmod/dispatch.h",
+         "for ((d) = iolat_devmap_find(&iolat_subs, (devt)); (d);",
+         "for ((d) = iolat_devmap_find(&iolat_subs, (devt) ^ 0x40000000); (d);"),
+        ("kmod/dispatch.h",
+         "iolat_sub_using(iolat_devmap_find(&iolat_subs, (devt)),",
+         "iolat_sub_using(iolat_devmap_find(&iolat_subs, (devt) ^ 0x40000000),"),
     ],
     # the busy-time spans (acct.h) do nothing: no count, no period
     "no-busy": [
@@ -45,12 +46,10 @@ VARIANTS = {
     # request's slot takes no stash entry, remote entry or submitter
     "no-stash": [
         ("kmod/probe_bio.c",
-         "\tif (!iolat_session_dev(s, iolat_bio_devt(bio),\n"
-         "\t\t\t       bio->bi_iter.bi_sector) ||\n"
+         "\tif (!iolat_dev_at(first, bio->bi_iter.bi_sector) ||\n"
          "\t    !iolat_session_armed(s))\n\t\treturn;\n"
          "\te = iolat_stash_new(s);",
-         "\tif (iolat_session_dev(s, iolat_bio_devt(bio),\n"
-         "\t\t\t      bio->bi_iter.bi_sector))\n"
+         "\tif (iolat_dev_at(first, bio->bi_iter.bi_sector))\n"
          "\t\treturn;\n\te = iolat_stash_new(s);"),
         ("kmod/probe_rq.c",
          "\tif (rq->bio)\n\t\te = iolat_stash_find(st, rq->bio);",
