@@ -377,8 +377,9 @@ tap_ok() {
 }
 
 # The kselftest programs a kernel's guest runs, as its "tests" column
-# says: every suite, with the smoke version of `make bench` (all+bench),
-# or those of the tests a file names (tests_only).  life goes last: it
+# says: every suite (all: but the tests of tests/kernels/once.tests, of
+# the CLI alone), every suite and test with the smoke version of `make
+# bench` (all+bench), or those of the tests a file names (tests_only).  life goes last: it
 # removes the NVMe controller and rescans it.  (The stacks' suites ran after
 # it once: on 5.4 the rescanned controller's legacy interrupt, shared
 # with virtio, was disabled as unhandled, "irq 10: nobody cared", and
@@ -403,7 +404,12 @@ guest_tests() {
 # SUITE:FIXTURE.TEST words (suite.sh gives each program its own, as
 # IOLAT_ONLY); the file has a line per test, "SUITE FIXTURE.TEST  # why".
 tests_only() {
-	sed 's/#.*//' "tests/kernels/$(kernel_field "$1" tests)" |
+	tests_words "$(kernel_field "$1" tests)"
+}
+
+# tests_words FILE: the tests tests/kernels/FILE names, as tests_only.
+tests_words() {
+	sed 's/#.*//' "tests/kernels/$1" |
 		awk 'NF == 2 && $1 != "env" { printf "%s%s:%s", sep, $1, $2; sep = " " }'
 }
 
@@ -417,17 +423,17 @@ tests_env() {
 # of that suite's source: a stale list fails here, at once, and not in
 # the guest at the end of the run.
 guest_lists() {
-	local k w suite test bad st=0
-	for k in $(kernel_names); do
-		case $(kernel_field "$k" tests) in all|all+bench) continue ;; esac
+	local f w suite test bad st=0
+	for f in once.tests $(for k in $(kernel_names); do
+		kernel_field "$k" tests; done | grep -vx 'all\|all+bench' | sort -u); do
 		bad=0
-		for w in $(tests_only "$k"); do
+		for w in $(tests_words "$f"); do
 			suite=${w%%:*} test=${w#*:}
 			grep -qE "^TEST_F(_TIMEOUT)?\(${test%%.*}, ${test#*.}[,)]" \
 				"tests/kselftest/${suite}_test.c" ||
-				{ echo "$k: $w is no test of tests/kselftest/${suite}_test.c"; bad=1; }
+				{ echo "$f: $w is no test of tests/kselftest/${suite}_test.c"; bad=1; }
 		done
-		[ $bad = 0 ] && echo "$k: $(tests_only "$k" | wc -w) tests listed, all found"
+		[ $bad = 0 ] && echo "$f: $(tests_words "$f" | wc -w) tests listed, all found"
 		[ $bad = 0 ] || st=1
 	done
 	return $st
@@ -457,7 +463,8 @@ guest_suite() {
 	[ "$(kernel_field "$name" kunit)" = yes ] &&
 		env+=(IOLAT_KUNIT_KO="$ROOT/build/kmod/$name/iolat_kunit.ko")
 	case $(kernel_field "$name" tests) in
-	all|all+bench) ;;
+	all) env+=(IOLAT_SKIP="$(tests_words once.tests)") ;;
+	all+bench) ;;
 	*) env+=(IOLAT_ONLY="$(tests_only "$name")")
 	   mapfile -t -O "${#env[@]}" env < <(tests_env "$name") ;;
 	esac

@@ -12,7 +12,8 @@
 # and exits non-zero if any part failed.  With IOLAT_DKMS=1 the kselftests
 # run on the DKMS-built module; otherwise on $IOLAT_KO.  IOLAT_ONLY, if
 # set, names the tests to run as SUITE:FIXTURE.TEST words: each program
-# gets its own as IOLAT_ONLY (FIXTURE.TEST, helpers.h).
+# gets its own as IOLAT_ONLY (FIXTURE.TEST, helpers.h); IOLAT_SKIP, the
+# same words, names tests not to run.
 # If the kernel already reported a problem while it booted, before any
 # test (the debug kernel under TCG, once in a while, in an early
 # interrupt), it runs nothing and exits 3: check.sh boots it again, once.
@@ -70,17 +71,26 @@ if [ -n "${IOLAT_KUNIT_KO:-}" ]; then
 	[ $st = 0 ] || { echo "suite: cannot load the KUnit module"; rc=1; }
 fi
 
+# words SUITE W...: the words W of the form SUITE:FIXTURE.TEST, as
+# FIXTURE.TEST
+words() {
+	suite=$1 ws=
+	shift
+	for w in "$@"; do
+		case $w in "$suite:"*) ws="$ws ${w#"$suite:"}" ;; esac
+	done
+	echo "${ws# }"
+}
+
 for t in ${IOLAT_TESTS:?}; do
 	name=$(basename "$t" _test)
 	echo "suite: kselftests $name on $(uname -r) with $IOLAT_KO"
 	# each test's start and result in the kernel log too, with its
 	# time: the console's last lines then say where a guest that timed
 	# out was
-	only=
-	for w in ${IOLAT_ONLY:-}; do
-		case $w in "$name:"*) only="$only ${w#"$name:"}" ;; esac
-	done
-	IOLAT_ONLY=${only# } "$t" >"$out/$name.tap" 2>&1 &
+	only=$(words "$name" ${IOLAT_ONLY:-})
+	skip=$(words "$name" ${IOLAT_SKIP:-})
+	IOLAT_ONLY=$only IOLAT_SKIP=$skip "$t" >"$out/$name.tap" 2>&1 &
 	pid=$!
 	tail -n +1 -f --pid=$pid "$out/$name.tap" 2>/dev/null |
 		grep --line-buffered -E '^#  RUN|^(not )?ok ' |

@@ -29,25 +29,55 @@ const char *env(const char *name)
 
 /*
  * $IOLAT_ONLY: the tests to run, as words FIXTURE.TEST; unset or empty,
- * all but only_named[]'s.  only_wanted() marks the words it matches, only_check() names
- * those that matched no test of this program.
+ * all but only_named[]'s and $IOLAT_SKIP's (the same words: the tests
+ * check.sh runs on one kernel only, tests/kernels/once.tests).
+ * only_wanted() marks the words it matches, only_check() names those
+ * that matched no test of this program.
  */
-static char *only_words[64];
-static bool only_matched[64];
-static int only_nr = -1;
+struct words {
+	char *w[64];
+	bool matched[64];
+	int nr;
+};
 
-static void only_parse(void)
+static struct words only, skip;
+static bool words_read;
+
+static void words_parse(struct words *ws, const char *name)
 {
 	char *list, *w, *save;
 
-	only_nr = 0;
-	list = getenv("IOLAT_ONLY");
+	list = getenv(name);
 	if (!list || !*list)
 		return;
 	list = strdup(list);
-	for (w = strtok_r(list, " ", &save); w && only_nr < 64;
+	for (w = strtok_r(list, " ", &save); w && ws->nr < 64;
 	     w = strtok_r(NULL, " ", &save))
-		only_words[only_nr++] = w;
+		ws->w[ws->nr++] = w;
+}
+
+/* Does word @w name FIXTURE.TEST @fixture.@test? */
+static bool word_names(const char *w, const char *fixture, const char *test)
+{
+	size_t flen = strlen(fixture);
+
+	return !strncmp(w, fixture, flen) && w[flen] == '.' &&
+	       !strcmp(w + flen + 1, test);
+}
+
+/* Marks and says whether a word of @ws names the test. */
+static bool words_match(struct words *ws, const char *fixture,
+			const char *test)
+{
+	bool hit = false;
+	int i;
+
+	for (i = 0; i < ws->nr; i++)
+		if (word_names(ws->w[i], fixture, test)) {
+			ws->matched[i] = true;
+			hit = true;
+		}
+	return hit;
 }
 
 /*
@@ -56,53 +86,40 @@ static void only_parse(void)
  */
 static const char *const only_named[] = { "scale.cpus_online_growth" };
 
-static bool only_if_named(const char *fixture, const char *test)
-{
-	size_t flen = strlen(fixture);
-	unsigned int i;
-
-	for (i = 0; i < sizeof(only_named) / sizeof(only_named[0]); i++)
-		if (!strncmp(only_named[i], fixture, flen) &&
-		    only_named[i][flen] == '.' &&
-		    !strcmp(only_named[i] + flen + 1, test))
-			return true;
-	return false;
-}
-
 bool only_wanted(const char *fixture, const char *test)
 {
-	size_t flen = strlen(fixture);
-	bool want = false;
-	int i;
+	unsigned int i;
 
-	if (only_nr < 0)
-		only_parse();
-	if (!only_nr)
-		return !only_if_named(fixture, test);
-	for (i = 0; i < only_nr; i++) {
-		const char *w = only_words[i];
-
-		if (!strncmp(w, fixture, flen) && w[flen] == '.' &&
-		    !strcmp(w + flen + 1, test)) {
-			only_matched[i] = true;
-			want = true;
-		}
+	if (!words_read) {
+		words_parse(&only, "IOLAT_ONLY");
+		words_parse(&skip, "IOLAT_SKIP");
+		words_read = true;
 	}
-	return want;
+	if (only.nr)
+		return words_match(&only, fixture, test);
+	for (i = 0; i < sizeof(only_named) / sizeof(only_named[0]); i++)
+		if (word_names(only_named[i], fixture, test))
+			return false;
+	return !words_match(&skip, fixture, test);
+}
+
+static int words_check(const struct words *ws, const char *name)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < ws->nr; i++) {
+		if (ws->matched[i])
+			continue;
+		fprintf(stderr, "# %s names %s: no such test here\n",
+			name, ws->w[i]);
+		bad = -1;
+	}
+	return bad;
 }
 
 int only_check(void)
 {
-	int i, bad = 0;
-
-	for (i = 0; i < only_nr; i++) {
-		if (only_matched[i])
-			continue;
-		fprintf(stderr, "# IOLAT_ONLY names %s: no such test here\n",
-			only_words[i]);
-		bad = -1;
-	}
-	return bad;
+	return words_check(&only, "IOLAT_ONLY") | words_check(&skip, "IOLAT_SKIP");
 }
 
 /* sh -c the formatted command; its exit status, or -1. */

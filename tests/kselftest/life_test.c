@@ -189,24 +189,27 @@ TEST_F_TIMEOUT(life, unprivileged_gets_eperm, 300)
 }
 
 /*
- * 10 times: load the module, stream records to the CLI while fio runs,
- * and rmmod under it, 0 to 600 ms after the CLI said it was tracing
- * (each delay twice; a round takes 5 to 14 s under TCG, its load, start
- * and rmmod alike).  The CLI must end with one clear error, never hang,
+ * 10 times (IOLAT_UNLOAD_ROUNDS): load the module, stream records to
+ * the CLI while fio runs, and rmmod under it, 0 to 600 ms after the CLI
+ * said it was tracing (each delay twice, in 5 rounds once; a round takes
+ * 5 to 14 s under TCG, its load, start and rmmod alike).  The CLI must end with one clear error, never hang,
  * and the kernel must stay clean (checked by the teardown); its
  * --summary is written all the same, marked incomplete.
  */
 TEST_F_TIMEOUT(life, unload_while_streaming, 900)
 {
+	int rounds = getenv("IOLAT_UNLOAD_ROUNDS") ?
+		     atoi(getenv("IOLAT_UNLOAD_ROUNDS")) : 10;
 	char cmd[512];
 	pid_t fio, cli;
 	int i, st;
 
+	ASSERT_LT(0, rounds);
 	snprintf(cmd, sizeof(cmd),
 		 "exec fio --name=bg --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --time_based --runtime=600 --eta=never --output=/dev/null");
 	fio = spawn_sh(cmd);
 	ASSERT_LT(0, fio);
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < rounds; i++) {
 		ASSERT_EQ(0, module_load());
 		unlink(ERR);
 		unlink("/tmp/iolat_unload.json");
