@@ -121,4 +121,32 @@ static inline int iolat_record_empty_write(const struct iolat_record *r)
 	return r->op == IOLAT_OP_WRITE && !r->bytes;
 }
 
+/* struct iolat_record's sector of a request with none (a flush) */
+#define IOLAT_NO_SECTOR		(~(__u64)0)
+
+/* Does the request's sector mean anything?  Not a flush's, nor a preflush's. */
+static inline int iolat_record_has_sector(const struct iolat_record *r)
+{
+	return r->sector != IOLAT_NO_SECTOR && !iolat_record_empty_write(r);
+}
+
+/*
+ * Blocks an NVMe command covers: its own count for the commands that
+ * address LBAs, all its ranges for a Dataset Management command, else 0.
+ */
+static inline __u64 iolat_nvme_lbas(const struct iolat_record *r)
+{
+	if (r->flags & IOLAT_F_NVME_DSM)
+		return r->dsm_lbas;
+	return r->qid ? r->nlb : 0;
+}
+
+/* Its bytes: its blocks in bytes, or an admin command's data transfer. */
+static inline __u64 iolat_nvme_bytes(const struct iolat_record *r)
+{
+	if (!r->qid)
+		return r->bytes;
+	return iolat_nvme_lbas(r) << r->lba_shift;
+}
+
 #endif /* _IOLAT_LIB_RECORD_H */

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """Call cycles between source files, from their objects' symbols.
 
-    tests/cycles.py OBJ...
+    tests/cycles.py [--layers TOP,...,BOTTOM] OBJ...
 
 File A uses file B when A's object leaves undefined a symbol that B's
 defines (a function called, or data used).  Prints each cycle of uses
 between files (each strongly connected group of two or more files, and
-one path around it), and exits 1 if there is any.  For example, the
-CLI's objects: tests/cycles.py build/user/*.o build/lib/*.o; the
-module's: tests/cycles.py build/kmod/6.1/kmod/*.o build/kmod/6.1/lib/*.o.
+one path around it), and exits 1 if there is any.  With --layers, the
+folders of the objects from the top layer down: a file that uses one
+in a folder above its own is printed too, and fails as a cycle does
+(a folder not listed is above them all).  For example, the CLI's
+objects: tests/cycles.py --layers cmd,out,analysis,file,session,nl,dev,util,lib
+build/user/*.o build/user/*/*.o build/lib/*.o; the module's:
+tests/cycles.py build/kmod/6.1/kmod/*.o build/kmod/6.1/lib/*.o.
 """
 import os
 import subprocess
@@ -92,8 +96,25 @@ def cycle_path(graph, comp):
     return comp
 
 
+def layer_uses(graph, why, layers):
+    """The uses of a file in a folder above the user's: (user, used, symbol)."""
+    rank = {l: i for i, l in enumerate(layers)}
+    up = []
+    for f, gs in graph.items():
+        for g in gs:
+            rf = rank.get(os.path.dirname(f), -1)
+            rg = rank.get(os.path.dirname(g), -1)
+            if rg < rf:
+                up.append((f, g, why[(f, g)]))
+    return sorted(up)
+
+
 def main():
-    objs = sys.argv[1:]
+    args = sys.argv[1:]
+    layers = None
+    if args[:1] == ['--layers'] and len(args) > 1:
+        layers, args = args[1].split(','), args[2:]
+    objs = args
     if not objs:
         sys.exit(__doc__)
     syms = {name(o): symbols(o) for o in objs}
@@ -115,9 +136,13 @@ def main():
         steps = ', '.join(f'{a} -> {b} ({why[(a, b)]})'
                           for a, b in zip(path, path[1:]))
         print(f'cycle among {len(c)} files ({" ".join(c)}): {steps}')
+    up = layer_uses(graph, why, layers) if layers else []
+    for f, g, s in up:
+        print(f'{f} uses {g} ({s}), in a layer above its own')
     print(f'{len(syms)} files, {sum(len(v) for v in graph.values())} '
-          f'uses between them, {len(cycles)} cycle(s)')
-    sys.exit(1 if cycles else 0)
+          f'uses between them, {len(cycles)} cycle(s)' +
+          (f', {len(up)} use(s) of a layer above' if layers else ''))
+    sys.exit(1 if cycles or up else 0)
 
 
 if __name__ == '__main__':

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "cmd/cmd.h"
 
 struct iolat_command {
 	const char *name;

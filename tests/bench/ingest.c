@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../../user/analyze.h"
+#include "out/output.h"
 
 #define PER_MSG		600	/* records per READ message (~64 KiB) */
 #define REC_SIZE	IOLAT_RECORD_BLOCK_SIZE	/* a block session's */

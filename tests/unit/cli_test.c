@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include "../../user/cli.h"
-#include "../../user/json.h"
+#include "out/output.h"
+#include "util/json.h"
 #include "kselftest_harness.h"
 
 static void put(const char *root, const char *rel, const char *text)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For the host tests that write record files by hand (old versions, odd
- * end blocks): one block, as user/recfile.c writes it.
+ * end blocks): one block, as user/file/recfile.c writes it.
  */
 #ifndef IOLAT_TEST_FILE_BLOCKS_H
 #define IOLAT_TEST_FILE_BLOCKS_H
 
 #include <stdio.h>
-#include "../../user/recfile.h"
+#include "file/recfile.h"
 
 /* One block of a record file: head, CRC32C of type, length and payload. */
 static inline void put_block(FILE *f, uint32_t type, const void *buf,

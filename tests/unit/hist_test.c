@@ -121,7 +121,7 @@ TEST_F(accuracy, percentiles_within_0_4_percent)
  * samples, each bin's count put in the fine bin of its midpoint as the
  * module's sum does (kmod/agg.c): every percentile within 6.25% (the
  * samples are all above its first bin's 1.02 us), and every Prometheus
- * bucket (four bounds per power of two from 2^10 ns, user/out_prom.c)
+ * bucket (four bounds per power of two from 2^10 ns, user/out/out_prom.c)
  * the same as the fine histogram's, bound for bound.
  */
 TEST_F(accuracy, module_bins_within_6_25_percent_and_buckets_exact)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of the record file itself (user/recfile.c): its checksum,
+ * Host tests of the record file itself (user/file/recfile.c): its checksum,
  * a file of more devices than its header holds, and a file of an older
  * version, each read back by `iolat report` (IOLAT_CLI, default
  * build/iolat).
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../user/recfile.h"
+#include "file/recfile.h"
 #include "file_blocks.h"
 #include "unit.h"
 #include "kselftest_harness.h"

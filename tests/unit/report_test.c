@@ -2,7 +2,7 @@
 /*
  * Host tests of the record file and of `iolat report` and `iolat plot`
  * on it, on kselftest_harness.h: record files are written here with the
- * CLI's own writer (user/recfile.c) from requests of known latencies,
+ * CLI's own writer (user/file/recfile.c) from requests of known latencies,
  * then the iolat binary (IOLAT_CLI, default build/iolat) reads them:
  *   - report's percentiles against the exact sorted latencies;
  *   - a truncated or corrupt file: one clear line, non-zero exit;
@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "../../user/analyze.h"
-#include "../../user/recfile.h"
+#include "analysis/analyze.h"
+#include "file/recfile.h"
 #include "file_blocks.h"
 #include "unit.h"
 #include "kselftest_harness.h"
@@ -587,7 +587,7 @@ TEST_F(report, plot_renders)
 }
 
 /*
- * A stack's split (user/stack.c), from a file of known times: dm-0's I/Os
+ * A stack's split (user/analysis/stack.c), from a file of known times: dm-0's I/Os
  * (IOLAT_F_BIO) and the requests of nullb0 made from them (IOLAT_F_STACK,
  * the same link), one or two each, the I/O's record in the drain of its
  * requests or the next.  Above and below come out at the exact medians

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "../../user/analyze.h"
-#include "../../user/recfile.h"
+#include "analysis/analyze.h"
+#include "file/recfile.h"
 #include "file_blocks.h"
 #include "unit.h"
 #include "kselftest_harness.h"

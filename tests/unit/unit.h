@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "../../user/recfile.h"
+#include "file/recfile.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 

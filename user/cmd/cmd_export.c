@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iolat export: trace devices and keep their Prometheus exposition
+ * (out_prom.c) up to date, for a fleet's dashboards: --textfile DIR
+ * rewrites DIR/iolat.prom each interval for node_exporter's textfile
+ * collector (written beside it, then renamed: never half a file; removed
+ * when the exporter ends, so that no stale numbers are served as
+ * current), and --listen ADDR:PORT serves GET /metrics itself.  Histograms are
+ * cumulative from the start, counters are the module's exact ones read
+ * when the exposition is made.
+ *
+ * An exporter is left running, so it is the cheap kind of session: the
+ * module keeps the histograms (record -A's aggregation, agg_reader.c),
+ * read when an exposition is made, and no record crosses to user space
+ * (streaming every record cost as much as record itself).
+ * --records streams and analyses them instead.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include "cmd/cmd.h"
+#include "file/recfile.h"
+
+struct export_state {
+	struct iolat_session *s;
+	struct iolat_an an;
+	struct iolat_dev_counters *c;	/* [nr_devs] */
+	const char *dir;
+	int listen_fd;
+	double every_s;
+	double next_s;		/* the text file's next rewrite */
+	uint64_t written, served;
+	uint64_t made;		/* expositions made: files and scrapes */
+	bool failed;
+	struct iolat_agg_reader *agg;	/* unless --records */
+};
+
+static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
+{
+	struct export_state *ex = arg;
+
+	iolat_an_record(&ex->an, dev, r);
+}
+
+/* The module's histograms into the analysis; a failure ends the session. */
+static void agg_take(struct export_state *ex, const struct iolat_dev_counters *c)
+{
+	int err = iolat_agg_take(ex->agg, &ex->an, c);
+
+	if (err) {
+		iolat_err("cannot read the module's histograms: %s", strerror(-err));
+		ex->failed = true;
+	}
+}
+
+static void on_stopped(void *arg)
+{
+	struct export_state *ex = arg;
+
+	if (ex->agg)
+		agg_take(ex, ex->s->counters);
+}
+
+/* A disk joined: its room here, and its series from the next exposition. */
+static void on_added(void *arg, unsigned int dev)
+{
+	struct export_state *ex = arg;
+
+	iolat_counters_grow(ex->s, &ex->c, dev);
+	if (ex->agg)
+		iolat_agg_reader_grow(ex->agg, dev);
+	iolat_an_add_req(&ex->an, &ex->s->devs[dev]);
+}
+
+/* The versions and the kernel, for iolat_build_info. */
+static void on_started(void *arg)
+{
+	struct export_state *ex = arg;
+	struct iolat_session *s = ex->s;
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return;
+	iolat_file_header_fill(h, s, &s->info, s->t0_ns, s->t0_real_ns);
+	iolat_an_meta_from(&ex->an, h);
+	free(h);
+}
+
+/* The exposition now, into a memory buffer. */
+static char *exposition(struct export_state *ex, size_t *len)
+{
+	struct iolat_run run = ex->s->run;
+	unsigned int d, gone = 0;
+	char *buf = NULL;
+	FILE *f;
+
+	const struct iolat_dev_counters *c = ex->s->counters;
+
+	f = open_memstream(&buf, len);
+	if (!f)
+		return NULL;
+	/* while tracing, the counters now; after, those of the stop */
+	if (ex->s->nl)
+		c = iolat_session_counters(ex->s, ex->c) ? NULL : ex->c;
+	/* the module's histograms up to the same reading */
+	if (ex->agg && ex->s->nl && c)
+		agg_take(ex, c);
+	run.delivered = ex->an.records;
+	iolat_prom_write(f, &ex->an, &run, c);
+	/* the session's memory in the module (GET_INFO at its start) */
+	fprintf(f, "# HELP iolat_module_memory_bytes Kernel memory that this exporter's session holds in the iolat module.\n# TYPE iolat_module_memory_bytes gauge\niolat_module_memory_bytes %llu\n",
+		(unsigned long long)run.module_mem_bytes);
+	for (d = 0; d < ex->s->nr_devs; d++)
+		gone += run.dev_state[d] != IOLAT_DEV_PRESENT;
+	fprintf(f, "# HELP iolat_devices Disks of this exporter's session: traced, or removed while it runs (their series keep what they counted while there).\n# TYPE iolat_devices gauge\niolat_devices{state=\"traced\"} %u\niolat_devices{state=\"removed\"} %u\n",
+		ex->s->nr_devs - gone, gone);
+	fprintf(f, "# HELP iolat_exporter_expositions_total Expositions made: this one, the text files written and the scrapes served before it.\n# TYPE iolat_exporter_expositions_total counter\niolat_exporter_expositions_total %llu\n",
+		(unsigned long long)++ex->made);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void remove_textfile(struct export_state *ex)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/iolat.prom", ex->dir);
+	if (unlink(path) && errno != ENOENT) {
+		iolat_err("cannot remove %s: %s", path, strerror(errno));
+		ex->failed = true;
+	}
+}
+
+static int write_textfile(struct export_state *ex)
+{
+	char tmp[4096], path[4096];
+	size_t len;
+	char *buf = exposition(ex, &len);
+	FILE *f;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/iolat.prom", ex->dir);
+	snprintf(tmp, sizeof(tmp), "%s/.iolat.prom.%d", ex->dir, getpid());
+	f = fopen(tmp, "w");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		err = -errno;
+		iolat_err("cannot write %s: %s", tmp, strerror(errno));
+		if (f)
+			unlink(tmp);
+	} else if (rename(tmp, path)) {
+		err = -errno;
+		iolat_err("cannot rename %s to %s: %s", tmp, path,
+			  strerror(errno));
+		unlink(tmp);
+	}
+	free(buf);
+	ex->written += !err;
+	return err;
+}
+
+/* One HTTP request, answered and closed. */
+static void serve(struct export_state *ex, int fd)
+{
+	static const char not_found[] =
+		"HTTP/1.0 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\niolat serves /metrics.\r\n";
+	char req[1024], head[256];
+	struct timeval tv = { 1, 0 };
+	size_t len, off = 0;
+	ssize_t n = 0;
+	char *buf;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	while (off < sizeof(req) - 1 &&
+	       (n = read(fd, req + off, sizeof(req) - 1 - off)) > 0) {
+		off += n;
+		req[off] = '\0';
+		if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n"))
+			break;
+	}
+	req[off] = '\0';
+	if (strncmp(req, "GET /metrics ", 13) && strncmp(req, "GET /metrics?", 13)) {
+		if (write(fd, not_found, sizeof(not_found) - 1) < 0)
+			iolat_warn("a /metrics client went away: %s",
+				   strerror(errno));
+		close(fd);
+		return;
+	}
+	buf = exposition(ex, &len);
+	if (buf) {
+		int h = snprintf(head, sizeof(head),
+				 "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+				 len);
+
+		if (write(fd, head, h) != h || write(fd, buf, len) != (ssize_t)len)
+			iolat_warn("a /metrics client went away: %s",
+				   strerror(errno));
+		else
+			ex->served++;
+	}
+	free(buf);
+	close(fd);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool on_idle(void *arg)
+{
+	struct export_state *ex = arg;
+	int fd;
+
+	if (ex->dir && now_s() >= ex->next_s) {
+		if (write_textfile(ex))
+			ex->failed = true;
+		ex->next_s = now_s() + ex->every_s;
+	}
+	while (ex->listen_fd >= 0 &&
+	       (fd = accept4(ex->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+		serve(ex, fd);
+	return ex->failed;
+}
+
+/* "127.0.0.1:9301", ":9301" or "[::1]:9301" -> a listening socket. */
+static int listen_on(const char *arg)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	const char *colon = strrchr(arg, ':');
+	char host[64];
+	int fd, one = 1, port;
+	char *end;
+
+	if (!colon || colon - arg >= (long)sizeof(host))
+		return -EINVAL;
+	port = strtol(colon + 1, &end, 10);
+	if (*end || end == colon + 1 || port <= 0 || port > 65535)
+		return -EINVAL;
+	memcpy(host, arg, colon - arg);
+	host[colon - arg] = '\0';
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		memmove(host, host + 1, strlen(host));
+		host[strlen(host) - 1] = '\0';
+	}
+	if (!host[0] || inet_pton(AF_INET, host, &a4.sin_addr) == 1) {
+		if (!host[0])
+			a4.sin_addr.s_addr = htonl(INADDR_ANY);
+		a4.sin_port = htons(port);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, (void *)&a4, sizeof(a4)) || listen(fd, 16))
+			goto fail;
+		return fd;
+	}
+	if (inet_pton(AF_INET6, host, &a6.sin6_addr) != 1)
+		return -EINVAL;
+	a6.sin6_port = htons(port);
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (void *)&a6, sizeof(a6)) || listen(fd, 16))
+		goto fail;
+	return fd;
+fail:
+	one = -errno;
+	close(fd);
+	return one;
+}
+
+/* The analysis keeps the histograms; the exposition is made on demand. */
+static const struct iolat_output histograms_only = { .name = "export" };
+
+int cmd_export(int argc, const char **argv)
+{
+	char *dir = NULL, *listen_arg = NULL, *every = NULL, *buckets = NULL;
+	int records = 0;
+	struct poptOption opts[] = {
+		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
+		  "Devices and filters:", NULL },
+		{ "textfile", 0, POPT_ARG_STRING, &dir, 0,
+		  "keep DIR/iolat.prom up to date (node_exporter's textfile collector)",
+		  "DIR" },
+		{ "listen", 0, POPT_ARG_STRING, &listen_arg, 0,
+		  "serve GET /metrics on ADDR:PORT (e.g. :9301)", "ADDR:PORT" },
+		{ "interval", 'i', POPT_ARG_STRING, &every, 0,
+		  "rewrite the text file each SECS seconds (default 15)", "SECS" },
+		IOLAT_PROM_POPT(buckets),
+		{ "records", 0, POPT_ARG_NONE, &records, 0,
+		  "stream every request's record and analyse it here, rather than read the module's histograms (costs as much as record)",
+		  NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct iolat_session_opts o = { 0 };
+	struct iolat_session s = { 0 };
+	struct export_state ex = { .s = &s, .listen_fd = -1, .every_s = 15 };
+	struct iolat_an_opts ao = { .stage = IOLAT_STAGE_Q2C };
+	poptContext pc;
+	unsigned int d;
+	int rc = EXIT_USAGE;
+
+	pc = poptGetContext("iolat export", argc, argv, opts,
+			    POPT_CONTEXT_POSIXMEHARDER);
+	if (iolat_session_getopt(&s, &o, pc))
+		goto out;
+	if (!dir && !listen_arg) {
+		iolat_err("export needs --textfile DIR or --listen ADDR:PORT");
+		goto out;
+	}
+	if (every && iolat_parse_secs("-i", every, IOLAT_MIN_INTERVAL_S,
+					  &ex.every_s))
+		goto out;
+	if (iolat_prom_parse_step(buckets, &ao.prom_step))
+		goto out;
+	if (dir && access(dir, W_OK)) {
+		iolat_err("--textfile: cannot write in %s: %s", dir,
+			  strerror(errno));
+		goto out;
+	}
+	s.every_disk = true;
+	rc = iolat_session_setup(&s, &o);
+	if (rc)
+		goto out;
+	s.aggregate = !records;
+	if (s.aggregate) {
+		ex.agg = iolat_agg_reader_new(&s);
+		if (!ex.agg) {
+			iolat_err("out of memory");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
+	if (listen_arg) {
+		ex.listen_fd = listen_on(listen_arg);
+		if (ex.listen_fd < 0) {
+			iolat_err("--listen %s: %s", listen_arg,
+				  ex.listen_fd == -EINVAL ?
+				  "give ADDR:PORT, such as 127.0.0.1:9301 or :9301" :
+				  strerror(-ex.listen_fd));
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	iolat_an_init(&ex.an, &ao, &histograms_only);
+	for (d = 0; d < s.nr_devs; d++)
+		iolat_an_add_req(&ex.an, &s.devs[d]);
+	ex.dir = dir;
+	s.record = on_record;
+	s.started = on_started;
+	s.stopped = on_stopped;
+	s.idle = on_idle;
+	s.wake_fd = ex.listen_fd;
+	s.added = on_added;
+	/*
+	 * a disk that appears joins at the second device check that sees
+	 * it, within half an interval: it is in the next exposition
+	 */
+	s.follow_s = ex.every_s / 4;
+	s.arg = &ex;
+	ex.c = iolat_counters_new(&s);
+	if (!ex.c) {
+		iolat_err("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = iolat_session_run(&s);
+	/*
+	 * No stale numbers left for node_exporter to serve as if current:
+	 * the text file goes with the exporter.
+	 */
+	if (dir && ex.written)
+		remove_textfile(&ex);
+	fprintf(stderr, "iolat: %llu text files written (removed at the end), %llu scrapes served\n",
+		(unsigned long long)ex.written, (unsigned long long)ex.served);
+	if (!rc)
+		rc = iolat_session_accounted(&s) && !ex.failed ? EXIT_OK :
+		     EXIT_FAIL;
+out:
+	iolat_counters_free(&s, ex.c);
+	iolat_agg_reader_free(ex.agg);
+	if (ex.listen_fd >= 0)
+		close(ex.listen_fd);
+	iolat_an_free(&ex.an);
+	iolat_session_free(&s);
+	iolat_session_opts_free(&o);
+	free(dir);
+	free(listen_arg);
+	free(every);
+	free(buckets);
+	poptFreeContext(pc);
+	return rc;
+}

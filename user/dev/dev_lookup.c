@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A record -> the session's or file's device it is of: by its number,
+ * with the devices' numbers sorted once and bisected, or an NVMe admin
+ * command by its controller.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "dev/dev.h"
+
+static int dev_key_cmp(const void *a, const void *b)
+{
+	const struct iolat_dev_key *x = a, *y = b;
+
+	if (x->devt != y->devt)
+		return x->devt < y->devt ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/**
+ * iolat_dev_find() - iolat_dev_index() by bisection
+ * @l: the devices' keys, built here when @nr devices are not indexed
+ * @devs: the devices
+ * @nr: how many
+ * @r: the record
+ *
+ * The first of the devices of @r's number, as iolat_dev_index() finds
+ * it, in O(log @nr); an admin command (of its controller, not a
+ * number), or keys that cannot be allocated, by iolat_dev_index().
+ *
+ * Return: the index, or -1.
+ */
+int iolat_dev_find(struct iolat_dev_lookup *l,
+		   const struct iolat_dev_req *devs, unsigned int nr,
+		   const struct iolat_record *r)
+{
+	uint64_t devt = (uint64_t)r->major << 32 | r->minor;
+	unsigned int lo = 0, hi, mid, d;
+
+	if (r->flags & IOLAT_F_NVME_ADMIN)
+		return iolat_dev_index(devs, nr, r);
+	if (l->nr != nr) {
+		if (l->cap < nr) {
+			struct iolat_dev_key *k = realloc(l->keys,
+							  nr * sizeof(*k));
+
+			if (!k)
+				return iolat_dev_index(devs, nr, r);
+			l->keys = k;
+			l->cap = nr;
+		}
+		for (d = 0; d < nr; d++) {
+			l->keys[d].devt = (uint64_t)devs[d].major << 32 |
+					  devs[d].minor;
+			l->keys[d].index = d;
+		}
+		qsort(l->keys, nr, sizeof(*l->keys), dev_key_cmp);
+		l->nr = nr;
+	}
+	/* the first key not below devt */
+	hi = nr;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (l->keys[mid].devt < devt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && l->keys[lo].devt == devt ? (int)l->keys[lo].index :
+						     -1;
+}
+
+/* The devices changed (their number may not have): build the keys again. */
+void iolat_dev_lookup_reset(struct iolat_dev_lookup *l)
+{
+	l->nr = 0;
+}
+
+void iolat_dev_lookup_free(struct iolat_dev_lookup *l)
+{
+	free(l->keys);
+	l->keys = NULL;
+	l->nr = 0;
+	l->cap = 0;
+}
+
+/**
+ * iolat_dev_index() - which of the devices a record is of
+ * @devs: the session's devices
+ * @nr: how many
+ * @r: the record; an admin command is of its controller's namespaces
+ *
+ * Return: the index, or -1.
+ */
+int iolat_dev_index(const struct iolat_dev_req *devs, unsigned int nr,
+		    const struct iolat_record *r)
+{
+	unsigned int d;
+
+	for (d = 0; d < nr; d++) {
+		if (r->flags & IOLAT_F_NVME_ADMIN ?
+		    devs[d].nvme_ctrl == r->ctrl :
+		    devs[d].major == r->major && devs[d].minor == r->minor)
+			return d;
+	}
+	return -1;
+}
