@@ -104,7 +104,7 @@ $(BUILD)/tests/unit/recfile_test: tests/unit/recfile_test.c $(RECFILE_OBJS) \
 	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
 
 $(BUILD)/tests/unit/stats_test: tests/unit/stats_test.c $(RECFILE_OBJS) \
-				$(BUILD)/user/nl/session_stats.o \
+				$(BUILD)/user/nl/session_stats.o $(BUILD)/user/util/json.o \
 				$(LIB_OBJS) $(BUILD)/iolat
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm

@@ -552,6 +552,67 @@ TEST(json_strings_escaped)
 	}
 }
 
+/* One document of the JSON writer, @spaced or not, as text. */
+static char *json_doc(bool spaced)
+{
+	struct json j;
+	char *buf;
+	size_t len;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	json_init(&j, f, spaced);
+	json_obj(&j, NULL);
+	json_string(&j, "name", "dm\"0");
+	json_arr(&j, "empty");
+	json_end(&j);
+	json_arr_lines(&j, "intervals");
+	json_obj(&j, NULL);
+	json_u64(&j, "n", 18446744073709551615ULL);
+	json_end(&j);
+	json_obj(&j, NULL);
+	json_int(&j, "error", -5);
+	json_arr(&j, "pairs");
+	json_arr(&j, NULL);
+	json_u64(&j, NULL, 1);
+	json_raw(&j, NULL, "2");
+	json_end(&j);
+	json_end(&j);
+	json_end(&j);
+	json_end(&j);
+	json_double(&j, "secs", "%.3f", 1.5);
+	json_bool(&j, "incomplete", false);
+	json_end(&j);
+	/* a second value: JSON Lines */
+	json_obj(&j, NULL);
+	json_end(&j);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The one JSON writer: commas between items only, keys escaped as
+ * strings, ": " and ", " or none, an array of lines apart, a value
+ * alone ending its line.
+ */
+TEST(json_writer)
+{
+	char *doc;
+
+	doc = json_doc(false);
+	EXPECT_STREQ("{\"name\":\"dm\\\"0\",\"empty\":[],\"intervals\":[{\"n\":18446744073709551615},\n"
+		     " {\"error\":-5,\"pairs\":[[1,2]]}],\"secs\":1.500,\"incomplete\":false}\n{}\n",
+		     doc);
+	free(doc);
+	doc = json_doc(true);
+	EXPECT_STREQ("{\"name\": \"dm\\\"0\", \"empty\": [], \"intervals\": [{\"n\": 18446744073709551615},\n"
+		     " {\"error\": -5, \"pairs\": [[1, 2]]}], \"secs\": 1.500, \"incomplete\": false}\n{}\n",
+		     doc);
+	free(doc);
+}
+
 /*
  * A completion's status as trace --nvme prints it: by name, with the
  * do-not-retry bit; in hex where the table does not know it; "unknown",

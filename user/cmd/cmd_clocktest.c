@@ -34,26 +34,34 @@ static void text(const struct iolat_clock_result *r, unsigned int nr)
 
 static void json(const struct iolat_clock_result *r, unsigned int nr)
 {
+	struct json j;
 	unsigned int i, p;
 
-	printf("{\"clocks\":[");
+	json_init(&j, stdout, false);
+	json_obj(&j, NULL);
+	json_arr(&j, "clocks");
 	for (i = 0; i < nr; i++) {
-		printf("%s{\"name\":", i ? "," : "");
-		json_str(stdout, r[i].name);
-		printf(",\"units\":");
-		json_str(stdout, r[i].units);
-		printf(",\"in_use\":%s,"
-		       "\"read_ns\":%.3f,\"samples\":%llu,\"inversions\":%llu,"
-		       "\"max_back\":%llu,\"pairs\":[",
-		       r[i].in_use ? "true" : "false", r[i].read_ps / 1000.0,
-		       U(r[i].samples), U(r[i].inversions), U(r[i].max_back));
-		for (p = 0; p < r[i].nr_pairs; p++)
-			printf("%s{\"from\":%u,\"to\":%u,\"count\":%llu}",
-			       p ? "," : "", r[i].pairs[p].from,
-			       r[i].pairs[p].to, U(r[i].pairs[p].count));
-		printf("]}");
+		json_obj(&j, NULL);
+		json_string(&j, "name", r[i].name);
+		json_string(&j, "units", r[i].units);
+		json_bool(&j, "in_use", r[i].in_use);
+		json_double(&j, "read_ns", "%.3f", r[i].read_ps / 1000.0);
+		json_u64(&j, "samples", r[i].samples);
+		json_u64(&j, "inversions", r[i].inversions);
+		json_u64(&j, "max_back", r[i].max_back);
+		json_arr(&j, "pairs");
+		for (p = 0; p < r[i].nr_pairs; p++) {
+			json_obj(&j, NULL);
+			json_u64(&j, "from", r[i].pairs[p].from);
+			json_u64(&j, "to", r[i].pairs[p].to);
+			json_u64(&j, "count", r[i].pairs[p].count);
+			json_end(&j);
+		}
+		json_end(&j);
+		json_end(&j);
 	}
-	printf("]}\n");
+	json_end(&j);
+	json_end(&j);
 }
 
 int cmd_clocktest(int argc, const char **argv)

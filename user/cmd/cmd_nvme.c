@@ -187,67 +187,75 @@ static void text_dev(const struct nvme_state *st, unsigned int i)
 	printf("\n");
 }
 
-static void json_group(const char *key, const char *val, unsigned int num,
-		       const struct nvme_group *g, bool first)
+/* A queue's or an opcode's commands: @key's value @val, or @num. */
+static void json_group(struct json *j, const char *key, const char *val,
+		       unsigned int num, const struct nvme_group *g)
 {
 	unsigned int i, hi = 0;
 
-	printf("%s{", first ? "" : ",");
-	if (val) {
-		printf("\"%s\":", key);
-		json_str(stdout, val);
-	} else
-		printf("\"%s\":%u", key, num);
-	printf(",\"commands\":%llu,\"bytes\":%llu,\"errors\":%llu,\"min_ns\":%llu,\"p50_ns\":%llu,\"p90_ns\":%llu,\"p99_ns\":%llu,\"max_ns\":%llu,\"mean_ns\":%.0f,\"qd_hist\":[",
-	       U(g->lat.count), U(g->bytes), U(g->errors), U(g->lat.min),
-	       U(iolat_hist_percentile(&g->lat, 500000)),
-	       U(iolat_hist_percentile(&g->lat, 900000)),
-	       U(iolat_hist_percentile(&g->lat, 990000)), U(g->lat.max),
-	       g->lat.count ? (double)g->lat.sum / g->lat.count : 0.0);
+	json_obj(j, NULL);
+	if (val)
+		json_string(j, key, val);
+	else
+		json_u64(j, key, num);
+	json_u64(j, "commands", g->lat.count);
+	json_u64(j, "bytes", g->bytes);
+	json_u64(j, "errors", g->errors);
+	json_u64(j, "min_ns", g->lat.min);
+	json_u64(j, "p50_ns", iolat_hist_percentile(&g->lat, 500000));
+	json_u64(j, "p90_ns", iolat_hist_percentile(&g->lat, 900000));
+	json_u64(j, "p99_ns", iolat_hist_percentile(&g->lat, 990000));
+	json_u64(j, "max_ns", g->lat.max);
+	json_double(j, "mean_ns", "%.0f",
+		    g->lat.count ? (double)g->lat.sum / g->lat.count : 0.0);
 	for (i = 0; i < IOLAT_QD_BUCKETS; i++)
 		if (g->qd[i])
 			hi = i;
+	json_arr(j, "qd_hist");
 	for (i = 0; i <= hi; i++)
-		printf("%s%llu", i ? "," : "", U(g->qd[i]));
-	printf("]}");
+		json_u64(j, NULL, g->qd[i]);
+	json_end(j);
+	json_end(j);
+}
+
+/* The opcodes of @ops (admin's or I/O's) with commands, by name. */
+static void json_opcodes(struct json *j, const char *key,
+			 struct nvme_group *const *ops, int admin)
+{
+	unsigned int op;
+	char label[32];
+
+	json_arr(j, key);
+	for (op = 0; op < NR_OPCODES; op++) {
+		if (!ops[op])
+			continue;
+		op_label(label, sizeof(label), admin, op);
+		json_group(j, "opcode", label, 0, ops[op]);
+	}
+	json_end(j);
 }
 
 /* One JSON object per namespace, admin commands with their controller. */
 static void json_dev(const struct nvme_state *st, unsigned int i)
 {
 	const struct nvme_dev *d = &st->devs[i];
-	unsigned int q, op;
-	char label[32];
-	bool first = true;
+	char ctrl[16];
+	struct json j;
+	unsigned int q;
 
-	printf("{\"device\":");
-	json_str(stdout, st->s->devs[i].name);
-	printf(",\"ctrl\":\"nvme%d\",\"qids\":[", st->s->devs[i].nvme_ctrl);
-	for (q = 1; q < d->nr_qids; q++) {
-		if (!d->qids[q])
-			continue;
-		json_group("qid", NULL, q, d->qids[q], first);
-		first = false;
-	}
-	printf("],\"opcodes\":[");
-	first = true;
-	for (op = 0; op < NR_OPCODES; op++) {
-		if (!d->ops[op])
-			continue;
-		op_label(label, sizeof(label), 0, op);
-		json_group("opcode", label, 0, d->ops[op], first);
-		first = false;
-	}
-	printf("],\"admin\":[");
-	first = true;
-	for (op = 0; op < NR_OPCODES; op++) {
-		if (!d->admin[op])
-			continue;
-		op_label(label, sizeof(label), 1, op);
-		json_group("opcode", label, 0, d->admin[op], first);
-		first = false;
-	}
-	printf("]}\n");
+	snprintf(ctrl, sizeof(ctrl), "nvme%d", st->s->devs[i].nvme_ctrl);
+	json_init(&j, stdout, false);
+	json_obj(&j, NULL);
+	json_string(&j, "device", st->s->devs[i].name);
+	json_string(&j, "ctrl", ctrl);
+	json_arr(&j, "qids");
+	for (q = 1; q < d->nr_qids; q++)
+		if (d->qids[q])
+			json_group(&j, "qid", NULL, q, d->qids[q]);
+	json_end(&j);
+	json_opcodes(&j, "opcodes", d->ops, 0);
+	json_opcodes(&j, "admin", d->admin, 1);
+	json_end(&j);
 }
 
 static void free_state(struct nvme_state *st)

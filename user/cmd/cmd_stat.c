@@ -55,31 +55,31 @@ static void header(void)
 	       "%util", "%qutil", "k:%util", "k:aqu-sz", "k-q:%util");
 }
 
-/* The non-empty queue-depth buckets between two readings, as JSON. */
-static void json_qd_hist(const struct iolat_dev_counters *a,
+/* The non-empty queue-depth buckets between two readings: [low, n]. */
+static void json_qd_hist(struct json *j, const struct iolat_dev_counters *a,
 			 const struct iolat_dev_counters *b)
 {
-	bool first = true;
 	unsigned int i;
 
-	printf(",\"qd_hist\":[");
+	json_arr(j, "qd_hist");
 	for (i = 0; i < IOLAT_QD_BUCKETS; i++) {
 		uint64_t n = b->qd_hist[i] - a->qd_hist[i];
 
 		if (!n)
 			continue;
-		printf("%s[%u,%llu]", first ? "" : ",", iolat_qd_bucket_low(i),
-		       U(n));
-		first = false;
+		json_arr(j, NULL);
+		json_u64(j, NULL, iolat_qd_bucket_low(i));
+		json_u64(j, NULL, n);
+		json_end(j);
 	}
-	printf("]");
+	json_end(j);
 }
 
 /*
  * A stack's bio-based device: its await split above and below, and the
  * I/Os with requests below and their time there, all ops.
  */
-static void json_split(const struct iolat_stat_row *r,
+static void json_split(struct json *j, const struct iolat_stat_row *r,
 		       const struct iolat_dev_counters *a,
 		       const struct iolat_dev_counters *b)
 {
@@ -90,11 +90,92 @@ static void json_split(const struct iolat_stat_row *r,
 		ios += b->below_ios[op] - a->below_ios[op];
 		ns += b->below_ns[op] - a->below_ns[op];
 	}
-	printf(",\"stack\":{\"r_above_ms\":%.6f,\"r_below_ms\":%.6f,"
-	       "\"w_above_ms\":%.6f,\"w_below_ms\":%.6f,\"r_joined\":%.6f,"
-	       "\"w_joined\":%.6f,\"below_ios\":%llu,\"below_ns\":%llu}",
-	       r->r_above_ms, r->r_below_ms, r->w_above_ms, r->w_below_ms,
-	       r->r_joined, r->w_joined, U(ios), U(ns));
+	json_obj(j, "stack");
+	json_double(j, "r_above_ms", "%.6f", r->r_above_ms);
+	json_double(j, "r_below_ms", "%.6f", r->r_below_ms);
+	json_double(j, "w_above_ms", "%.6f", r->w_above_ms);
+	json_double(j, "w_below_ms", "%.6f", r->w_below_ms);
+	json_double(j, "r_joined", "%.6f", r->r_joined);
+	json_double(j, "w_joined", "%.6f", r->w_joined);
+	json_u64(j, "below_ios", ios);
+	json_u64(j, "below_ns", ns);
+	json_end(j);
+}
+
+/* A number of a row: its key, its format and its value. */
+struct stat_num {
+	const char *key;
+	const char *fmt;
+	double v;
+};
+
+static void json_nums(struct json *j, const struct stat_num *n, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		json_double(j, n[i].key, n[i].fmt, n[i].v);
+}
+
+#define NUMS(a) (a), sizeof(a) / sizeof((a)[0])
+
+/* One device's row as a JSON line. */
+static void json_row(const char *name, double t, bool total,
+		     const struct iolat_stat_row *r,
+		     const struct iolat_dev_counters *a,
+		     const struct iolat_dev_counters *b,
+		     const struct iolat_diskstats *ka,
+		     const struct iolat_diskstats *kb)
+{
+	const struct stat_num rates[] = {
+		{ "seconds", "%.6f", r->secs },
+		{ "r_s", "%.3f", r->r_s }, { "w_s", "%.3f", r->w_s },
+		{ "rkB_s", "%.3f", r->rkb_s }, { "wkB_s", "%.3f", r->wkb_s },
+		{ "rareq_sz", "%.3f", r->rareq_kb },
+		{ "wareq_sz", "%.3f", r->wareq_kb },
+		{ "d_s", "%.3f", r->d_s }, { "dkB_s", "%.3f", r->dkb_s },
+		{ "d_await_ms", "%.6f", r->d_await_ms },
+		{ "f_s", "%.3f", r->f_s },
+		{ "f_await_ms", "%.6f", r->f_await_ms },
+		{ "r_await_ms", "%.6f", r->r_await_ms },
+		{ "w_await_ms", "%.6f", r->w_await_ms },
+		{ "aqu_sz", "%.6f", r->aqu_sz }, { "dev_qd", "%.6f", r->dev_qd },
+		{ "qd_issue", "%.6f", r->qd_issue },
+		{ "util", "%.6f", r->util }, { "qutil", "%.6f", r->qutil },
+	};
+	const struct stat_num kernel[] = {
+		{ "util", "%.6f", r->k_util }, { "aqu_sz", "%.6f", r->k_aqu_sz },
+		{ "r_await_ms", "%.6f", r->k_r_await_ms },
+		{ "w_await_ms", "%.6f", r->k_w_await_ms },
+		{ "rrqm_s", "%.3f", r->k_rrqm_s },
+		{ "wrqm_s", "%.3f", r->k_wrqm_s },
+	};
+	struct json j;
+
+	json_init(&j, stdout, false);
+	json_obj(&j, NULL);
+	if (total)
+		json_bool(&j, "total", true);
+	json_double(&j, "time", "%.3f", t);
+	json_string(&j, "device", name);
+	json_nums(&j, NUMS(rates));
+	json_obj(&j, "kernel");
+	json_nums(&j, NUMS(kernel));
+	json_end(&j);
+	json_double(&j, "util_diff", "%.6f", r->k_util - r->qutil);
+	json_u64(&j, "busy_ns", b->busy_ns - a->busy_ns);
+	json_u64(&j, "qbusy_ns", b->qbusy_ns - a->qbusy_ns);
+	json_u64(&j, "inflight_ns", b->inflight_ns - a->inflight_ns);
+	json_u64(&j, "qinflight_ns", b->qinflight_ns - a->qinflight_ns);
+	json_u64(&j, "elapsed_ns", b->now_ns - a->now_ns);
+	json_u64(&j, "kernel_io_ticks_ms",
+		 kb->f[IOLAT_DS_IO_TICKS] - ka->f[IOLAT_DS_IO_TICKS]);
+	json_u64(&j, "kernel_time_in_queue_ms",
+		 kb->f[IOLAT_DS_TIME_IN_QUEUE] - ka->f[IOLAT_DS_TIME_IN_QUEUE]);
+	json_qd_hist(&j, a, b);
+	if (r->has_split)
+		json_split(&j, r, a, b);
+	json_end(&j);
 }
 
 static void print_row(struct stat_state *st, unsigned int d, double t,
@@ -128,38 +209,7 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 			       100 * r.w_joined);
 		return;
 	}
-	printf("{%s\"time\":%.3f,\"device\":", total ? "\"total\":true," : "",
-	       t);
-	json_str(stdout, name);
-	printf(",\"seconds\":%.6f,"
-	       "\"r_s\":%.3f,\"w_s\":%.3f,\"rkB_s\":%.3f,\"wkB_s\":%.3f,"
-	       "\"rareq_sz\":%.3f,\"wareq_sz\":%.3f,\"d_s\":%.3f,"
-	       "\"dkB_s\":%.3f,\"d_await_ms\":%.6f,\"f_s\":%.3f,"
-	       "\"f_await_ms\":%.6f,"
-	       "\"r_await_ms\":%.6f,\"w_await_ms\":%.6f,\"aqu_sz\":%.6f,"
-	       "\"dev_qd\":%.6f,\"qd_issue\":%.6f,\"util\":%.6f,\"qutil\":%.6f,"
-	       "\"kernel\":{\"util\":%.6f,\"aqu_sz\":%.6f,\"r_await_ms\":%.6f,"
-	       "\"w_await_ms\":%.6f,\"rrqm_s\":%.3f,\"wrqm_s\":%.3f},"
-	       "\"util_diff\":%.6f,"
-	       "\"busy_ns\":%llu,\"qbusy_ns\":%llu,\"inflight_ns\":%llu,"
-	       "\"qinflight_ns\":%llu,\"elapsed_ns\":%llu,"
-	       "\"kernel_io_ticks_ms\":%llu,\"kernel_time_in_queue_ms\":%llu",
-	       r.secs, r.r_s, r.w_s,
-	       r.rkb_s, r.wkb_s, r.rareq_kb, r.wareq_kb, r.d_s, r.dkb_s,
-	       r.d_await_ms, r.f_s, r.f_await_ms, r.r_await_ms, r.w_await_ms,
-	       r.aqu_sz, r.dev_qd, r.qd_issue, r.util, r.qutil, r.k_util,
-	       r.k_aqu_sz, r.k_r_await_ms, r.k_w_await_ms, r.k_rrqm_s,
-	       r.k_wrqm_s, r.k_util - r.qutil,
-	       U(b->busy_ns - a->busy_ns), U(b->qbusy_ns - a->qbusy_ns),
-	       U(b->inflight_ns - a->inflight_ns),
-	       U(b->qinflight_ns - a->qinflight_ns),
-	       U(b->now_ns - a->now_ns),
-	       kb->f[IOLAT_DS_IO_TICKS] - ka->f[IOLAT_DS_IO_TICKS],
-	       kb->f[IOLAT_DS_TIME_IN_QUEUE] - ka->f[IOLAT_DS_TIME_IN_QUEUE]);
-	json_qd_hist(a, b);
-	if (r.has_split)
-		json_split(&r, a, b);
-	printf("}\n");
+	json_row(name, t, total, &r, a, b, ka, kb);
 }
 
 /* iolat's counters and the kernel's of every device, now, into cur. */

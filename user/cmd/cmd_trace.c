@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
+#include "util/json.h"
 #include "../../lib/nvme_names.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -93,8 +94,17 @@ static void nvme_fields(const struct iolat_record *r, const char *dev,
 		snprintf(v[26], sizeof(v[26]), "%llu", U(ns));
 	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_Q2C, &ns))
 		snprintf(v[27], sizeof(v[27]), "%llu", U(ns));
-	iolat_put_fields(nvme_names, v, str, NR_NVME, json);
-	printf(json ? "}\n" : "\n");
+	if (json) {
+		struct json j;
+
+		json_init(&j, stdout, true);
+		json_obj(&j, NULL);
+		iolat_put_fields(nvme_names, v, str, NR_NVME, &j);
+		json_end(&j);
+	} else {
+		iolat_put_fields(nvme_names, v, str, NR_NVME, NULL);
+		printf("\n");
+	}
 }
 
 /* --nvme: one line per command. */

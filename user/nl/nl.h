@@ -73,7 +73,8 @@ extern const struct iolat_stat_info iolat_stat_info[IOLAT_STAT_NR];
 uint64_t iolat_stats_sum(const struct iolat_stats *st, enum iolat_stat_class c);
 void iolat_stats_text(FILE *f, const struct iolat_stats *st,
 		      enum iolat_stat_class c);
-void iolat_stats_json(FILE *f, const struct iolat_stats *st,
+struct json;
+void iolat_stats_json(struct json *j, const struct iolat_stats *st,
 		      enum iolat_stat_class c);
 /* Did the session trace a stack (its counters say so)? */
 static inline bool iolat_stats_stack(const struct iolat_stats *st)

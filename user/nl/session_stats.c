@@ -6,6 +6,7 @@
  * everywhere its class is.
  */
 #include "nl/nl.h"
+#include "util/json.h"
 
 const struct iolat_stat_info iolat_stat_info[IOLAT_STAT_NR] = {
 #define IOLAT_STAT(field, ATTR, class, text) \
@@ -41,18 +42,13 @@ void iolat_stats_text(FILE *f, const struct iolat_stats *st,
 	}
 }
 
-/* A class's counters as JSON members "name": N, comma-separated. */
-void iolat_stats_json(FILE *f, const struct iolat_stats *st,
+/* A class's counters as members of @j's open object, in their list's order. */
+void iolat_stats_json(struct json *j, const struct iolat_stats *st,
 		      enum iolat_stat_class c)
 {
-	const char *sep = "";
 	unsigned int i;
 
-	for (i = 0; i < IOLAT_STAT_NR; i++) {
-		if (iolat_stat_info[i].class != c)
-			continue;
-		fprintf(f, "%s\"%s\": %llu", sep, iolat_stat_info[i].name,
-			(unsigned long long)st->n[i]);
-		sep = ", ";
-	}
+	for (i = 0; i < IOLAT_STAT_NR; i++)
+		if (iolat_stat_info[i].class == c)
+			json_u64(j, iolat_stat_info[i].name, st->n[i]);
 }

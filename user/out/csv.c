@@ -54,24 +54,24 @@ void iolat_safe_comm(char *dst, const char *comm)
 }
 
 /*
- * A row of @n fields: CSV values, or one JSON object in which the fields
- * flagged in @str are strings and empty ones are left out.
+ * A row of @n fields: CSV values, or (@j) members of @j's open object in
+ * which the fields flagged in @str are strings and empty ones are left
+ * out.
  */
 void iolat_put_fields(const char *const *names, char (*v)[40],
-		       const bool *str, unsigned int n, bool json)
+		      const bool *str, unsigned int n, struct json *j)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (json && !v[i][0])
-			continue;
-		if (json && str[i]) {
-			printf("%s\"%s\": ", i ? ", " : "{", names[i]);
-			json_str(stdout, v[i]);
-		} else if (json) {
-			printf("%s\"%s\": %s", i ? ", " : "{", names[i], v[i]);
-		} else
+		if (!j)
 			printf("%s%s", i ? "," : "", v[i]);
+		else if (!v[i][0])
+			continue;
+		else if (str[i])
+			json_string(j, names[i], v[i]);
+		else
+			json_raw(j, names[i], v[i]);
 	}
 }
 
@@ -91,6 +91,31 @@ static const char *const raw_names[NR_RAW] = {
 	"op", "flags", "sector", "bytes", "hwq", "tag", "nr_bios", "requeues",
 	"qd_insert", "qd_issue", "error", "pid", "tgid", "comm",
 };
+
+/* The JSON object of raw_fields(): its fields, the stages, the rest. */
+static void json_fields(const struct iolat_record *r, char (*v)[40],
+			const bool *str, uint64_t real_offset)
+{
+	char key[32];
+	unsigned int stage;
+	struct json j;
+	__u64 ns;
+
+	json_init(&j, stdout, true);
+	json_obj(&j, NULL);
+	iolat_put_fields(raw_names, v, str, NR_RAW, &j);
+	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
+		if (!iolat_record_stage(r, stage, &ns))
+			continue;
+		snprintf(key, sizeof(key), "%s_ns", iolat_stage_name(stage));
+		json_u64(&j, key, ns);
+	}
+	if (r->c_ns)
+		json_u64(&j, "c_real_ns", r->c_ns + real_offset);
+	if (r->link)
+		json_u64(&j, "link", r->link);
+	json_end(&j);
+}
 
 /* One CSV row, or one JSON object (strings quoted), with the stages. */
 static void raw_fields(const struct iolat_record *r, const char *name,
@@ -133,25 +158,27 @@ static void raw_fields(const struct iolat_record *r, const char *name,
 	} else {
 		v[19][0] = v[20][0] = v[21][0] = '\0';
 	}
-	iolat_put_fields(raw_names, v, str, NR_RAW, json);
+	if (json) {
+		json_fields(r, v, str, real_offset);
+		return;
+	}
+	iolat_put_fields(raw_names, v, str, NR_RAW, NULL);
 	for (stage = 0; stage < IOLAT_STAGE_NR; stage++) {
 		if (iolat_record_stage(r, stage, &ns))
-			printf(json ? ", \"%s_ns\": %llu" : ",%.0s%llu",
-			       iolat_stage_name(stage), U(ns));
-		else if (!json)
+			printf(",%llu", U(ns));
+		else
 			printf(",");
 	}
 	/* the completion on the wall clock, to join other logs by */
 	if (r->c_ns)
-		printf(json ? ", \"c_real_ns\": %llu" : ",%llu",
-		       U(r->c_ns + real_offset));
-	else if (!json)
+		printf(",%llu", U(r->c_ns + real_offset));
+	else
 		printf(",");
 	/* a stack's I/O that the record is or is a piece of */
 	if (r->link)
-		printf(json ? ", \"link\": %llu}\n" : ",%llu\n", U(r->link));
+		printf(",%llu\n", U(r->link));
 	else
-		printf(json ? "}\n" : ",\n");
+		printf(",\n");
 }
 
 /* The CSV header of iolat_row(). */

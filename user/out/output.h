@@ -58,8 +58,9 @@ void iolat_row(const struct iolat_record *r, const char *dev, bool json,
 void iolat_safe_comm(char *dst, const char *comm);
 void iolat_fmt_flags(char *buf, size_t len, uint32_t flags);
 uint32_t iolat_row_flags(const struct iolat_record *r);
+struct json;
 void iolat_put_fields(const char *const *names, char (*v)[40],
-		      const bool *str, unsigned int n, bool json);
+		      const bool *str, unsigned int n, struct json *j);
 void iolat_put_names(const char *const *names, unsigned int n);
 
 

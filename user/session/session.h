@@ -159,7 +159,6 @@ void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
 			  size_t nr_devts);
 void iolat_run_free(struct iolat_run *run);
 void iolat_session_free(struct iolat_session *s);
-void iolat_counters_json(FILE *f, const struct iolat_dev_counters *c);
 /* --summary FILE: the accounting and each device's counters, as JSON (summary.c) */
 int iolat_summary_write(const struct iolat_session *s);
 uint64_t iolat_run_dropped(const struct iolat_run *run);
