@@ -182,9 +182,10 @@ demo_check() {
 }
 
 # The cpus8-KERNEL stages, on 6.1 and the newest: KERNEL with 8 CPUs
-# online of 240 possible, and one test, what each online CPU adds to an
-# export session over every disk (scale.cpus_online_growth, which the
-# 2-CPU guests skip).  A skip fails it: it is there to run that test.
+# online of 240 possible and a second NVMe drive (66 disks with the
+# test's null_blk), and one test, what each online CPU adds to an export
+# session over every disk, and every session's memory with two online
+# (scale.cpus_online_growth, which the 2-CPU guests skip).  A skip fails it: it is there to run that test.
 # (rhel8's kernel cannot take a CPU offline, which the test needs.  The
 # newest lists only the 8 as possible: it does not count the CPUs QEMU
 # declares for hot-add, as 6.1 does.)
@@ -195,7 +196,7 @@ cpus8_check() {
 	IOLAT_TESTS="$ROOT/build/tests/kselftest/scale_test" \
 	IOLAT_ONLY="scale:scale.cpus_online_growth" \
 	IOLAT_KO="$ROOT/build/kmod/$k/iolat.ko" \
-		tests/guest/run --kernel "$k" --smp 8 --maxcpus 240 \
+		tests/guest/run --kernel "$k" --smp 8 --maxcpus 240 --nvme 2 \
 		--mem "$(kernel_field "$k" mem)" --share "$res" -- tests/guest/suite.sh ||
 		return
 	! grep -q '^ok .*# SKIP' "$res/scale.tap" ||
