@@ -17,10 +17,35 @@
 /* A full look at /sys/block each this many device checks, at least. */
 #define SCAN_EVERY	10
 
-static bool traced(const struct iolat_session *s, const char *name)
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * The traced devices' names, sorted, for traced(): a look at thousands of
+ * disks compares each name with a few others, not with every device.
+ */
+static char (*traced_names(const struct iolat_session *s))[32]
+{
+	char (*names)[32] = malloc((s->nr_devs ?: 1) * sizeof(*names));
+	unsigned int d;
+
+	if (!names)
+		return NULL;
+	for (d = 0; d < s->nr_devs; d++)
+		snprintf(names[d], sizeof(*names), "%s", s->devs[d].name);
+	qsort(names, s->nr_devs, sizeof(*names), name_cmp);
+	return names;
+}
+
+static bool traced(const struct iolat_session *s, char (*sorted)[32],
+		   unsigned int nr, const char *name)
 {
 	unsigned int d;
 
+	if (sorted)
+		return bsearch(name, sorted, nr, sizeof(*sorted), name_cmp);
 	for (d = 0; d < s->nr_devs; d++)
 		if (!strcmp(s->devs[d].name, name))
 			return true;
@@ -139,10 +164,10 @@ static bool devts_changed(struct iolat_session *s, const uint64_t *devts,
 void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
 			  size_t nr_devts)
 {
+	unsigned int nr_next = 0, nr_traced = s->nr_devs;
+	char (*names)[32], (*sorted)[32];
 	struct iolat_dev_req *dev;
 	struct iolat_seen *next;
-	unsigned int nr_next = 0;
-	char (*names)[32];
 	int n, i;
 
 	if (!s->follow || !s->added || !s->nl)
@@ -156,11 +181,12 @@ void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
 	dev = calloc(1, sizeof(*dev));
 	n = names && next && dev ?
 	    iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX) : 0;
+	sorted = traced_names(s);
 	for (i = 0; i < n && i < IOLAT_ALL_DISKS_MAX; i++) {
 		if (s->nr_devs >= IOLAT_CLI_MAX_DEVS)
 			break;
-		if (traced(s, names[i]) || refused(s, names[i]) ||
-		    !iolat_session_wants(s, names[i]))
+		if (traced(s, sorted, nr_traced, names[i]) ||
+		    refused(s, names[i]) || !iolat_session_wants(s, names[i]))
 			continue;
 		memset(dev, 0, sizeof(*dev));
 		snprintf(dev->name, sizeof(dev->name), "%s", names[i]);
@@ -177,6 +203,7 @@ void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
 	free(s->seen);
 	s->seen = next;
 	s->nr_seen = nr_next;
+	free(sorted);
 	free(names);
 	free(dev);
 }
