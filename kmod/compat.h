@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel difference iolat depends on, in one place.  Each is
- * decided by what the target's headers provide, not by its version
- * number, so that a distribution's backports are taken as they are
- * (RHEL 8's 4.18 has 5.11's request tracepoints): kmod/features.sh
- * compiles a tiny probe per difference against the target before the
- * module builds, and features.h says which compiled (IOLAT_HAVE_*).
- * Each probe, in kmod/features/, names the upstream change it tests; the
- * branches here name it again.  No other file reads IOLAT_HAVE_*.
- * Built and run: RHEL 8.7's 4.18, 4.19, 5.4, Debian's 5.10, 6.1, 6.12
- * and the newest (tests/guest/kernels.sh).
+ * Every kernel difference iolat depends on, decided by what the target's
+ * headers provide, so that backports count (RHEL 8's 4.18 has 5.11's
+ * request tracepoints): kmod/features.sh compiles a probe per difference
+ * (kmod/features/, each naming its upstream change) into features.h's
+ * IOLAT_HAVE_*, which no other file reads.
  */
 #ifndef _IOLAT_COMPAT_H
 #define _IOLAT_COMPAT_H
 
+#include <linux/backing-dev.h>
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/err.h>
@@ -208,16 +204,20 @@ static inline u64 iolat_bio_stamp(const struct bio *bio)
 #endif
 
 /*
- * The disk of a plugged queue: q->disk since v5.15 ("block: add an
- * explicit ->disk backpointer to the request_queue"); unknown before.
+ * The disk of a plugged queue: q->disk since v5.15 ("block: add an explicit
+ * ->disk backpointer to the request_queue"), before its bdi's owner.
  */
 static inline dev_t iolat_queue_devt(const struct request_queue *q)
 {
-#ifdef IOLAT_HAVE_QUEUE_DISK
-	return q->disk ? MKDEV(q->disk->major, q->disk->first_minor) : 0;
+#if defined(IOLAT_HAVE_QUEUE_DISK)
+	const struct gendisk *disk = q->disk;
+#elif defined(IOLAT_HAVE_QUEUE_BDI_OWNER)
+	struct device *owner = READ_ONCE(q->backing_dev_info->owner);
+	const struct gendisk *disk = owner ? dev_to_disk(owner) : NULL;
 #else
-	return 0;
+	const struct gendisk *disk = NULL;
 #endif
+	return disk ? MKDEV(disk->major, disk->first_minor) : 0;
 }
 
 /*

@@ -407,6 +407,38 @@ TEST_F_TIMEOUT(records, merges_match_blktrace, 300)
 }
 
 /*
+ * Plugs and unplugs: fio's batches of direct reads are submitted under a
+ * plug.  The session's counts of them (--summary's events) are blktrace's
+ * P events and its U and UT (an unplug by the submitter, and one when it
+ * slept) on the disk.
+ */
+TEST_F_TIMEOUT(records, plugs_match_blktrace, 300)
+{
+	long long p, u, plugs, unplugs;
+	char cmd[1024];
+	char *sum;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s record -d nullb0 --summary " OUT " -- fio --name=pl --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=16 --iodepth_batch_submit=8 --number_ios=2000 --size=64M --eta=never --output=/dev/null >/dev/null 2>%s",
+		 env("IOLAT_CLI"), ERR);
+	ASSERT_EQ(0, blktrace_around(BT, "-d /dev/nullb0 -o bt", cmd))
+		TH_LOG("%s", slurp(ERR));
+	sh("cd " BT " && blkparse -q -i bt -d bt.bin -o bt.txt >/dev/null 2>&1");
+	p = blkparse_count("P");
+	u = (long long)sh_number("awk '$6 == \"U\" || $6 == \"UT\" { n++ } END { print n + 0 }' %s",
+				 BT "/bt.txt");
+	sum = slurp(OUT);
+	ASSERT_NE(NULL, sum);
+	plugs = (long long)json_num(sum, "plugs");
+	unplugs = (long long)json_num(sum, "unplugs");
+	TH_LOG("iolat %lld plugs, %lld unplugs; blktrace %lld P, %lld U and UT",
+	       plugs, unplugs, p, u);
+	EXPECT_LT(0, p);
+	EXPECT_EQ(p, plugs);
+	EXPECT_EQ(u, unplugs);
+}
+
+/*
  * A tracepoint the kernel lacks (block_rq_merge before v5.8: 5.4, 4.19)
  * is told to the user: one warning once tracing has begun, and the
  * summary's missing_tracepoints; a kernel that has it gets neither.  The
