@@ -76,6 +76,12 @@ FIXTURE_SETUP(life)
 
 	if (sh("command -v fio >/dev/null") != 0)
 		SKIP(return, "fio is not installed");
+	/*
+	 * A test the harness ended at its timeout leaves its CLI (its own
+	 * process group), stopped if it was overload_exact_drops', holding
+	 * a session: gone before the next, which would find no room.
+	 */
+	sh("pkill -KILL -x iolat; pkill -KILL -x fio; true");
 	ASSERT_EQ(0, module_load());
 	ASSERT_EQ(0, nullb0_ready(NULL));
 	nvme_pci[0] = '\0';
@@ -592,10 +598,11 @@ TEST_F_TIMEOUT(life, summary_kernel_bracket, 300)
 }
 
 /*
- * Buffers of 64 records, a fio at full speed, and the CLI stopped for a
- * second: the records that did not fit are counted as such, and the
- * counts are exact: delivered + dropped == the requests the device
- * completed; the user is told.
+ * Buffers of 64 records, a fio at full speed (10 000 reads: 1000 before
+ * the stop and 4 buffers' worth during it are all it needs, under KASAN
+ * on a loaded host too), and the CLI stopped meanwhile: the records that
+ * did not fit are counted as such, and the counts are exact: delivered +
+ * dropped == the requests the device completed; the user is told.
  */
 TEST_F_TIMEOUT(life, overload_exact_drops, 300)
 {
@@ -607,7 +614,7 @@ TEST_F_TIMEOUT(life, overload_exact_drops, 300)
 
 	unlink(ERR);
 	before = completed("nullb0");
-	snprintf(cmd, sizeof(cmd), "exec %s trace -o csv -b 64 -d nullb0 --summary %s -- fio --name=over --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=32 --number_ios=40000 --size=256M --eta=never --output=/dev/null >%s 2>%s",
+	snprintf(cmd, sizeof(cmd), "exec %s trace -o csv -b 64 -d nullb0 --summary %s -- fio --name=over --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=32 --number_ios=10000 --size=256M --eta=never --output=/dev/null >%s 2>%s",
 		 env("IOLAT_CLI"), SUMMARY, CSV, ERR);
 	cli = spawn_sh(cmd);
 	ASSERT_LT(0, cli);
@@ -643,7 +650,7 @@ TEST_F_TIMEOUT(life, overload_exact_drops, 300)
 	EXPECT_EQ(0, range);
 	EXPECT_EQ(0, filtered);
 	EXPECT_EQ(delivered, count_lines(slurp_all(CSV)) - 1);
-	EXPECT_LE(40000, after - before);
+	EXPECT_LE(10000, after - before);
 	/* the user is told: non-zero exit, the reason, what to do */
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 1) TH_LOG("status %#x", st);
 	EXPECT_NE(NULL, strstr(err, "records dropped because a buffer was full (try a larger -b)"));
