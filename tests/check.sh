@@ -185,10 +185,11 @@ demo_check() {
 # online of 240 possible and a second NVMe drive (66 disks with the
 # test's null_blk), and one test, what each online CPU adds to an export
 # session over every disk, and every session's memory with two online
-# (scale.cpus_online_growth, which the 2-CPU guests skip).  A skip fails it: it is there to run that test.
-# (rhel8's kernel cannot take a CPU offline, which the test needs.  The
-# newest lists only the 8 as possible: it does not count the CPUs QEMU
-# declares for hot-add, as 6.1 does.)
+# (scale.cpus_online_growth, which the 2-CPU guests skip).  A skip fails
+# it: it is there to run that test.  (rhel8's kernel cannot take a CPU
+# offline, which the test needs.  The newest lists only the 8 as
+# possible: it does not count the CPUs QEMU declares for hot-add, as 6.1
+# does.)
 cpus8_check() {
 	local k=$1 res=$OUT/cpus8-$1
 	mkdir -p "$res"
@@ -383,8 +384,8 @@ tap_ok() {
 # The kselftest programs a kernel's guest runs, as its "tests" column
 # says: every suite (all: but the tests of tests/kernels/once.tests, of
 # the CLI alone), every suite and test with the smoke version of `make
-# bench` (all+bench), or those of the tests a file names (tests_only).  life goes last: it
-# removes the NVMe controller and rescans it.  (The stacks' suites ran after
+# bench` (all+bench), or those of the tests a file names (tests_only).
+# life goes last: it removes the NVMe controller and rescans it.  (The stacks' suites ran after
 # it once: on 5.4 the rescanned controller's legacy interrupt, shared
 # with virtio, was disabled as unhandled, "irq 10: nobody cared", and
 # every NVMe test after it timed out.)

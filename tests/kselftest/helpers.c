@@ -29,8 +29,8 @@ const char *env(const char *name)
 
 /*
  * $IOLAT_ONLY: the tests to run, as words FIXTURE.TEST; unset or empty,
- * all but only_named[]'s and $IOLAT_SKIP's (the same words: the tests
- * check.sh runs on one kernel only, tests/kernels/once.tests).
+ * all but only_named[]'s.  Never those of $IOLAT_SKIP (the same words:
+ * the tests check.sh runs on one kernel only, tests/kernels/once.tests).
  * only_wanted() marks the words it matches, only_check() names those
  * that matched no test of this program.
  */
@@ -82,12 +82,13 @@ static bool words_match(struct words *ws, const char *fixture,
 
 /*
  * Tests that need a guest of their own, run only where $IOLAT_ONLY names
- * them: scale.cpus_online_growth, in make check's cpus8 stage (8 CPUs).
+ * them: scale.cpus_online_growth, in make check's cpus8 stages (8 CPUs).
  */
 static const char *const only_named[] = { "scale.cpus_online_growth" };
 
 bool only_wanted(const char *fixture, const char *test)
 {
+	bool want = true, skipped;
 	unsigned int i;
 
 	if (!words_read) {
@@ -96,11 +97,13 @@ bool only_wanted(const char *fixture, const char *test)
 		words_read = true;
 	}
 	if (only.nr)
-		return words_match(&only, fixture, test);
-	for (i = 0; i < sizeof(only_named) / sizeof(only_named[0]); i++)
-		if (word_names(only_named[i], fixture, test))
-			return false;
-	return !words_match(&skip, fixture, test);
+		want = words_match(&only, fixture, test);
+	else
+		for (i = 0; i < sizeof(only_named) / sizeof(only_named[0]); i++)
+			if (word_names(only_named[i], fixture, test))
+				want = false;
+	skipped = words_match(&skip, fixture, test);
+	return want && !skipped;
 }
 
 static int words_check(const struct words *ws, const char *name)

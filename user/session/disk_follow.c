@@ -39,17 +39,9 @@ static char (*traced_names(const struct iolat_session *s))[32]
 	return names;
 }
 
-static bool traced(const struct iolat_session *s, char (*sorted)[32],
-		   unsigned int nr, const char *name)
+static bool traced(char (*sorted)[32], unsigned int nr, const char *name)
 {
-	unsigned int d;
-
-	if (sorted)
-		return bsearch(name, sorted, nr, sizeof(*sorted), name_cmp);
-	for (d = 0; d < s->nr_devs; d++)
-		if (!strcmp(s->devs[d].name, name))
-			return true;
-	return false;
+	return bsearch(name, sorted, nr, sizeof(*sorted), name_cmp);
 }
 
 static bool refused(const struct iolat_session *s, const char *name)
@@ -179,13 +171,13 @@ void iolat_session_follow(struct iolat_session *s, const uint64_t *devts,
 	names = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*names));
 	next = calloc(IOLAT_ALL_DISKS_MAX, sizeof(*next));
 	dev = calloc(1, sizeof(*dev));
-	n = names && next && dev ?
-	    iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX) : 0;
 	sorted = traced_names(s);
+	n = names && next && dev && sorted ?
+	    iolat_blk_mq_disks("/sys", names, IOLAT_ALL_DISKS_MAX) : 0;
 	for (i = 0; i < n && i < IOLAT_ALL_DISKS_MAX; i++) {
 		if (s->nr_devs >= IOLAT_CLI_MAX_DEVS)
 			break;
-		if (traced(s, sorted, nr_traced, names[i]) ||
+		if (traced(sorted, nr_traced, names[i]) ||
 		    refused(s, names[i]) || !iolat_session_wants(s, names[i]))
 			continue;
 		memset(dev, 0, sizeof(*dev));
