@@ -366,9 +366,8 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 /*
  * Exports to the KUnit suites only: <kunit/visibility.h>, v6.2 ("kunit:
  * add macro to allow conditionally exposing static symbols to tests");
- * before, symbol namespaces (v5.4) or plain GPL exports (RHEL 8).  A
- * namespace is a string literal since v6.13 ("module: Convert symbol
- * namespace to string literal").
+ * before, symbol namespaces (v5.4) or GPL exports (RHEL 8).  Namespaces
+ * are string literals since v6.13 ("module: Convert symbol namespace...").
  */
 #ifdef IOLAT_HAVE_KUNIT_VISIBILITY
 #include <kunit/visibility.h>
@@ -449,52 +448,12 @@ static inline struct netlink_ext_ack *iolat_cb_extack(struct netlink_callback *c
 #endif
 }
 
-/**
- * iolat_nl_validate() - what an older kernel's validation left out
- * @head: the attributes, after the kernel's own parse of them
- * @len: their length
- * @policy: their policy, [0..@maxtype]
- * @maxtype: the highest attribute type
- * @extack: for the reason
- * Return: 0, or -EINVAL / -ERANGE with a message.
- */
-static inline int iolat_nl_validate(const struct nlattr *head, int len,
-				    const struct nla_policy *policy,
-				    int maxtype, struct netlink_ext_ack *extack)
-{
+/* Where that leaves some out, iolat_nl_validate() (nl_policy.c) does it. */
 #if !defined(IOLAT_HAVE_GENL_FAMILY_POLICY) || !defined(IOLAT_HAVE_NLA_FULL_RANGE)
-	const struct nlattr *nla;
-	int rem;
-
-	nla_for_each_attr(nla, head, len, rem) {
-		int type = nla_type(nla);
-		const struct nla_policy *pt;
-
-		if (type <= 0 || type > maxtype ||
-		    policy[type].type == NLA_UNSPEC) {
-			NL_SET_ERR_MSG_ATTR(extack, nla, "Unknown attribute type");
-			return -EINVAL;
-		}
-		pt = &policy[type];
-		if (pt->type == NLA_U32 && pt->validation_data) {
-			const struct netlink_range_validation *r =
-				pt->validation_data;
-			u32 v = nla_get_u32(nla);
-
-			if (v < r->min || v > r->max) {
-				NL_SET_ERR_MSG_ATTR(extack, nla,
-						    "integer out of range");
-				return -ERANGE;
-			}
-		}
-	}
-	if (rem) {
-		NL_SET_ERR_MSG(extack, "bytes leftover after parsing attributes");
-		return -EINVAL;
-	}
+#define IOLAT_NL_VALIDATE_OWN 1
+#else
+#define IOLAT_NL_VALIDATE_OWN 0
 #endif
-	return 0;
-}
 
 /* Tracing is CAP_PERFMON's business (v5.8, "capabilities: Introduce
  * CAP_PERFMON to kernel and user space"); CAP_SYS_ADMIN implies it.
@@ -558,43 +517,58 @@ struct iolat_nvme_head_plain {
 };
 
 /*
- * NVMe's per-controller key: the driver data of a namespace's tag set,
- * which the admin queue's shares, from a brief open of the disk.  Opening
- * took holder ops in v6.5 ("block: use the holder as indication for
- * exclusive opens") and became bdev_file_open_by_dev() in v6.9 ("bdev:
- * open block device as files").
- * Return: the key, NULL for a disk without a blk-mq tag set (an NVMe
- * multipath head), or an ERR_PTR.
+ * A disk opened briefly to read its queue (@h: for iolat_bdev_close()):
+ * opening took holder ops in v6.5 ("block: use the holder as indication
+ * for exclusive opens"), became bdev_file_open_by_dev() in v6.9 ("bdev:
+ * open block device as files").  Return: the device or an ERR_PTR.
  */
-static inline const void *iolat_devt_tagset_key(dev_t devt)
+static inline struct block_device *iolat_bdev_open(dev_t devt, void **h)
 {
-	struct block_device *bdev;
-	const void *key;
 #if defined(IOLAT_HAVE_BDEV_FILE_OPEN_BY_DEV)
 	struct file *f = bdev_file_open_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
 
-	if (IS_ERR(f))
-		return ERR_CAST(f);
-	bdev = file_bdev(f);
+	*h = f;
+	return IS_ERR(f) ? ERR_CAST(f) : file_bdev(f);
 #elif defined(IOLAT_HAVE_BLKDEV_GET_HOLDER_OPS)
-	bdev = blkdev_get_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
-	if (IS_ERR(bdev))
-		return ERR_CAST(bdev);
+	*h = NULL;
+	return blkdev_get_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
 #else
-	bdev = blkdev_get_by_dev(devt, FMODE_READ, NULL);
-	if (IS_ERR(bdev))
-		return ERR_CAST(bdev);
+	*h = NULL;
+	return blkdev_get_by_dev(devt, FMODE_READ, NULL);
 #endif
-	key = bdev_get_queue(bdev)->tag_set ?
-	      bdev_get_queue(bdev)->tag_set->driver_data : NULL;
+}
+
+static inline void iolat_bdev_close(struct block_device *bdev, void *h)
+{
 #if defined(IOLAT_HAVE_BDEV_FILE_OPEN_BY_DEV)
-	fput(f);
+	fput(h);
 #elif defined(IOLAT_HAVE_BLKDEV_GET_HOLDER_OPS)
 	blkdev_put(bdev, NULL);
 #else
 	blkdev_put(bdev, FMODE_READ);
 #endif
-	return key;
+}
+
+/*
+ * @q's hardware queues for @cpu's requests into @hwq, one per map in use
+ * (default, read, poll: a tag set's maps since v5.0, "blk-mq: abstract
+ * out queue map"; q->mq_map before).  Return: how many, -E2BIG if > @max.
+ */
+static inline int iolat_cpu_hwqs(const struct request_queue *q,
+				 unsigned int cpu, u32 *hwq, int max)
+{
+	int n = 0;
+#ifdef IOLAT_HAVE_TAG_SET_MAPS
+	unsigned int i;
+
+	for (i = 0; q->tag_set && i < q->tag_set->nr_maps; i++)
+		if (q->tag_set->map[i].nr_queues && n++ < max)
+			hwq[n - 1] = q->tag_set->map[i].mq_map[cpu];
+#else
+	if (q->mq_map && n++ < max)
+		hwq[0] = q->mq_map[cpu];
+#endif
+	return n > max ? -E2BIG : n;
 }
 
 #endif /* _IOLAT_COMPAT_H */

@@ -19,6 +19,9 @@ extern const struct nla_policy iolat_nl_dev_policy[IOLAT_DEV_A_MAX + 1];
 
 bool iolat_nl_capable(const struct sk_buff *skb,
 		      struct netlink_ext_ack *extack);
+int iolat_nl_validate(const struct nlattr *head, int len,
+		      const struct nla_policy *policy, int maxtype,
+		      struct netlink_ext_ack *extack);
 int iolat_nl_validate_info(const struct genl_info *info);
 int iolat_nl_admit(const struct sk_buff *skb, const struct genl_info *info);
 

@@ -13,8 +13,7 @@
 
 /*
  * Every range in a struct netlink_range_validation, validated by the
- * policy where the kernel can, by iolat_nl_validate() where it cannot
- * (compat.h).
+ * policy where the kernel can, by iolat_nl_validate() where it cannot.
  */
 static struct netlink_range_validation iolat_major_range = {
 	.min = 1,
@@ -88,6 +87,53 @@ const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_NVME] = { .type = NLA_FLAG },
 	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
 };
+
+/**
+ * iolat_nl_validate() - what an older kernel's validation left out
+ * @head: the attributes, after the kernel's own parse of them
+ * @len: their length
+ * @policy: their policy, [0..@maxtype]
+ * @maxtype: the highest attribute type
+ * @extack: for the reason
+ * Return: 0, or -EINVAL / -ERANGE with a message.
+ */
+int iolat_nl_validate(const struct nlattr *head, int len,
+		      const struct nla_policy *policy, int maxtype,
+		      struct netlink_ext_ack *extack)
+{
+#if IOLAT_NL_VALIDATE_OWN
+	const struct nlattr *nla;
+	int rem;
+
+	nla_for_each_attr(nla, head, len, rem) {
+		int type = nla_type(nla);
+		const struct nla_policy *pt;
+
+		if (type <= 0 || type > maxtype ||
+		    policy[type].type == NLA_UNSPEC) {
+			NL_SET_ERR_MSG_ATTR(extack, nla, "Unknown attribute type");
+			return -EINVAL;
+		}
+		pt = &policy[type];
+		if (pt->type == NLA_U32 && pt->validation_data) {
+			const struct netlink_range_validation *r =
+				pt->validation_data;
+			u32 v = nla_get_u32(nla);
+
+			if (v < r->min || v > r->max) {
+				NL_SET_ERR_MSG_ATTR(extack, nla,
+						    "integer out of range");
+				return -ERANGE;
+			}
+		}
+	}
+	if (rem) {
+		NL_SET_ERR_MSG(extack, "bytes leftover after parsing attributes");
+		return -EINVAL;
+	}
+#endif
+	return 0;
+}
 
 /* A request's attributes, validated as a v5.8 kernel does (compat.h). */
 int iolat_nl_validate_info(const struct genl_info *info)

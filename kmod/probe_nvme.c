@@ -444,7 +444,8 @@ void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c)
 }
 
 /**
- * iolat_nvme_ctrl_key() - learn a controller's key from a namespace
+ * iolat_nvme_ctrl_key() - learn a controller's key from a namespace: the
+ *	driver data of its tag set, which the admin queue's shares
  * @c: the controller
  * @devt: one of its namespaces
  * @extack: for the reason of a failure, or NULL
@@ -454,12 +455,19 @@ void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c)
 int iolat_nvme_ctrl_key(struct iolat_nvme_ctrl *c, dev_t devt,
 			struct netlink_ext_ack *extack)
 {
-	const void *key = iolat_devt_tagset_key(devt);
+	struct block_device *bdev;
+	const void *key;
+	void *h;
 
-	if (IS_ERR(key)) {
+	bdev = iolat_bdev_open(devt, &h);
+	if (IS_ERR(bdev)) {
 		NL_SET_ERR_MSG(extack, "cannot open an NVMe namespace to find its controller");
-		return PTR_ERR(key);
+		return PTR_ERR(bdev);
 	}
+	/* a multipath head has no tag set */
+	key = bdev_get_queue(bdev)->tag_set ?
+	      bdev_get_queue(bdev)->tag_set->driver_data : NULL;
+	iolat_bdev_close(bdev, h);
 	if (!key) {
 		NL_SET_ERR_MSG(extack, "an NVMe device without a tag set (a multipath head): trace its paths");
 		return -EOPNOTSUPP;
