@@ -33,10 +33,14 @@ static void iolat_budget_dev(struct iolat_budget *b,
 			     const struct iolat_dev_spec *spec, u32 mode,
 			     u64 *acct, u64 *hist)
 {
+	size_t tables;
+
 	b->session += iolat_alloc_bytes(sizeof(struct iolat_dev)) +
 		      iolat_acct_bytes();
 	b->inflight += iolat_inflight_bytes(spec,
-					    mode & IOLAT_MODE_COUNTERS_ONLY);
+					    mode & IOLAT_MODE_COUNTERS_ONLY,
+					    &tables);
+	b->tables += tables;
 	*acct += iolat_acct_cpu_bytes(spec->nr_hwq);
 	if (mode & IOLAT_MODE_AGGREGATE) {
 		b->session += iolat_agg_bytes();

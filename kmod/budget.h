@@ -13,7 +13,8 @@
 struct iolat_budget {
 	u64 session;	/* the session, its devices, controllers, CPU tables */
 	u64 rings;	/* the CPUs' parts (cpus.h): rings, stashes, counters */
-	u64 inflight;	/* in-flight tables, bio-based devices', links */
+	u64 inflight;	/* in-flight tables' indexes, bio-based devices', links */
+	u64 tables;	/* in-flight tables of the CPUs present: an estimate */
 	u64 acct;	/* the CPUs' parts of the devices' counters */
 	u64 hist;	/* an aggregating session's CPUs' histograms */
 	u64 nvme;	/* NVMe command tables */
@@ -32,7 +33,7 @@ void iolat_budget_added(struct iolat_budget *b,
 
 static inline u64 iolat_budget_total(const struct iolat_budget *b)
 {
-	return b->session + b->rings + b->inflight + b->acct +
+	return b->session + b->rings + b->inflight + b->tables + b->acct +
 	       b->hist + b->nvme + b->map;
 }
 

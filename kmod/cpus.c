@@ -21,6 +21,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "alloc.h"
+#include "inflight.h"
 
 static int iolat_cpuhp_state = -1;
 
@@ -70,6 +71,11 @@ static int iolat_cpus_prepare(unsigned int cpu, struct hlist_node *node)
 	struct iolat_session *s = hlist_entry(node, struct iolat_session,
 					      cpuhp);
 	int err = iolat_cpus_alloc(s, cpu);
+	unsigned int i;
+
+	/* a CPU online before has its part, but a disk since may need tables */
+	for (i = 0; !err && i < s->nr_devs; i++)
+		err = iolat_inflight_cpu(s->devs[i], cpu, &s->tables_bytes);
 
 	/* at the session's start, its START answers for it */
 	if (err && READ_ONCE(s->cpuhp_added))
@@ -162,7 +168,8 @@ size_t iolat_cpu_bytes(unsigned int ring_slots)
 /* What @s holds now: its own and its CPUs' parts. */
 u64 iolat_cpus_mem(const struct iolat_session *s)
 {
-	return s->mem_bytes + (u64)atomic_read(&s->nr_cpus) * s->cpu_bytes;
+	return s->mem_bytes + (u64)atomic_read(&s->nr_cpus) * s->cpu_bytes +
+	       atomic64_read(&s->tables_bytes);
 }
 
 /**

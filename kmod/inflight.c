@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * In-flight table and queue depth counters: allocation; see inflight.h.
+ * In-flight tables: their allocation, each hardware queue's once a CPU
+ * whose requests go to it is present, as the disk's own map of CPUs to
+ * queues says; see inflight.h.  Present: the CPUs a machine has, online
+ * or not, and not the many more a VM may declare possible for hot-add.
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/kdev_t.h>
+#include <linux/cpumask.h>
+#include <linux/topology.h>
 #include "inflight.h"
 #include "upper.h"
 #include "alloc.h"
@@ -21,10 +26,101 @@ static bool iolat_inflight_ext(const struct iolat_dev_spec *spec,
 	return !counters_only || spec->lower;
 }
 
-int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
-			bool counters_only)
+/* A queue's table: its slots, one more to align them, their extensions. */
+static size_t iolat_table_size(u32 depth, bool ext)
 {
-	size_t n;
+	return array_size(depth + 2, sizeof(struct iolat_slot)) +
+	       (ext ? array_size(depth + 1, sizeof(struct iolat_slot_ext)) : 0);
+}
+
+static size_t iolat_cpu_map_size(void)
+{
+	return array3_size(nr_cpu_ids, IOLAT_CPU_HWQS, sizeof(u16));
+}
+
+/*
+ * Queue @q's table of @d, on @node, unless it has one; @bytes counts it.
+ * Before the probes can find @d, or under the CPU hotplug lock, which
+ * orders the callers.
+ */
+static int iolat_inflight_table(struct iolat_dev *d, u32 q, int node,
+				atomic64_t *bytes)
+{
+	struct iolat_slot *table;
+	void *mem;
+	u32 i;
+
+	if (q >= d->nr_hwq || d->tables[q])
+		return 0;
+	mem = iolat_zalloc(d->table_size, node);
+	if (!mem)
+		return -ENOMEM;
+	d->tables_mem[q] = mem;
+	atomic64_add(iolat_alloc_bytes(d->table_size), bytes);
+	table = PTR_ALIGN(mem, SMP_CACHE_BYTES);
+	for (i = 0; i <= d->depth; i++)
+		table[i].index = i;
+	/* its slots before the probes can see it */
+	smp_store_release(&d->tables[q], table);
+	return 0;
+}
+
+/*
+ * The hardware queues each possible CPU's requests go to on @d's disk,
+ * from its queue's maps, or NULL where they cannot be read (the disk
+ * cannot be opened, or has more maps than a CPU keeps).
+ */
+static u16 *iolat_inflight_map(const struct iolat_dev *d)
+{
+	u16 *map = iolat_zalloc(iolat_cpu_map_size(), NUMA_NO_NODE);
+	u32 hwq[IOLAT_CPU_HWQS];
+	struct block_device *bdev;
+	unsigned int cpu, i;
+	int n = 0;
+	void *h;
+
+	if (!map)
+		return NULL;
+	bdev = iolat_bdev_open(d->devt, &h);
+	if (IS_ERR(bdev))
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		n = iolat_cpu_hwqs(bdev_get_queue(bdev), cpu, hwq,
+				   IOLAT_CPU_HWQS);
+		if (n <= 0)
+			break;
+		for (i = 0; i < IOLAT_CPU_HWQS; i++)
+			map[cpu * IOLAT_CPU_HWQS + i] =
+				i < n && hwq[i] < d->nr_hwq ? hwq[i] :
+				IOLAT_CPU_HWQ_NONE;
+	}
+	iolat_bdev_close(bdev, h);
+	if (n > 0)
+		return map;
+fail:
+	kvfree(map);
+	return NULL;
+}
+
+/**
+ * iolat_inflight_init() - a device's geometry and in-flight tables
+ * @d: the device, zeroed
+ * @spec: what START says of it
+ * @counters_only: the session keeps no records
+ * @bytes: the session's count of its tables' memory
+ *
+ * A disk of several queues gets its map of CPUs to queues and the tables
+ * of the present CPUs' queues, and those of a CPU made present later when
+ * it comes online (iolat_inflight_cpu()); where the map cannot be read,
+ * and on a disk of one queue, every queue gets its table now.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
+			bool counters_only, atomic64_t *bytes)
+{
+	u32 q;
+	int err;
 
 	/* a slot is one cache line (iolat.h) */
 	BUILD_BUG_ON(sizeof(struct iolat_slot) != SMP_CACHE_BYTES);
@@ -41,48 +137,116 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 	/* a bio-based device's bios are in its own table instead */
 	if (spec->bio_based)
 		return iolat_upper_init(d);
-	n = array_size(d->nr_hwq, d->depth + 1);
-	if (n == SIZE_MAX)
+	d->table_size = iolat_table_size(d->depth,
+					 iolat_inflight_ext(spec, counters_only));
+	/* the tables, then their allocations (@tables_mem) */
+	d->tables = iolat_zalloc(array_size(2 * d->nr_hwq, sizeof(void *)),
+				 NUMA_NO_NODE);
+	if (!d->tables)
 		return -ENOMEM;
-	/* one slot more, to align them whatever the allocator returns */
-	d->slots_mem = iolat_zalloc(array_size(n + 1, sizeof(*d->slots)),
-				    NUMA_NO_NODE);
-	if (!d->slots_mem)
-		return -ENOMEM;
-	if (iolat_inflight_ext(spec, counters_only)) {
-		d->slot_ext = iolat_zalloc(array_size(n, sizeof(*d->slot_ext)),
-					   NUMA_NO_NODE);
-		if (!d->slot_ext)
-			return -ENOMEM;
+	d->tables_mem = (void **)(d->tables + d->nr_hwq);
+	if (d->nr_hwq > 1)
+		d->cpu_hwqs = iolat_inflight_map(d);
+	if (d->cpu_hwqs) {
+		atomic64_add(iolat_alloc_bytes(iolat_cpu_map_size()), bytes);
+		for_each_present_cpu(q) {
+			err = iolat_inflight_cpu(d, q, bytes);
+			if (err)
+				return err;
+		}
+		return 0;
 	}
-	d->slots = PTR_ALIGN(d->slots_mem, SMP_CACHE_BYTES);
+	for (q = 0; q < d->nr_hwq; q++) {
+		err = iolat_inflight_table(d, q, NUMA_NO_NODE, bytes);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
-/* What iolat_inflight_init() allocates for @spec. */
+/**
+ * iolat_inflight_cpu() - the tables of the queues @cpu's requests go to
+ * @d: a device of a session
+ * @cpu: a CPU present when @d is made, coming online, or online when @d
+ *	joins its session
+ * @bytes: the session's count of its tables' memory
+ *
+ * Before the probes can find @d, or under the CPU hotplug lock.
+ * Return: 0 or -ENOMEM.
+ */
+int iolat_inflight_cpu(struct iolat_dev *d, unsigned int cpu,
+		       atomic64_t *bytes)
+{
+	const u16 *q;
+	unsigned int i;
+	int err;
+
+	if (!d->cpu_hwqs)
+		return 0;
+	q = &d->cpu_hwqs[cpu * IOLAT_CPU_HWQS];
+	for (i = 0; i < IOLAT_CPU_HWQS; i++) {
+		if (q[i] == IOLAT_CPU_HWQ_NONE)
+			continue;
+		err = iolat_inflight_table(d, q[i], cpu_to_node(cpu), bytes);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * iolat_inflight_bytes() - what iolat_inflight_init() allocates for @spec
+ * @spec: the device
+ * @counters_only: the session keeps no records
+ * @tables: set to what its tables and map would take with the CPUs
+ *	present now, each on a queue of its own: an estimate, for the cap
+ *	on a session's memory (the session counts what they take)
+ *
+ * Return: the rest, which iolat_inflight_init() allocates whatever the
+ * CPUs.
+ */
 size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
-			    bool counters_only)
+			    bool counters_only, size_t *tables)
 {
 	size_t hwqs = iolat_alloc_bytes(array_size(spec->nr_hwq,
 						   sizeof(struct iolat_hwq)));
-	size_t n = array_size(spec->nr_hwq, spec->depth + 1);
+	size_t table = iolat_alloc_bytes(iolat_table_size(spec->depth,
+				iolat_inflight_ext(spec, counters_only)));
 
-	if (spec->bio_based)
+	if (spec->bio_based) {
+		*tables = 0;
 		return hwqs + iolat_upper_bytes(spec->depth);
-	return hwqs +
-	       iolat_alloc_bytes(array_size(n + 1, sizeof(struct iolat_slot))) +
-	       (iolat_inflight_ext(spec, counters_only) ?
-		iolat_alloc_bytes(array_size(n, sizeof(struct iolat_slot_ext))) :
-		0);
+	}
+	*tables = spec->nr_hwq == 1 ? table :
+		  iolat_alloc_bytes(iolat_cpu_map_size()) +
+		  min(spec->nr_hwq, num_present_cpus()) * table;
+	return hwqs + iolat_alloc_bytes(array_size(2 * spec->nr_hwq,
+						   sizeof(void *)));
+}
+
+/* What @d's tables and map hold now. */
+u64 iolat_inflight_held(const struct iolat_dev *d)
+{
+	u64 held = d->cpu_hwqs ? iolat_alloc_bytes(iolat_cpu_map_size()) : 0;
+	u32 q;
+
+	for (q = 0; d->tables && q < d->nr_hwq; q++)
+		if (d->tables[q])
+			held += iolat_alloc_bytes(d->table_size);
+	return held;
 }
 
 void iolat_inflight_free(struct iolat_dev *d)
 {
-	kvfree(d->slots_mem);
-	d->slots_mem = NULL;
-	d->slots = NULL;
-	kvfree(d->slot_ext);
-	d->slot_ext = NULL;
+	u32 q;
+
+	for (q = 0; d->tables && q < d->nr_hwq; q++)
+		kvfree(d->tables_mem[q]);
+	kvfree(d->tables);
+	d->tables = NULL;
+	d->tables_mem = NULL;
+	kvfree(d->cpu_hwqs);
+	d->cpu_hwqs = NULL;
 	kvfree(d->hwqs);
 	d->hwqs = NULL;
 	iolat_upper_free(d);

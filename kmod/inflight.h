@@ -1,21 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * In-flight table: each traced device has a slot per (hardware queue,
- * allocation tag), sized when the session starts.  blk-mq gives a request
- * a tag unique within its hardware queue when it is allocated (the
- * scheduler's tag if the queue has an elevator, else the driver tag) and
- * keeps it until the request is freed, so the slot is found by indexing,
- * with no lock, hash or allocation; only the request's own CPUs touch it.
- * The flush machinery's request borrows the tag of the request it
- * flushes for, so flushes have one slot of their own per hardware queue
- * (blk-mq runs one flush at a time per queue).  docs/design.md explains
- * the choice.
+ * In-flight table: each traced device has a table per hardware queue, of
+ * a slot per allocation tag.  blk-mq gives a request a tag unique within
+ * its hardware queue when it is allocated (the scheduler's tag if the
+ * queue has an elevator, else the driver tag) and keeps it until the
+ * request is freed, so the slot is found by indexing, with no lock, hash
+ * or allocation; only the request's own CPUs touch it.  The flush
+ * machinery's request borrows the tag of the request it flushes for, so
+ * flushes have one slot of their own per table (blk-mq runs one flush at
+ * a time per queue).  A queue's table is allocated once a CPU whose
+ * requests go to it is present (docs/design.md, "Memory").
  */
 #ifndef _IOLAT_INFLIGHT_H
 #define _IOLAT_INFLIGHT_H
 
 #include <linux/blk-mq.h>
 #include "iolat.h"
+
+/* The hardware queues of a CPU a device keeps: one per queue map. */
+#define IOLAT_CPU_HWQS		3
+#define IOLAT_CPU_HWQ_NONE	U16_MAX
 
 enum iolat_slot_state {
 	IOLAT_SLOT_FREE,
@@ -24,37 +28,55 @@ enum iolat_slot_state {
 	IOLAT_SLOT_REQUEUED,	/* given back by the driver, to be issued again */
 };
 
-/* The request's slot, or NULL if it lies outside the device's geometry. */
+/* The request's index in its queue's table, or -1 outside the geometry. */
+static inline int iolat_slot_index(const struct iolat_dev *d,
+				   const struct request *rq)
+{
+	int tag = rq->internal_tag >= 0 ? rq->internal_tag : rq->tag;
+
+	if (req_op(rq) == REQ_OP_FLUSH)
+		return d->depth;
+	return tag >= 0 && tag < d->depth ? tag : -1;
+}
+
+/*
+ * The request's slot, or NULL if it lies outside the device's geometry
+ * or its queue has no table.
+ */
 static inline struct iolat_slot *iolat_inflight_slot(const struct iolat_dev *d,
 						     const struct request *rq)
 {
 	u32 hwq = iolat_rq_hwq(rq);
-	int tag = rq->internal_tag >= 0 ? rq->internal_tag : rq->tag;
+	int i = iolat_slot_index(d, rq);
+	struct iolat_slot *table;
 
-	if (hwq >= d->nr_hwq)
+	if (hwq >= d->nr_hwq || i < 0)
 		return NULL;
-	if (req_op(rq) == REQ_OP_FLUSH)
-		tag = d->depth;
-	else if (tag < 0 || tag >= d->depth)
-		return NULL;
-	return &d->slots[hwq * (d->depth + 1) + tag];
+	/* published whole (inflight.c); its slots depend on the address */
+	table = READ_ONCE(d->tables[hwq]);
+	return table ? &table[i] : NULL;
 }
 
 /*
- * The rest of @slot, one of @d's table (not a copy on the stack).  A
- * counters session keeps no such table but on a stack's lower devices
- * (inflight.c): it passes this along without reading it.
+ * The rest of @slot, after its table's slots.  A counters session keeps
+ * none but on a stack's lower devices (inflight.c): it passes this along
+ * without reading it.
  */
 static inline struct iolat_slot_ext *iolat_slot_ext(const struct iolat_dev *d,
-						    const struct iolat_slot *slot)
+						    struct iolat_slot *slot)
 {
-	return &d->slot_ext[slot - d->slots];
+	u32 i = slot->index;
+
+	return (struct iolat_slot_ext *)(slot - i + d->depth + 1) + i;
 }
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
-			bool counters_only);
+			bool counters_only, atomic64_t *bytes);
+int iolat_inflight_cpu(struct iolat_dev *d, unsigned int cpu,
+		       atomic64_t *bytes);
 size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
-			    bool counters_only);
+			    bool counters_only, size_t *tables);
+u64 iolat_inflight_held(const struct iolat_dev *d);
 void iolat_inflight_free(struct iolat_dev *d);
 
 #endif /* _IOLAT_INFLIGHT_H */

@@ -56,8 +56,8 @@ struct iolat_submitter {
  * allocation tag) of a traced device, owned by @rq from the request's
  * first insert or issue until its completion.  One cache line: the
  * probes of a session without records read and write nothing else of
- * the request's; what only records and filters read is beside it, in a
- * table of its own (struct iolat_slot_ext).
+ * the request's; what only records and filters read is beside it, after
+ * its table's slots (struct iolat_slot_ext).
  */
 struct iolat_slot {
 	const struct request *rq;	/* owner; NULL when free */
@@ -73,9 +73,10 @@ struct iolat_slot {
 	u8 state;			/* enum iolat_slot_state */
 	u8 filtered;			/* not wanted: no record at completion */
 	u8 outside;			/* allocated before the session began */
+	u16 index;			/* its place in its table (inflight.h) */
 } ____cacheline_aligned;
 
-/* The rest of a slot: at the same index of the device's @slot_ext. */
+/* The rest of a slot, at its index after its table's slots (inflight.h). */
 struct iolat_slot_ext {
 	struct iolat_submitter who;
 	/*
@@ -180,9 +181,15 @@ struct iolat_dev {
 	u32 nr_hwq;
 	u32 depth;		/* slots per hardware queue, flush slot excluded */
 	u32 home;		/* the queue whose @n holds the device's counts */
-	struct iolat_slot *slots;	/* [nr_hwq * (depth + 1)] */
-	struct iolat_slot_ext *slot_ext;	/* [the same] */
-	void *slots_mem;		/* @slots' allocation, for kvfree() */
+	/*
+	 * Each hardware queue's in-flight table, NULL until a CPU that
+	 * submits to the queue is present (inflight.c); @cpu_hwqs: those
+	 * queues of each CPU, or NULL if every queue has its table.
+	 */
+	struct iolat_slot **tables;	/* [nr_hwq] */
+	void **tables_mem;		/* [nr_hwq]: for kvfree() */
+	u16 *cpu_hwqs;			/* [nr_cpu_ids][IOLAT_CPU_HWQS] */
+	u32 table_size;			/* a table's, in bytes (inflight.c) */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
 	struct iolat_dev_spans all;	/* the device's, if several queues */
 	/* each CPU's counters and part of the busy words (cpus.h) */
@@ -317,6 +324,7 @@ struct iolat_session {
 	unsigned int nr_events;	/* under the session mutex */
 	struct iolat_event events[IOLAT_MAX_EVENTS];
 	u64 mem_bytes;		/* what it holds but its CPUs' parts (budget.h) */
+	atomic64_t tables_bytes;	/* its devices' in-flight tables */
 	size_t cpu_bytes;	/* a CPU's part, all its devices' included */
 };
 

@@ -97,7 +97,8 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 		return ERR_PTR(-ENOMEM);
 	s->portid = portid;
 	s->filter = *filter;
-	s->mem_bytes = iolat_budget_total(b) - b->cpus * b->per_cpu;
+	/* the tables count as they are allocated (@tables_bytes) */
+	s->mem_bytes = iolat_budget_total(b) - b->cpus * b->per_cpu - b->tables;
 	s->cpu_bytes = b->per_cpu;
 	s->counters_only = mode & IOLAT_MODE_COUNTERS_ONLY;
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
@@ -295,7 +296,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 	if (need > (u64)READ_ONCE(max_session_mb) << 20) {
 		pr_info_ratelimited("a session of %u devices needs %llu MiB (histograms %llu, records %llu, tables %llu), over max_session_mb=%u\n",
 				    nr_specs, DIV_ROUND_UP(need, 1 << 20),
-				    b.hist >> 20, b.rings >> 20, b.inflight >> 20,
+				    b.hist >> 20, b.rings >> 20, (b.inflight + b.tables) >> 20,
 				    READ_ONCE(max_session_mb));
 		IOLAT_ERR_MSG_FMT(extack,
 				  "the session needs more memory than the max_session_mb module parameter allows (the figure is in the kernel log)",

@@ -30,6 +30,14 @@ void iolat_session_dev_free(struct iolat_dev *d)
 	kvfree(d);
 }
 
+/* @d, of @s but never seen by its probes, and what it counted there. */
+static void iolat_session_dev_drop(struct iolat_session *s,
+				   struct iolat_dev *d)
+{
+	atomic64_sub(iolat_inflight_held(d), &s->tables_bytes);
+	iolat_session_dev_free(d);
+}
+
 /* A device of @s, as @spec says, without its CPUs' parts (cpus.c). */
 struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 					const struct iolat_dev_spec *spec)
@@ -39,13 +47,13 @@ struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 
 	if (!d)
 		return ERR_PTR(-ENOMEM);
-	err = iolat_inflight_init(d, spec, s->counters_only);
+	err = iolat_inflight_init(d, spec, s->counters_only, &s->tables_bytes);
 	if (!err)
 		err = iolat_acct_init(d);
 	if (!err && s->aggregate)
 		err = iolat_agg_init(d);
 	if (err) {
-		iolat_session_dev_free(d);
+		iolat_session_dev_drop(s, d);
 		return ERR_PTR(err);
 	}
 	d->start_ns = U64_MAX;
@@ -188,6 +196,10 @@ static int iolat_session_devs_put(struct iolat_session *s,
 		if (err)
 			break;
 	}
+	/* the tables of the queues of the CPUs online (cpus.c: later ones) */
+	for_each_online_cpu(cpu)
+		if (!err)
+			err = iolat_inflight_cpu(d, cpu, &s->tables_bytes);
 	if (!err) {
 		if (devs) {
 			old = s->devs;
@@ -257,14 +269,14 @@ int iolat_session_join(struct iolat_session *s,
 	if (cap != s->cap_devs) {
 		devs = iolat_session_devs_room(s, cap);
 		if (!devs) {
-			iolat_session_dev_free(d);
+			iolat_session_dev_drop(s, d);
 			return -ENOMEM;
 		}
 	}
 	err = iolat_session_devs_put(s, d, devs, cap, &b);
 	if (err) {
 		kvfree(devs);
-		iolat_session_dev_free(d);
+		iolat_session_dev_drop(s, d);
 		return err;
 	}
 	/* its requests from now on; stored before the probes can find it */
@@ -291,7 +303,7 @@ int iolat_session_join(struct iolat_session *s,
 		s->mem_bytes -= b.session + b.inflight;
 		s->cpu_bytes -= b.per_cpu;
 		cpus_read_unlock();
-		iolat_session_dev_free(d);
+		iolat_session_dev_drop(s, d);
 	}
 	return err;
 }
