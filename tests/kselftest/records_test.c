@@ -88,9 +88,14 @@ static void exact_records(struct __test_metadata *_metadata,
 	EXPECT_GE(0.10, fabs(iops - fio_iops) / fio_iops);
 }
 
+/* 20 000 reads (IOLAT_RECORDS_IOS) */
 TEST_F_TIMEOUT(records, exact_records_null_blk, 300)
 {
-	exact_records(_metadata, "nullb0", 20000, "libaio");
+	int ios = getenv("IOLAT_RECORDS_IOS") ?
+		  atoi(getenv("IOLAT_RECORDS_IOS")) : 20000;
+
+	ASSERT_LE(1000, ios) TH_LOG("IOLAT_RECORDS_IOS: at least 1000");
+	exact_records(_metadata, "nullb0", ios, "libaio");
 }
 
 /* io_uring where the kernel has it (not RHEL 8 nor 4.19), else libaio */
