@@ -163,6 +163,7 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_inflight_init);
 
 /**
  * iolat_inflight_cpu() - the tables of the queues @cpu's requests go to
@@ -193,6 +194,7 @@ int iolat_inflight_cpu(struct iolat_dev *d, unsigned int cpu,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_inflight_cpu);
 
 /**
  * iolat_inflight_bytes() - what iolat_inflight_init() allocates for @spec
@@ -235,6 +237,7 @@ u64 iolat_inflight_held(const struct iolat_dev *d)
 			held += iolat_alloc_bytes(d->table_size);
 	return held;
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_inflight_held);
 
 void iolat_inflight_free(struct iolat_dev *d)
 {
@@ -251,3 +254,4 @@ void iolat_inflight_free(struct iolat_dev *d)
 	d->hwqs = NULL;
 	iolat_upper_free(d);
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_inflight_free);
