@@ -39,7 +39,8 @@ static void iolat_budget_dev(struct iolat_budget *b,
 		      iolat_acct_bytes();
 	b->inflight += iolat_inflight_bytes(spec,
 					    mode & IOLAT_MODE_COUNTERS_ONLY,
-					    &tables);
+					    &tables) +
+		       (spec->bio_based ? iolat_upper_bytes(spec->depth) : 0);
 	b->tables += tables;
 	*acct += iolat_acct_cpu_bytes(spec->nr_hwq);
 	if (mode & IOLAT_MODE_AGGREGATE) {

@@ -12,7 +12,6 @@
 #include <linux/cpumask.h>
 #include <linux/topology.h>
 #include "inflight.h"
-#include "upper.h"
 #include "alloc.h"
 
 /*
@@ -134,9 +133,9 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 			       NUMA_NO_NODE);
 	if (!d->hwqs)
 		return -ENOMEM;
-	/* a bio-based device's bios are in its own table instead */
+	/* a bio-based device's bios are in its own table (upper.h) */
 	if (spec->bio_based)
-		return iolat_upper_init(d);
+		return 0;
 	d->table_size = iolat_table_size(d->depth,
 					 iolat_inflight_ext(spec, counters_only));
 	/* the tables, then their allocations (@tables_mem) */
@@ -217,7 +216,7 @@ size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
 
 	if (spec->bio_based) {
 		*tables = 0;
-		return hwqs + iolat_upper_bytes(spec->depth);
+		return hwqs;
 	}
 	*tables = spec->nr_hwq == 1 ? table :
 		  iolat_alloc_bytes(iolat_cpu_map_size()) +
@@ -252,6 +251,5 @@ void iolat_inflight_free(struct iolat_dev *d)
 	d->cpu_hwqs = NULL;
 	kvfree(d->hwqs);
 	d->hwqs = NULL;
-	iolat_upper_free(d);
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_inflight_free);

@@ -21,10 +21,12 @@
 #include "budget.h"
 #include "alloc.h"
 #include "dispatch.h"
+#include "upper.h"
 
 void iolat_session_dev_free(struct iolat_dev *d)
 {
 	iolat_inflight_free(d);
+	iolat_upper_free(d);
 	iolat_acct_free(d);
 	iolat_agg_free(d);
 	kvfree(d);
@@ -48,6 +50,8 @@ struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 	if (!d)
 		return ERR_PTR(-ENOMEM);
 	err = iolat_inflight_init(d, spec, s->counters_only, &s->tables_bytes);
+	if (!err && spec->bio_based)
+		err = iolat_upper_init(d);
 	if (!err)
 		err = iolat_acct_init(d);
 	if (!err && s->aggregate)
