@@ -499,15 +499,18 @@ TEST_F_TIMEOUT(records, splits_recorded_once, 300)
 	EXPECT_EQ(20 * 15, x);
 }
 
+/* the most queues a disk of the rig has: 128, and a poll queue after */
+#define HWQ_ROWS 256
+
 struct hwq_rows {
-	long rows[64], other;
+	long rows[HWQ_ROWS], other;
 };
 
 static void hwq_row(void *arg, const struct row *r)
 {
 	struct hwq_rows *h = arg;
 
-	if (r->hwq < 64)
+	if (r->hwq < HWQ_ROWS)
 		h->rows[r->hwq]++;
 	else
 		h->other++;
@@ -540,7 +543,7 @@ static void polled_on_poll_queues(struct __test_metadata *_metadata,
 		env("IOLAT_CLI"), dev, dev, polled_engine(), ERR);
 	ASSERT_EQ(0, st) TH_LOG("%s", slurp(ERR));
 	ASSERT_LE(0, csv_rows(CSV, hwq_row, &h));
-	for (q = 0; q < 64; q++) {
+	for (q = 0; q < HWQ_ROWS; q++) {
 		if (!h.rows[q])
 			continue;
 		rows += h.rows[q];
