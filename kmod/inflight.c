@@ -118,6 +118,7 @@ fail:
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 			bool counters_only, atomic64_t *bytes)
 {
+	unsigned int cpu;
 	u32 q;
 	int err;
 
@@ -148,8 +149,8 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 		d->cpu_hwqs = iolat_inflight_map(d);
 	if (d->cpu_hwqs) {
 		atomic64_add(iolat_alloc_bytes(iolat_cpu_map_size()), bytes);
-		for_each_present_cpu(q) {
-			err = iolat_inflight_cpu(d, q, bytes);
+		for_each_present_cpu(cpu) {
+			err = iolat_inflight_cpu(d, cpu, bytes);
 			if (err)
 				return err;
 		}
