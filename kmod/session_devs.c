@@ -200,7 +200,11 @@ static int iolat_session_devs_put(struct iolat_session *s,
 		if (err)
 			break;
 	}
-	/* the tables of the queues of the CPUs online (cpus.c: later ones) */
+	/*
+	 * The present CPUs' tables came with @d; this adds those of a CPU
+	 * made present and online since, now that the hotplug lock orders
+	 * it (cpus.c gives those of one that comes online after).
+	 */
 	for_each_online_cpu(cpu)
 		if (!err)
 			err = iolat_inflight_cpu(d, cpu, &s->tables_bytes);
