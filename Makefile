@@ -85,6 +85,8 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/dev/device.o \
 			      $(BUILD)/user/dev/dev_lookup.o \
 			      $(BUILD)/user/nl/decode.o $(BUILD)/user/dev/diskstats.o \
 			      $(BUILD)/user/util/json.o $(BUILD)/user/out/nvme_fields.o \
+			      $(BUILD)/user/out/table.o $(BUILD)/user/util/msg.o \
+			      $(BUILD)/user/util/parse.o \
 			      $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm

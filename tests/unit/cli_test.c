@@ -613,6 +613,90 @@ TEST(json_writer)
 	free(doc);
 }
 
+/* A table of every kind of column, its rows written in @fmt, as text. */
+static char *table_doc(enum iolat_fmt fmt)
+{
+	static const struct iolat_col cols[] = {
+		{ .key = "device", .head = "device", .width = -8, .str = true },
+		{ .key = "r_s", .head = "r/s", .width = 6, .prec = 1, .dprec = 3 },
+		{ .key = "secs", .dprec = 6,
+		  .in = IOLAT_FMT_BIT(CSV) | IOLAT_FMT_BIT(JSON) },
+		{ .key = "", .head = "|", .width = 1, .in = IOLAT_FMT_BIT(TEXT) },
+		{ .key = "kernel.util", .head = "k:%util", .width = 7, .prec = 2,
+		  .dprec = 4 },
+		{ .key = "kernel.name", .in = IOLAT_FMT_BIT(JSON), .str = true },
+		{ .key = "lat_ns", .head = "lat", .width = 7 },
+	};
+	struct iolat_table t;
+	char *buf;
+	size_t len;
+	FILE *f;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	iolat_table_init(&t, cols, sizeof(cols) / sizeof(cols[0]), fmt, f);
+	iolat_table_header(&t);
+	iolat_cell_str(&t, 0, "sd,\"a\"");
+	iolat_cell_dbl(&t, 1, 2.25);
+	iolat_cell_dbl(&t, 2, 0.5);
+	iolat_cell_str(&t, 3, "|");
+	iolat_cell_dbl(&t, 4, 99.5);
+	iolat_cell_str(&t, 5, "q\"x");
+	iolat_cell_ns(&t, 6, 1500000);
+	iolat_table_row(&t, NULL);
+	/* a row with cells left empty: "-", an empty field, no member */
+	iolat_cell_str(&t, 0, "nvme0n1");
+	iolat_cell_u64(&t, 6, 7);
+	iolat_table_row(&t, NULL);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The commands' tables: text aligned with "-" for an empty cell and only
+ * text's columns; CSV quoted as RFC 4180 with its own columns; JSON by
+ * the one writer, "group.key" columns in the object "group", empty
+ * cells left out; the digits of each format.
+ */
+TEST(table_formats)
+{
+	char *text = table_doc(IOLAT_FMT_TEXT);
+	char *csv = table_doc(IOLAT_FMT_CSV);
+	char *json = table_doc(IOLAT_FMT_JSON);
+
+	ASSERT_NE(NULL, text);
+	ASSERT_NE(NULL, csv);
+	ASSERT_NE(NULL, json);
+	EXPECT_STREQ("device      r/s | k:%util     lat\n"
+		     "sd,\"a\"      2.2 |   99.50  1.50ms\n"
+		     "nvme0n1       - -       -       7\n", text);
+	EXPECT_STREQ("device,r_s,secs,kernel.util,lat_ns\n"
+		     "\"sd,\"\"a\"\"\",2.250,0.500000,99.5000,1500000\n"
+		     "nvme0n1,,,,7\n", csv);
+	EXPECT_STREQ("{\"device\":\"sd,\\\"a\\\"\",\"r_s\":2.250,\"secs\":0.500000,\"kernel\":{\"util\":99.5000,\"name\":\"q\\\"x\"},\"lat_ns\":1500000}\n"
+		     "{\"device\":\"nvme0n1\",\"lat_ns\":7}\n", json);
+	free(text);
+	free(csv);
+	free(json);
+}
+
+/* -o: the formats a command has, one message naming them otherwise. */
+TEST(table_format_names)
+{
+	enum iolat_fmt fmt = IOLAT_FMT_NR;
+
+	EXPECT_EQ(0, iolat_fmt_parse(NULL, IOLAT_FMT_ALL, &fmt));
+	EXPECT_EQ(IOLAT_FMT_TEXT, fmt);
+	EXPECT_EQ(0, iolat_fmt_parse("csv", IOLAT_FMT_ALL, &fmt));
+	EXPECT_EQ(IOLAT_FMT_CSV, fmt);
+	EXPECT_EQ(0, iolat_fmt_parse("json", IOLAT_FMT_ALL, &fmt));
+	EXPECT_EQ(IOLAT_FMT_JSON, fmt);
+	EXPECT_EQ(EXIT_USAGE, iolat_fmt_parse("csv", IOLAT_FMT_BIT(TEXT) |
+					      IOLAT_FMT_BIT(JSON), &fmt));
+	EXPECT_EQ(EXIT_USAGE, iolat_fmt_parse("yaml", IOLAT_FMT_ALL, &fmt));
+}
+
 /*
  * A completion's status as trace --nvme prints it: by name, with the
  * do-not-retry bit; in hex where the table does not know it; "unknown",
