@@ -222,3 +222,44 @@ TEST_F_TIMEOUT(output, trace_live_in_a_pipe, 300)
 }
 
 IOLAT_HARNESS_MAIN
+
+/*
+ * The commands' tables in CSV (user/out/table.c): stat's total row of
+ * 64 direct reads on nullb0 says 64 reads, nvme's read row of 32 on the
+ * NVMe drive 32 commands, clocktest names the clock in use; each line
+ * has the header's number of fields, as Python's csv module reads them.
+ */
+TEST_F_TIMEOUT(output, tables_in_csv, 300)
+{
+	static const char *const py =
+		"import csv, sys\n"
+		"rows = list(csv.DictReader(open(sys.argv[2])))\n"
+		"ok = rows and all(None not in r and None not in r.values() for r in rows)\n"
+		"if sys.argv[1] == 'stat':\n"
+		"    t = [r for r in rows if r['total'] == 'true' and r['device'] == 'nullb0']\n"
+		"    ok = ok and len(t) == 1 and round(float(t[0]['r_s']) * float(t[0]['seconds'])) == 64 and 'kernel.util' in t[0]\n"
+		"elif sys.argv[1] == 'nvme':\n"
+		"    t = [r for r in rows if r['opcode'] == 'read' and r['admin'] == '0']\n"
+		"    q = sum(int(r['commands']) for r in rows if r['qid'] and r['admin'] == '0')\n"
+		"    ok = ok and len(t) == 1 and int(t[0]['commands']) == 32 and q >= 32\n"
+		"else:\n"
+		"    ok = ok and [r['name'] for r in rows if r['in_use'] == 'true'] != []\n"
+		"sys.exit(0 if ok else 1)\n";
+	FILE *f = fopen("/tmp/iolat_tables.py", "w");
+
+	ASSERT_NE(NULL, f);
+	fputs(py, f);
+	fclose(f);
+	ASSERT_EQ(0, sh("%s stat -o csv -d nullb0 1 -- dd if=/dev/nullb0 of=/dev/null bs=4k count=64 iflag=direct >%s 2>%s",
+			env("IOLAT_CLI"), CSV, ERR)) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("/usr/bin/python3 /tmp/iolat_tables.py stat %s", CSV))
+		TH_LOG("%s", slurp(CSV));
+	ASSERT_EQ(0, sh("%s nvme -o csv -d nvme0n1 -- dd if=/dev/nvme0n1 of=/dev/null bs=4k count=32 iflag=direct >%s 2>%s",
+			env("IOLAT_CLI"), CSV, ERR)) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("/usr/bin/python3 /tmp/iolat_tables.py nvme %s", CSV))
+		TH_LOG("%s", slurp(CSV));
+	ASSERT_EQ(0, sh("%s clocktest -o csv -n 1000 >%s 2>%s",
+			env("IOLAT_CLI"), CSV, ERR)) TH_LOG("%s", slurp(ERR));
+	EXPECT_EQ(0, sh("/usr/bin/python3 /tmp/iolat_tables.py clocktest %s",
+			CSV)) TH_LOG("%s", slurp(CSV));
+}

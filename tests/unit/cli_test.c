@@ -797,7 +797,11 @@ FIXTURE_VARIANT_ADD(bad_input, stat_bad_count) {
 FIXTURE_VARIANT_ADD(bad_input, stat_filter) {
 	{ "stat -d nullb0 -c fio", EXIT_USAGE, "-c: unknown option" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_bad_format) {
-	{ "stat -d nullb0 -o csv", EXIT_USAGE, "-o takes text or json, not 'csv'" } };
+	{ "stat -d nullb0 -o yaml", EXIT_USAGE, "unknown output format 'yaml' (text, csv, json)" } };
+FIXTURE_VARIANT_ADD(bad_input, nvme_bad_format) {
+	{ "nvme -d nvme0n1 -o svg", EXIT_USAGE, "unknown output format 'svg' (text, csv, json)" } };
+FIXTURE_VARIANT_ADD(bad_input, clocktest_bad_format) {
+	{ "clocktest -o prom", EXIT_USAGE, "unknown output format 'prom' (text, csv, json)" } };
 FIXTURE_VARIANT_ADD(bad_input, stat_unknown_device) {
 	{ "stat -d no-such-disk 1 1", EXIT_FAIL, "unknown block device 'no-such-disk'" } };
 /* values that ran forever or were taken silently */

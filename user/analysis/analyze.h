@@ -14,7 +14,7 @@
  *   out_prom.c    Prometheus text exposition
  *   out_svg.c     `iolat plot`: heatmap and lines over time, as SVG
  *                 (svg_frame.c its axes, ticks, colours and legend)
- *   csv.c         one CSV or JSON line per request (trace, -o csv)
+ *   req_row.c     a request as a row of a table (trace, -o csv)
  *
  * Intervals are spans of completion time from the session's start: a
  * request belongs to the interval in which it completed.  An interval is

@@ -9,59 +9,101 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
+#include "out/table.h"
 #include "util/json.h"
 
 #define MAX_CLOCKS 16
 #define U(x) ((unsigned long long)(x))
 
-static void text(const struct iolat_clock_result *r, unsigned int nr)
-{
-	unsigned int i, p;
+enum { C_NAME, C_UNITS, C_USE, C_READ, C_SAMPLES, C_INV, C_BACK, C_MARK,
+       C_PAIRS, NR_COLS };
 
-	printf("%-24s %-6s %10s %12s %10s %12s\n", "clock", "units",
-	       "read ns", "samples", "inversions", "max back");
-	for (i = 0; i < nr; i++) {
-		printf("%-24s %-6s %10.1f %12llu %10llu %12llu%s\n", r[i].name,
-		       r[i].units, r[i].read_ps / 1000.0, U(r[i].samples),
-		       U(r[i].inversions), U(r[i].max_back),
-		       r[i].in_use ? "  <- iolat's clock" : "");
-		for (p = 0; p < r[i].nr_pairs; p++)
-			printf("%26s CPU %u -> CPU %u: %llu\n", "",
-			       r[i].pairs[p].from, r[i].pairs[p].to,
-			       U(r[i].pairs[p].count));
+static const struct iolat_col cols[NR_COLS] = {
+	[C_NAME] = { "name", "clock", -24, .str = true },
+	[C_UNITS] = { "units", "units", -6, .str = true },
+	[C_USE] = { "in_use", .in = IOLAT_FMT_BIT(CSV) | IOLAT_FMT_BIT(JSON) },
+	[C_READ] = { "read_ns", "read ns", 10, 1, 3 },
+	[C_SAMPLES] = { "samples", "samples", 12 },
+	[C_INV] = { "inversions", "inversions", 10 },
+	[C_BACK] = { "max_back", "max back", 12 },
+	[C_MARK] = { "", NULL, 0, .in = IOLAT_FMT_BIT(TEXT), .note = true },
+	[C_PAIRS] = { "pairs", NULL, 0, .in = IOLAT_FMT_BIT(CSV) },	/* pairs() */
+};
+
+/*
+ * The CPU pairs across which the clock went back: JSON, an array of
+ * them; text, a line each; CSV, how many (the column "pairs").
+ */
+static void pairs(struct iolat_table *t, const struct iolat_clock_result *r,
+		  struct json *j)
+{
+	unsigned int p;
+
+	if (t->fmt == IOLAT_FMT_CSV) {
+		iolat_cell_u64(t, C_PAIRS, r->nr_pairs);
+		return;
 	}
+	if (t->fmt == IOLAT_FMT_JSON)
+		json_arr(j, "pairs");
+	for (p = 0; p < r->nr_pairs; p++) {
+		if (t->fmt == IOLAT_FMT_TEXT) {
+			printf("%26s CPU %u -> CPU %u: %llu\n", "",
+			       r->pairs[p].from, r->pairs[p].to,
+			       U(r->pairs[p].count));
+			continue;
+		}
+		json_obj(j, NULL);
+		json_u64(j, "from", r->pairs[p].from);
+		json_u64(j, "to", r->pairs[p].to);
+		json_u64(j, "count", r->pairs[p].count);
+		json_end(j);
+	}
+	if (t->fmt == IOLAT_FMT_JSON)
+		json_end(j);
 }
 
-static void json(const struct iolat_clock_result *r, unsigned int nr)
+/* A row per clock; JSON: {"clocks": [...]}. */
+static void show(const struct iolat_clock_result *r, unsigned int nr,
+		 enum iolat_fmt fmt)
 {
+	struct iolat_table t;
 	struct json j;
-	unsigned int i, p;
+	unsigned int i;
 
+	iolat_table_init(&t, cols, NR_COLS, fmt, stdout);
+	iolat_table_header(&t);
 	json_init(&j, stdout, false);
-	json_obj(&j, NULL);
-	json_arr(&j, "clocks");
-	for (i = 0; i < nr; i++) {
+	if (fmt == IOLAT_FMT_JSON) {
 		json_obj(&j, NULL);
-		json_string(&j, "name", r[i].name);
-		json_string(&j, "units", r[i].units);
-		json_bool(&j, "in_use", r[i].in_use);
-		json_double(&j, "read_ns", "%.3f", r[i].read_ps / 1000.0);
-		json_u64(&j, "samples", r[i].samples);
-		json_u64(&j, "inversions", r[i].inversions);
-		json_u64(&j, "max_back", r[i].max_back);
-		json_arr(&j, "pairs");
-		for (p = 0; p < r[i].nr_pairs; p++) {
+		json_arr(&j, "clocks");
+	}
+	for (i = 0; i < nr; i++) {
+		iolat_cell_str(&t, C_NAME, r[i].name);
+		iolat_cell_str(&t, C_UNITS, r[i].units);
+		iolat_cell_dbl(&t, C_READ, r[i].read_ps / 1000.0);
+		iolat_cell_u64(&t, C_SAMPLES, r[i].samples);
+		iolat_cell_u64(&t, C_INV, r[i].inversions);
+		iolat_cell_u64(&t, C_BACK, r[i].max_back);
+		iolat_cell_str(&t, C_USE, r[i].in_use ? "true" : "false");
+		iolat_cell_str(&t, C_MARK,
+			       r[i].in_use ? " <- iolat's clock" : "");
+		if (fmt == IOLAT_FMT_JSON) {
 			json_obj(&j, NULL);
-			json_u64(&j, "from", r[i].pairs[p].from);
-			json_u64(&j, "to", r[i].pairs[p].to);
-			json_u64(&j, "count", r[i].pairs[p].count);
+			iolat_table_row(&t, &j);
+			pairs(&t, &r[i], &j);
 			json_end(&j);
+			continue;
 		}
+		if (fmt == IOLAT_FMT_CSV)
+			pairs(&t, &r[i], NULL);
+		iolat_table_row(&t, NULL);
+		if (fmt == IOLAT_FMT_TEXT)
+			pairs(&t, &r[i], NULL);
+	}
+	if (fmt == IOLAT_FMT_JSON) {
 		json_end(&j);
 		json_end(&j);
 	}
-	json_end(&j);
-	json_end(&j);
 }
 
 int cmd_clocktest(int argc, const char **argv)
@@ -72,7 +114,7 @@ int cmd_clocktest(int argc, const char **argv)
 		{ "loops", 'n', POPT_ARG_INT, &loops, 0,
 		  "clock reads per CPU and clock (1000 to 1000000; default 20000)",
 		  "N" },
-		{ "output", 'o', POPT_ARG_STRING, &fmt, 0, "text or json", "FMT" },
+		{ "output", 'o', POPT_ARG_STRING, &fmt, 0, "text, csv or json", "FMT" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -82,6 +124,7 @@ int cmd_clocktest(int argc, const char **argv)
 	unsigned int nr = 0, i;
 	poptContext pc;
 	int opt, err, ret = EXIT_USAGE;
+	enum iolat_fmt ofmt;
 
 	pc = poptGetContext("iolat clocktest", argc, argv, options, 0);
 	opt = poptGetNextOpt(pc);
@@ -94,10 +137,8 @@ int cmd_clocktest(int argc, const char **argv)
 		iolat_err("clocktest takes no arguments");
 		goto out;
 	}
-	if (fmt && strcmp(fmt, "text") && strcmp(fmt, "json")) {
-		iolat_err("-o takes text or json, not '%s'", fmt);
+	if (iolat_fmt_parse(fmt, IOLAT_FMT_ALL, &ofmt))
 		goto out;
-	}
 	if (loops && (loops < 1000 || loops > 1000000)) {
 		iolat_err("-n takes 1000 to 1000000 reads");
 		goto out;
@@ -120,10 +161,7 @@ int cmd_clocktest(int argc, const char **argv)
 				  iolat_nl_errmsg(nl));
 		goto out;
 	}
-	if (fmt && !strcmp(fmt, "json"))
-		json(res, nr);
-	else
-		text(res, nr);
+	show(res, nr, ofmt);
 	ret = EXIT_OK;
 	for (i = 0; i < nr; i++) {
 		if (res[i].in_use && res[i].inversions) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cmd/cmd.h"
 #include "../../lib/nvme_names.h"
+#include "out/table.h"
 #include "util/json.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -84,12 +85,6 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 		group_add(g, r);
 }
 
-static void fmt_pct(char *buf, size_t len, const struct iolat_hist *h,
-		    uint32_t ppm)
-{
-	iolat_fmt_ns(buf, len, iolat_hist_percentile(h, ppm));
-}
-
 static double mean_qd(const struct nvme_group *g)
 {
 	uint64_t n = 0;
@@ -104,23 +99,39 @@ static double mean_qd(const struct nvme_group *g)
 	return n ? sum / n : 0;
 }
 
-static void text_row(const char *label, const struct nvme_group *g)
-{
-	char p50[32], p99[32], max[32];
+/*
+ * A queue's or an opcode's commands.  Text has a table per queue and
+ * per opcode, its first column named by label(); JSON an array of
+ * objects each, with the depth at setup as a histogram; CSV a line per
+ * queue and per opcode, of the namespace or (admin) of its controller.
+ */
+enum {
+	G_LABEL, G_DEV, G_CTRL, G_QID, G_OPC, G_ADMIN, G_CMDS, G_BYTES,
+	G_ERRS, G_MIN, G_P50, G_P90, G_P99, G_MAX, G_MEAN, G_QD, NR_COLS
+};
 
-	fmt_pct(p50, sizeof(p50), &g->lat, 500000);
-	fmt_pct(p99, sizeof(p99), &g->lat, 990000);
-	iolat_fmt_ns(max, sizeof(max), g->lat.max);
-	printf("  %-16s %9llu %12llu %7llu %10s %10s %10s %7.2f\n", label,
-	       U(g->lat.count), U(g->bytes), U(g->errors), p50, p99, max,
-	       mean_qd(g));
-}
+#define TEXT IOLAT_FMT_BIT(TEXT)
+#define CSV IOLAT_FMT_BIT(CSV)
+#define DATA (CSV | IOLAT_FMT_BIT(JSON))
 
-static void text_table_header(const char *what)
-{
-	printf("  %-16s %9s %12s %7s %10s %10s %10s %7s\n", what, "commands",
-	       "bytes", "errors", "p50", "p99", "max", "qd");
-}
+static struct iolat_col cols[NR_COLS] = {
+	[G_LABEL] = { "", "", -16, .in = TEXT },
+	[G_DEV] = { "device", .in = CSV, .str = true },
+	[G_CTRL] = { "ctrl", .in = CSV, .str = true },
+	[G_QID] = { "qid", .in = DATA },
+	[G_OPC] = { "opcode", .in = DATA, .str = true },
+	[G_ADMIN] = { "admin", .in = CSV },
+	[G_CMDS] = { "commands", "commands", 9 },
+	[G_BYTES] = { "bytes", "bytes", 12 },
+	[G_ERRS] = { "errors", "errors", 7 },
+	[G_MIN] = { "min_ns", .in = DATA },
+	[G_P50] = { "p50_ns", "p50", 10 },
+	[G_P90] = { "p90_ns", .in = DATA },
+	[G_P99] = { "p99_ns", "p99", 10 },
+	[G_MAX] = { "max_ns", "max", 10 },
+	[G_MEAN] = { "mean_ns", .in = DATA },
+	[G_QD] = { "qd_mean", "qd", 7, 2, 3 },
+};
 
 static void op_label(char *buf, size_t len, int admin, unsigned int op)
 {
@@ -132,82 +143,43 @@ static void op_label(char *buf, size_t len, int admin, unsigned int op)
 		snprintf(buf, len, "0x%02x", op);
 }
 
-static void text_dev(const struct nvme_state *st, unsigned int i)
+/* A group's row: of queue @qid, or (-1) of opcode @op. */
+static void group_row(struct iolat_table *t, struct json *j,
+		      const struct nvme_state *st, unsigned int dev, int qid,
+		      int admin, unsigned int op, const struct nvme_group *g)
 {
-	const struct nvme_dev *d = &st->devs[i];
-	const char *name = st->s->devs[i].name;
-	char label[32];
-	unsigned int q, op;
-	bool any = false;
-
-	for (q = 1; q < d->nr_qids; q++)
-		any |= d->qids[q] != NULL;
-	if (any) {
-		printf("%s: I/O commands per queue, driver time (setup to completion), queue depth at setup\n",
-		       name);
-		text_table_header("qid");
-		for (q = 1; q < d->nr_qids; q++) {
-			if (!d->qids[q])
-				continue;
-			snprintf(label, sizeof(label), "%u", q);
-			text_row(label, d->qids[q]);
-		}
-		printf("%s: I/O commands per opcode\n", name);
-		text_table_header("opcode");
-		for (op = 0; op < NR_OPCODES; op++) {
-			if (!d->ops[op])
-				continue;
-			op_label(label, sizeof(label), 0, op);
-			text_row(label, d->ops[op]);
-		}
-		for (q = 1; q < d->nr_qids; q++) {
-			if (!d->qids[q])
-				continue;
-			printf("\n%s qid %u: driver time\n", name, q);
-			iolat_text_hist(&d->qids[q]->lat);
-			printf("%s qid %u: commands already on the queue at setup\n",
-			       name, q);
-			iolat_text_qd_hist(d->qids[q]->qd);
-		}
-		printf("\n");
-	}
-	any = false;
-	for (op = 0; op < NR_OPCODES; op++)
-		any |= d->admin[op] != NULL;
-	if (!any)
-		return;
-	printf("nvme%d: admin commands (qid 0)\n", st->s->devs[i].nvme_ctrl);
-	text_table_header("opcode");
-	for (op = 0; op < NR_OPCODES; op++) {
-		if (!d->admin[op])
-			continue;
-		op_label(label, sizeof(label), 1, op);
-		text_row(label, d->admin[op]);
-	}
-	printf("\n");
-}
-
-/* A queue's or an opcode's commands: @key's value @val, or @num. */
-static void json_group(struct json *j, const char *key, const char *val,
-		       unsigned int num, const struct nvme_group *g)
-{
+	char label[32], ctrl[16];
 	unsigned int i, hi = 0;
 
+	snprintf(ctrl, sizeof(ctrl), "nvme%d", st->s->devs[dev].nvme_ctrl);
+	if (qid >= 0) {
+		snprintf(label, sizeof(label), "%d", qid);
+		iolat_cell_u64(t, G_QID, qid);
+	} else {
+		op_label(label, sizeof(label), admin, op);
+		iolat_cell_str(t, G_OPC, label);
+	}
+	iolat_cell_str(t, G_LABEL, label);
+	iolat_cell_str(t, G_DEV, admin ? ctrl : st->s->devs[dev].name);
+	iolat_cell_str(t, G_CTRL, ctrl);
+	iolat_cell_u64(t, G_ADMIN, admin);
+	iolat_cell_u64(t, G_CMDS, g->lat.count);
+	iolat_cell_u64(t, G_BYTES, g->bytes);
+	iolat_cell_u64(t, G_ERRS, g->errors);
+	iolat_cell_u64(t, G_MIN, g->lat.min);
+	iolat_cell_ns(t, G_P50, iolat_hist_percentile(&g->lat, 500000));
+	iolat_cell_u64(t, G_P90, iolat_hist_percentile(&g->lat, 900000));
+	iolat_cell_ns(t, G_P99, iolat_hist_percentile(&g->lat, 990000));
+	iolat_cell_ns(t, G_MAX, g->lat.max);
+	iolat_cell_dbl(t, G_MEAN, g->lat.count ?
+				  (double)g->lat.sum / g->lat.count : 0.0);
+	iolat_cell_dbl(t, G_QD, mean_qd(g));
+	if (t->fmt != IOLAT_FMT_JSON) {
+		iolat_table_row(t, NULL);
+		return;
+	}
 	json_obj(j, NULL);
-	if (val)
-		json_string(j, key, val);
-	else
-		json_u64(j, key, num);
-	json_u64(j, "commands", g->lat.count);
-	json_u64(j, "bytes", g->bytes);
-	json_u64(j, "errors", g->errors);
-	json_u64(j, "min_ns", g->lat.min);
-	json_u64(j, "p50_ns", iolat_hist_percentile(&g->lat, 500000));
-	json_u64(j, "p90_ns", iolat_hist_percentile(&g->lat, 900000));
-	json_u64(j, "p99_ns", iolat_hist_percentile(&g->lat, 990000));
-	json_u64(j, "max_ns", g->lat.max);
-	json_double(j, "mean_ns", "%.0f",
-		    g->lat.count ? (double)g->lat.sum / g->lat.count : 0.0);
+	iolat_table_row(t, j);
 	for (i = 0; i < IOLAT_QD_BUCKETS; i++)
 		if (g->qd[i])
 			hi = i;
@@ -218,44 +190,91 @@ static void json_group(struct json *j, const char *key, const char *val,
 	json_end(j);
 }
 
-/* The opcodes of @ops (admin's or I/O's) with commands, by name. */
-static void json_opcodes(struct json *j, const char *key,
-			 struct nvme_group *const *ops, int admin)
+/* Text: a table's title and header; JSON: its array. */
+static void group_table(struct iolat_table *t, struct json *j,
+			const char *title, const char *what)
 {
-	unsigned int op;
-	char label[32];
-
-	json_arr(j, key);
-	for (op = 0; op < NR_OPCODES; op++) {
-		if (!ops[op])
-			continue;
-		op_label(label, sizeof(label), admin, op);
-		json_group(j, "opcode", label, 0, ops[op]);
+	if (t->fmt == IOLAT_FMT_JSON) {
+		json_arr(j, what);
+		return;
 	}
-	json_end(j);
+	if (t->fmt != IOLAT_FMT_TEXT)
+		return;
+	printf("%s\n", title);
+	cols[G_LABEL].head = !strcmp(what, "qids") ? "qid" : "opcode";
+	iolat_table_header(t);
 }
 
-/* One JSON object per namespace, admin commands with their controller. */
-static void json_dev(const struct nvme_state *st, unsigned int i)
+static void group_table_end(struct iolat_table *t, struct json *j)
+{
+	if (t->fmt == IOLAT_FMT_JSON)
+		json_end(j);
+}
+
+/* A namespace's queues and opcodes; its controller's admin commands. */
+static void show_dev(struct iolat_table *t, const struct nvme_state *st,
+		     unsigned int i)
 {
 	const struct nvme_dev *d = &st->devs[i];
-	char ctrl[16];
+	const char *name = st->s->devs[i].name;
+	char title[128], ctrl[16];
+	unsigned int q, op;
 	struct json j;
-	unsigned int q;
+	bool any = false;
 
 	snprintf(ctrl, sizeof(ctrl), "nvme%d", st->s->devs[i].nvme_ctrl);
 	json_init(&j, stdout, false);
-	json_obj(&j, NULL);
-	json_string(&j, "device", st->s->devs[i].name);
-	json_string(&j, "ctrl", ctrl);
-	json_arr(&j, "qids");
+	if (t->fmt == IOLAT_FMT_JSON) {
+		json_obj(&j, NULL);
+		json_string(&j, "device", name);
+		json_string(&j, "ctrl", ctrl);
+	}
 	for (q = 1; q < d->nr_qids; q++)
-		if (d->qids[q])
-			json_group(&j, "qid", NULL, q, d->qids[q]);
-	json_end(&j);
-	json_opcodes(&j, "opcodes", d->ops, 0);
-	json_opcodes(&j, "admin", d->admin, 1);
-	json_end(&j);
+		any |= d->qids[q] != NULL;
+	snprintf(title, sizeof(title),
+		 "%s: I/O commands per queue, driver time (setup to completion), queue depth at setup",
+		 name);
+	if (any || t->fmt == IOLAT_FMT_JSON) {
+		group_table(t, &j, title, "qids");
+		for (q = 1; q < d->nr_qids; q++)
+			if (d->qids[q])
+				group_row(t, &j, st, i, q, 0, 0, d->qids[q]);
+		group_table_end(t, &j);
+		snprintf(title, sizeof(title), "%s: I/O commands per opcode",
+			 name);
+		group_table(t, &j, title, "opcodes");
+		for (op = 0; op < NR_OPCODES; op++)
+			if (d->ops[op])
+				group_row(t, &j, st, i, -1, 0, op, d->ops[op]);
+		group_table_end(t, &j);
+	}
+	for (q = 1; any && t->fmt == IOLAT_FMT_TEXT && q < d->nr_qids; q++) {
+		if (!d->qids[q])
+			continue;
+		printf("\n%s qid %u: driver time\n", name, q);
+		iolat_text_hist(&d->qids[q]->lat);
+		printf("%s qid %u: commands already on the queue at setup\n",
+		       name, q);
+		iolat_text_qd_hist(d->qids[q]->qd);
+	}
+	if (any && t->fmt == IOLAT_FMT_TEXT)
+		printf("\n");
+	any = false;
+	for (op = 0; op < NR_OPCODES; op++)
+		any |= d->admin[op] != NULL;
+	snprintf(title, sizeof(title), "%s: admin commands (qid 0)", ctrl);
+	if (any || t->fmt == IOLAT_FMT_JSON) {
+		group_table(t, &j, title, "admin");
+		for (op = 0; op < NR_OPCODES; op++)
+			if (d->admin[op])
+				group_row(t, &j, st, i, -1, 1, op,
+					  d->admin[op]);
+		group_table_end(t, &j);
+	}
+	if (t->fmt == IOLAT_FMT_JSON)
+		json_end(&j);
+	else if (any && t->fmt == IOLAT_FMT_TEXT)
+		printf("\n");
 }
 
 static void free_state(struct nvme_state *st)
@@ -284,31 +303,28 @@ int cmd_nvme(int argc, const char **argv)
 		  "Devices (default: every NVMe namespace) and filters:",
 		  NULL },
 		{ "output", 'o', POPT_ARG_STRING, &outname, 0,
-		  "output format: text, json", "FORMAT" },
+		  "output format: text, csv, json", "FORMAT" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
 	unsigned int i;
+	struct iolat_table *tab = calloc(1, sizeof(*tab));
+	enum iolat_fmt fmt;
 	poptContext pc;
-	bool json = false;
 	int rc = EXIT_USAGE;
 
 	pc = poptGetContext("iolat nvme", argc, argv, opts,
 			    POPT_CONTEXT_POSIXMEHARDER);
 	if (iolat_session_getopt(&s, &o, pc))
 		goto out;
-	if (outname && !strcmp(outname, "json")) {
-		json = true;
-	} else if (outname && strcmp(outname, "text")) {
-		iolat_err("unknown output format '%s' (text, json)", outname);
+	if (iolat_fmt_parse(outname, IOLAT_FMT_ALL, &fmt))
 		goto out;
-	}
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;
 	st.devs = calloc(s.nr_devs, sizeof(*st.devs));
-	if (!st.devs) {
+	if (!st.devs || !tab) {
 		iolat_err("out of memory");
 		rc = EXIT_FAIL;
 		goto out;
@@ -331,14 +347,13 @@ int cmd_nvme(int argc, const char **argv)
 		goto out;
 	if (st.nomem)
 		s.run.nomem = true;
-	for (i = 0; i < s.nr_devs; i++) {
-		if (s.devs[i].nvme_ctrl < 0)
-			continue;
-		if (json)
-			json_dev(&st, i);
-		else
-			text_dev(&st, i);
-	}
+	iolat_table_init(tab, cols, NR_COLS, fmt, stdout);
+	tab->indent = "  ";
+	if (fmt == IOLAT_FMT_CSV)
+		iolat_table_header(tab);
+	for (i = 0; i < s.nr_devs; i++)
+		if (s.devs[i].nvme_ctrl >= 0)
+			show_dev(tab, &st, i);
 	fflush(stdout);
 	fprintf(stderr, "iolat: NVMe: ");
 	iolat_stats_text(stderr, &s.run.stats, IOLAT_SC_nvme);
@@ -347,6 +362,7 @@ int cmd_nvme(int argc, const char **argv)
 	rc = iolat_session_accounted(&s) ? EXIT_OK : EXIT_FAIL;
 out:
 	free_state(&st);
+	free(tab);
 	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	free(outname);

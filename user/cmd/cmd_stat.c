@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
+#include "out/table.h"
 #include "util/json.h"
 
 #define U(x) ((unsigned long long)(x))
 
 struct stat_state {
 	struct iolat_session *s;
-	bool json;
+	struct iolat_table tab;
 	double interval;
 	/* [nr_devs] each: at the start, at the last row, now */
 	struct iolat_dev_counters *first, *prev, *cur;
@@ -44,16 +45,71 @@ static bool had_io(const struct iolat_dev_counters *a,
 /*
  * iostat -x's columns where iolat counts them (kB is 1024 bytes, as
  * there; rrqm/s and wrqm/s are the kernel's own merge counts), then
- * iolat's exact busy and depth figures, then the kernel's beside them.
+ * iolat's exact busy and depth figures, then the kernel's beside them;
+ * CSV and JSON have more digits, the kernel's figures in "kernel", the
+ * integrals in ns and a stack's split in "stack".
  */
-static void header(void)
-{
-	printf("%9s %-10s %8s %9s %7s %7s %8s %8s %9s %7s %7s %8s %7s %8s %7s %7s %7s %7s %6s %6s %6s | %7s %8s %9s\n",
-	       "time", "device", "r/s", "rkB/s", "rrqm/s", "r_await",
-	       "rareq-sz", "w/s", "wkB/s", "wrqm/s", "w_await", "wareq-sz",
-	       "d/s", "dkB/s", "d_await", "f/s", "f_await", "aqu-sz", "qd@D",
-	       "%util", "%qutil", "k:%util", "k:aqu-sz", "k-q:%util");
-}
+enum {
+	C_TOTAL, C_TIME, C_DEV, C_SECS, C_RS, C_RKB, C_RRQM, C_RAWAIT, C_RSZ,
+	C_WS, C_WKB, C_WRQM, C_WAWAIT, C_WSZ, C_DS, C_DKB, C_DAWAIT, C_FS,
+	C_FAWAIT, C_AQU, C_DEVQD, C_QDD, C_UTIL, C_QUTIL, C_BAR, C_KUTIL,
+	C_KAQU, C_KRAWAIT, C_KWAWAIT, C_KRRQM, C_KWRQM, C_DIFF, C_BUSY,
+	C_QBUSY, C_INFL, C_QINFL, C_ELAPSED, C_KTICKS, C_KTIQ, C_SRA, C_SRB,
+	C_SWA, C_SWB, C_SRJ, C_SWJ, C_SIOS, C_SNS, NR_COLS
+};
+
+#define TEXT IOLAT_FMT_BIT(TEXT)
+#define DATA (IOLAT_FMT_BIT(CSV) | IOLAT_FMT_BIT(JSON))
+
+static const struct iolat_col cols[NR_COLS] = {
+	[C_TOTAL] = { "total", NULL, 0, .in = DATA },
+	[C_TIME] = { "time", "time", 9 },
+	[C_DEV] = { "device", "device", -10, .str = true },
+	[C_SECS] = { "seconds", NULL, 0, 0, 6, DATA },
+	[C_RS] = { "r_s", "r/s", 8, 1, 3 },
+	[C_RKB] = { "rkB_s", "rkB/s", 9, 1, 3 },
+	[C_RRQM] = { "rrqm_s", "rrqm/s", 7, 1, 3, TEXT },
+	[C_RAWAIT] = { "r_await_ms", "r_await", 7, 3, 6 },
+	[C_RSZ] = { "rareq_sz", "rareq-sz", 8, 1, 3 },
+	[C_WS] = { "w_s", "w/s", 8, 1, 3 },
+	[C_WKB] = { "wkB_s", "wkB/s", 9, 1, 3 },
+	[C_WRQM] = { "wrqm_s", "wrqm/s", 7, 1, 3, TEXT },
+	[C_WAWAIT] = { "w_await_ms", "w_await", 7, 3, 6 },
+	[C_WSZ] = { "wareq_sz", "wareq-sz", 8, 1, 3 },
+	[C_DS] = { "d_s", "d/s", 7, 1, 3 },
+	[C_DKB] = { "dkB_s", "dkB/s", 8, 1, 3 },
+	[C_DAWAIT] = { "d_await_ms", "d_await", 7, 3, 6 },
+	[C_FS] = { "f_s", "f/s", 7, 1, 3 },
+	[C_FAWAIT] = { "f_await_ms", "f_await", 7, 3, 6 },
+	[C_AQU] = { "aqu_sz", "aqu-sz", 7, 3, 6 },
+	[C_DEVQD] = { "dev_qd", NULL, 0, 0, 6, DATA },
+	[C_QDD] = { "qd_issue", "qd@D", 6, 2, 6 },
+	[C_UTIL] = { "util", "%util", 6, 2, 6 },
+	[C_QUTIL] = { "qutil", "%qutil", 6, 2, 6 },
+	[C_BAR] = { "", "|", 1, .in = TEXT },
+	[C_KUTIL] = { "kernel.util", "k:%util", 7, 2, 6 },
+	[C_KAQU] = { "kernel.aqu_sz", "k:aqu-sz", 8, 3, 6 },
+	[C_KRAWAIT] = { "kernel.r_await_ms", NULL, 0, 0, 6, DATA },
+	[C_KWAWAIT] = { "kernel.w_await_ms", NULL, 0, 0, 6, DATA },
+	[C_KRRQM] = { "kernel.rrqm_s", NULL, 0, 0, 3, DATA },
+	[C_KWRQM] = { "kernel.wrqm_s", NULL, 0, 0, 3, DATA },
+	[C_DIFF] = { "util_diff", "k-q:%util", 9, 2, 6 },
+	[C_BUSY] = { "busy_ns", .in = DATA },
+	[C_QBUSY] = { "qbusy_ns", .in = DATA },
+	[C_INFL] = { "inflight_ns", .in = DATA },
+	[C_QINFL] = { "qinflight_ns", .in = DATA },
+	[C_ELAPSED] = { "elapsed_ns", .in = DATA },
+	[C_KTICKS] = { "kernel_io_ticks_ms", .in = DATA },
+	[C_KTIQ] = { "kernel_time_in_queue_ms", .in = DATA },
+	[C_SRA] = { "stack.r_above_ms", NULL, 0, 0, 6, DATA },
+	[C_SRB] = { "stack.r_below_ms", NULL, 0, 0, 6, DATA },
+	[C_SWA] = { "stack.w_above_ms", NULL, 0, 0, 6, DATA },
+	[C_SWB] = { "stack.w_below_ms", NULL, 0, 0, 6, DATA },
+	[C_SRJ] = { "stack.r_joined", NULL, 0, 0, 6, DATA },
+	[C_SWJ] = { "stack.w_joined", NULL, 0, 0, 6, DATA },
+	[C_SIOS] = { "stack.below_ios", .in = DATA },
+	[C_SNS] = { "stack.below_ns", .in = DATA },
+};
 
 /* The non-empty queue-depth buckets between two readings: [low, n]. */
 static void json_qd_hist(struct json *j, const struct iolat_dev_counters *a,
@@ -79,9 +135,9 @@ static void json_qd_hist(struct json *j, const struct iolat_dev_counters *a,
  * A stack's bio-based device: its await split above and below, and the
  * I/Os with requests below and their time there, all ops.
  */
-static void json_split(struct json *j, const struct iolat_stat_row *r,
-		       const struct iolat_dev_counters *a,
-		       const struct iolat_dev_counters *b)
+static void split_cells(struct iolat_table *t, const struct iolat_stat_row *r,
+			const struct iolat_dev_counters *a,
+			const struct iolat_dev_counters *b)
 {
 	uint64_t ios = 0, ns = 0;
 	unsigned int op;
@@ -90,92 +146,57 @@ static void json_split(struct json *j, const struct iolat_stat_row *r,
 		ios += b->below_ios[op] - a->below_ios[op];
 		ns += b->below_ns[op] - a->below_ns[op];
 	}
-	json_obj(j, "stack");
-	json_double(j, "r_above_ms", "%.6f", r->r_above_ms);
-	json_double(j, "r_below_ms", "%.6f", r->r_below_ms);
-	json_double(j, "w_above_ms", "%.6f", r->w_above_ms);
-	json_double(j, "w_below_ms", "%.6f", r->w_below_ms);
-	json_double(j, "r_joined", "%.6f", r->r_joined);
-	json_double(j, "w_joined", "%.6f", r->w_joined);
-	json_u64(j, "below_ios", ios);
-	json_u64(j, "below_ns", ns);
-	json_end(j);
+	iolat_cell_dbl(t, C_SRA, r->r_above_ms);
+	iolat_cell_dbl(t, C_SRB, r->r_below_ms);
+	iolat_cell_dbl(t, C_SWA, r->w_above_ms);
+	iolat_cell_dbl(t, C_SWB, r->w_below_ms);
+	iolat_cell_dbl(t, C_SRJ, r->r_joined);
+	iolat_cell_dbl(t, C_SWJ, r->w_joined);
+	iolat_cell_u64(t, C_SIOS, ios);
+	iolat_cell_u64(t, C_SNS, ns);
 }
 
-/* A number of a row: its key, its format and its value. */
-struct stat_num {
-	const char *key;
-	const char *fmt;
-	double v;
-};
-
-static void json_nums(struct json *j, const struct stat_num *n, unsigned int nr)
+/* One device's figures between two readings, a row of the table. */
+static void cells(struct iolat_table *t, const struct iolat_stat_row *r,
+		  const struct iolat_dev_counters *a,
+		  const struct iolat_dev_counters *b,
+		  const struct iolat_diskstats *ka,
+		  const struct iolat_diskstats *kb)
 {
+	const struct { unsigned int col; double v; } nums[] = {
+		{ C_SECS, r->secs }, { C_RS, r->r_s }, { C_RKB, r->rkb_s },
+		{ C_RRQM, r->k_rrqm_s }, { C_RAWAIT, r->r_await_ms },
+		{ C_RSZ, r->rareq_kb }, { C_WS, r->w_s }, { C_WKB, r->wkb_s },
+		{ C_WRQM, r->k_wrqm_s }, { C_WAWAIT, r->w_await_ms },
+		{ C_WSZ, r->wareq_kb }, { C_DS, r->d_s }, { C_DKB, r->dkb_s },
+		{ C_DAWAIT, r->d_await_ms }, { C_FS, r->f_s },
+		{ C_FAWAIT, r->f_await_ms }, { C_AQU, r->aqu_sz },
+		{ C_DEVQD, r->dev_qd }, { C_QDD, r->qd_issue },
+		{ C_UTIL, r->util }, { C_QUTIL, r->qutil },
+		{ C_KUTIL, r->k_util }, { C_KAQU, r->k_aqu_sz },
+		{ C_KRAWAIT, r->k_r_await_ms }, { C_KWAWAIT, r->k_w_await_ms },
+		{ C_KRRQM, r->k_rrqm_s }, { C_KWRQM, r->k_wrqm_s },
+	};
+	char diff[16], ddiff[24];
 	unsigned int i;
 
-	for (i = 0; i < nr; i++)
-		json_double(j, n[i].key, n[i].fmt, n[i].v);
-}
-
-#define NUMS(a) (a), sizeof(a) / sizeof((a)[0])
-
-/* One device's row as a JSON line. */
-static void json_row(const char *name, double t, bool total,
-		     const struct iolat_stat_row *r,
-		     const struct iolat_dev_counters *a,
-		     const struct iolat_dev_counters *b,
-		     const struct iolat_diskstats *ka,
-		     const struct iolat_diskstats *kb)
-{
-	const struct stat_num rates[] = {
-		{ "seconds", "%.6f", r->secs },
-		{ "r_s", "%.3f", r->r_s }, { "w_s", "%.3f", r->w_s },
-		{ "rkB_s", "%.3f", r->rkb_s }, { "wkB_s", "%.3f", r->wkb_s },
-		{ "rareq_sz", "%.3f", r->rareq_kb },
-		{ "wareq_sz", "%.3f", r->wareq_kb },
-		{ "d_s", "%.3f", r->d_s }, { "dkB_s", "%.3f", r->dkb_s },
-		{ "d_await_ms", "%.6f", r->d_await_ms },
-		{ "f_s", "%.3f", r->f_s },
-		{ "f_await_ms", "%.6f", r->f_await_ms },
-		{ "r_await_ms", "%.6f", r->r_await_ms },
-		{ "w_await_ms", "%.6f", r->w_await_ms },
-		{ "aqu_sz", "%.6f", r->aqu_sz }, { "dev_qd", "%.6f", r->dev_qd },
-		{ "qd_issue", "%.6f", r->qd_issue },
-		{ "util", "%.6f", r->util }, { "qutil", "%.6f", r->qutil },
-	};
-	const struct stat_num kernel[] = {
-		{ "util", "%.6f", r->k_util }, { "aqu_sz", "%.6f", r->k_aqu_sz },
-		{ "r_await_ms", "%.6f", r->k_r_await_ms },
-		{ "w_await_ms", "%.6f", r->k_w_await_ms },
-		{ "rrqm_s", "%.3f", r->k_rrqm_s },
-		{ "wrqm_s", "%.3f", r->k_wrqm_s },
-	};
-	struct json j;
-
-	json_init(&j, stdout, false);
-	json_obj(&j, NULL);
-	if (total)
-		json_bool(&j, "total", true);
-	json_double(&j, "time", "%.3f", t);
-	json_string(&j, "device", name);
-	json_nums(&j, NUMS(rates));
-	json_obj(&j, "kernel");
-	json_nums(&j, NUMS(kernel));
-	json_end(&j);
-	json_double(&j, "util_diff", "%.6f", r->k_util - r->qutil);
-	json_u64(&j, "busy_ns", b->busy_ns - a->busy_ns);
-	json_u64(&j, "qbusy_ns", b->qbusy_ns - a->qbusy_ns);
-	json_u64(&j, "inflight_ns", b->inflight_ns - a->inflight_ns);
-	json_u64(&j, "qinflight_ns", b->qinflight_ns - a->qinflight_ns);
-	json_u64(&j, "elapsed_ns", b->now_ns - a->now_ns);
-	json_u64(&j, "kernel_io_ticks_ms",
-		 kb->f[IOLAT_DS_IO_TICKS] - ka->f[IOLAT_DS_IO_TICKS]);
-	json_u64(&j, "kernel_time_in_queue_ms",
-		 kb->f[IOLAT_DS_TIME_IN_QUEUE] - ka->f[IOLAT_DS_TIME_IN_QUEUE]);
-	json_qd_hist(&j, a, b);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		iolat_cell_dbl(t, nums[i].col, nums[i].v);
+	snprintf(diff, sizeof(diff), "%+.2f", r->k_util - r->qutil);
+	snprintf(ddiff, sizeof(ddiff), "%.6f", r->k_util - r->qutil);
+	iolat_cell_two(t, C_DIFF, diff, ddiff);
+	iolat_cell_str(t, C_BAR, "|");
+	iolat_cell_u64(t, C_BUSY, b->busy_ns - a->busy_ns);
+	iolat_cell_u64(t, C_QBUSY, b->qbusy_ns - a->qbusy_ns);
+	iolat_cell_u64(t, C_INFL, b->inflight_ns - a->inflight_ns);
+	iolat_cell_u64(t, C_QINFL, b->qinflight_ns - a->qinflight_ns);
+	iolat_cell_u64(t, C_ELAPSED, b->now_ns - a->now_ns);
+	iolat_cell_u64(t, C_KTICKS,
+		       kb->f[IOLAT_DS_IO_TICKS] - ka->f[IOLAT_DS_IO_TICKS]);
+	iolat_cell_u64(t, C_KTIQ, kb->f[IOLAT_DS_TIME_IN_QUEUE] -
+				  ka->f[IOLAT_DS_TIME_IN_QUEUE]);
 	if (r->has_split)
-		json_split(&j, r, a, b);
-	json_end(&j);
+		split_cells(t, r, a, b);
 }
 
 static void print_row(struct stat_state *st, unsigned int d, double t,
@@ -185,31 +206,32 @@ static void print_row(struct stat_state *st, unsigned int d, double t,
 		      const struct iolat_diskstats *kb, bool total)
 {
 	const char *name = st->s->devs[d].name;
+	struct iolat_table *tab = &st->tab;
 	struct iolat_stat_row r;
+	char time[16], dtime[24];
+	struct json j;
 
 	iolat_stat_compute(a, b, ka, kb, &r);
-	if (!st->json) {
-		char time[16];
-
-		if (total)
-			strcpy(time, "total");
-		else
-			snprintf(time, sizeof(time), "%.2f", t);
-		printf("%9s %-10s %8.1f %9.1f %7.1f %7.3f %8.1f %8.1f %9.1f %7.1f %7.3f %8.1f %7.1f %8.1f %7.3f %7.1f %7.3f %7.3f %6.2f %6.2f %6.2f | %7.2f %8.3f %+9.2f\n",
-		       time, name, r.r_s, r.rkb_s, r.k_rrqm_s, r.r_await_ms,
-		       r.rareq_kb, r.w_s, r.wkb_s, r.k_wrqm_s, r.w_await_ms,
-		       r.wareq_kb, r.d_s, r.dkb_s, r.d_await_ms, r.f_s,
-		       r.f_await_ms, r.aqu_sz, r.qd_issue, r.util, r.qutil,
-		       r.k_util, r.k_aqu_sz, r.k_util - r.qutil);
-		if (r.has_split)
-			printf("%9s %-10s stack: r_await %.3f = %.3f above + %.3f below, w_await %.3f = %.3f above + %.3f below (ms; I/Os with requests below: %.0f%% of reads, %.0f%% of writes)\n",
-			       time, name, r.r_await_ms, r.r_above_ms,
-			       r.r_below_ms, r.w_await_ms, r.w_above_ms,
-			       r.w_below_ms, 100 * r.r_joined,
-			       100 * r.w_joined);
-		return;
+	snprintf(time, sizeof(time), "%.2f", t);
+	snprintf(dtime, sizeof(dtime), "%.3f", t);
+	iolat_cell_two(tab, C_TOTAL, "", total ? "true" : "");
+	iolat_cell_two(tab, C_TIME, total ? "total" : time, dtime);
+	iolat_cell_str(tab, C_DEV, name);
+	cells(tab, &r, a, b, ka, kb);
+	if (tab->fmt != IOLAT_FMT_JSON) {
+		iolat_table_row(tab, NULL);
+	} else {
+		json_init(&j, stdout, false);
+		json_obj(&j, NULL);
+		iolat_table_row(tab, &j);
+		json_qd_hist(&j, a, b);
+		json_end(&j);
 	}
-	json_row(name, t, total, &r, a, b, ka, kb);
+	if (tab->fmt == IOLAT_FMT_TEXT && r.has_split)
+		printf("%9s %-10s stack: r_await %.3f = %.3f above + %.3f below, w_await %.3f = %.3f above + %.3f below (ms; I/Os with requests below: %.0f%% of reads, %.0f%% of writes)\n",
+		       total ? "total" : time, name, r.r_await_ms,
+		       r.r_above_ms, r.r_below_ms, r.w_await_ms, r.w_above_ms,
+		       r.w_below_ms, 100 * r.r_joined, 100 * r.w_joined);
 }
 
 /* iolat's counters and the kernel's of every device, now, into cur. */
@@ -265,8 +287,7 @@ static void on_started(void *arg)
 		counters_copy(&st->prev[d], &st->first[d]);
 		st->kprev[d] = st->kfirst[d];
 	}
-	if (!st->json)
-		header();
+	iolat_table_header(&st->tab);
 }
 
 /*
@@ -294,7 +315,7 @@ static void rows(struct stat_state *st, double t,
 	unsigned int d;
 
 	/* as iostat, a blank line between the intervals of several devices */
-	if (!st->json && st->rows && st->s->nr_devs > 1)
+	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows && st->s->nr_devs > 1)
 		printf("\n");
 	for (d = 0; d < st->s->nr_devs; d++) {
 		if (!st->active || had_io(&st->prev[d], &cur[d]))
@@ -313,8 +334,8 @@ static void on_tick(void *arg, double elapsed)
 
 	if (st->failed || !sample(st, st->cur, st->kcur))
 		return;
-	if (!st->json && st->rows && !(st->rows % 20))
-		header();
+	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows && !(st->rows % 20))
+		iolat_table_header(&st->tab);
 	rows(st, elapsed, st->cur, st->kcur);
 }
 
@@ -352,13 +373,13 @@ static void finish(struct stat_state *st)
 	/* the time since the last row, unless it is a sliver */
 	if ((last[0].now_ns - st->prev[0].now_ns) / 1e9 > 0.1 * st->interval)
 		rows(st, s->run.seconds, last, st->kcur);
-	if (!st->json)
+	if (st->tab.fmt == IOLAT_FMT_TEXT)
 		printf("\n");
 	for (d = 0; d < s->nr_devs; d++)
 		if (!st->active || had_io(&st->first[d], &last[d]))
 			print_row(st, d, s->run.seconds, &st->first[d],
 				  &last[d], &st->kfirst[d], &st->kcur[d], true);
-	if (!st->json)
+	if (st->tab.fmt == IOLAT_FMT_TEXT)
 		for (d = 0; d < s->nr_devs; d++)
 			if (!st->active || had_io(&st->first[d], &last[d]))
 				text_qd_hist(s->devs[d].name, &st->first[d],
@@ -403,7 +424,7 @@ int cmd_stat(int argc, const char **argv)
 	static int active;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &fmt, 0,
-		  "text (default) or json (a line per device and interval)",
+		  "text (default), csv or json (a line per device and interval)",
 		  "FMT" },
 		{ "active", 'z', POPT_ARG_NONE, &active, 0,
 		  "leave out the devices without requests in the interval (as iostat -z)",
@@ -420,6 +441,7 @@ int cmd_stat(int argc, const char **argv)
 	double interval = 1;
 	poptContext pc;
 	int ret = EXIT_USAGE, i;
+	enum iolat_fmt ofmt;
 
 	if (!st) {
 		iolat_err("out of memory");
@@ -432,10 +454,8 @@ int cmd_stat(int argc, const char **argv)
 	if (iolat_session_getopt(&s, &o, pc) ||
 	    positional(&s, &interval, &count, i < argc ? argc - i - 1 : 0))
 		goto out;
-	if (fmt && strcmp(fmt, "text") && strcmp(fmt, "json")) {
-		iolat_err("-o takes text or json, not '%s'", fmt);
+	if (iolat_fmt_parse(fmt, IOLAT_FMT_ALL, &ofmt))
 		goto out;
-	}
 	if (count && (o.duration || s.cmd)) {
 		iolat_err("a count of intervals, -t and a COMMAND exclude each other");
 		goto out;
@@ -445,7 +465,7 @@ int cmd_stat(int argc, const char **argv)
 	if (ret)
 		goto out;
 	st->s = &s;
-	st->json = fmt && !strcmp(fmt, "json");
+	iolat_table_init(&st->tab, cols, NR_COLS, ofmt, stdout);
 	st->active = active;
 	st->interval = interval;
 	if (count)

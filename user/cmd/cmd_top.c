@@ -17,6 +17,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include "cmd/cmd.h"
+#include "out/table.h"
 
 #define TOP_PROCS 64		/* processes kept per interval */
 
@@ -49,6 +50,7 @@ struct top_state {
 	double last;
 	long frames, max_frames;
 	bool tty, quit;
+	struct iolat_table tab;	/* the one being printed */
 };
 
 static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
@@ -114,24 +116,56 @@ static int by_dev_ios(const void *a, const void *b)
 	return i != j ? (i < j ? 1 : -1) : (x > y) - (x < y);
 }
 
-/* One device's line, or the total's (@name "total", @util < 0: none). */
-static void dev_line(const char *name, const struct iolat_hist *lat,
-		     uint64_t ios, uint64_t bytes, double secs, double util,
-		     double aqu)
-{
-	char a[32], b[32];
+/* The devices' table and the processes' (text: top is a screen). */
+enum { V_DEV, V_IOPS, V_MBS, V_P50, V_P99, V_UTIL, V_AQU, NR_DEV_COLS };
 
-	iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(lat, 500000));
-	iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(lat, 990000));
-	printf("%-12s %9.1f %9.2f %9s %9s ", name,
-	       secs > 0 ? ios / secs : 0, secs > 0 ? bytes / secs / 1e6 : 0,
-	       ios ? a : "-", ios ? b : "-");
+static const struct iolat_col dev_cols[NR_DEV_COLS] = {
+	[V_DEV] = { "device", "device", -12 },
+	[V_IOPS] = { "iops", "IOPS", 9, 1 },
+	[V_MBS] = { "mb_s", "MB/s", 9, 2 },
+	[V_P50] = { "p50_ns", "p50", 9 },
+	[V_P99] = { "p99_ns", "p99", 9 },
+	[V_UTIL] = { "util", "%util", 7, 2 },
+	[V_AQU] = { "aqu_sz", "aqu-sz", 7, 2 },
+};
+
+enum { P_COMM, P_PID, P_DEV, P_IOPS, P_MBS, P_P50, P_P99, NR_PROC_COLS };
+
+static const struct iolat_col proc_cols[NR_PROC_COLS] = {
+	[P_COMM] = { "comm", "comm", -16 },
+	[P_PID] = { "pid", "pid", 8 },
+	[P_DEV] = { "device", "device", -12 },
+	[P_IOPS] = { "iops", "IOPS", 9, 1 },
+	[P_MBS] = { "mb_s", "MB/s", 9, 2 },
+	[P_P50] = { "p50_ns", "p50", 9 },
+	[P_P99] = { "p99_ns", "p99", 9 },
+};
+
+/* Rate, throughput and percentiles: columns @c.. of a row of @t. */
+static void rate_cells(struct iolat_table *t, unsigned int c,
+		       const struct iolat_hist *lat, uint64_t ios,
+		       uint64_t bytes, double secs)
+{
+	iolat_cell_dbl(t, c, secs > 0 ? ios / secs : 0);
+	iolat_cell_dbl(t, c + 1, secs > 0 ? bytes / secs / 1e6 : 0);
+	if (!ios)
+		return;
+	iolat_cell_ns(t, c + 2, iolat_hist_percentile(lat, 500000));
+	iolat_cell_ns(t, c + 3, iolat_hist_percentile(lat, 990000));
+}
+
+/* One device's line, or the total's (@name "total"); < 0: no figure. */
+static void dev_line(struct iolat_table *t, const char *name,
+		     const struct iolat_hist *lat, uint64_t ios,
+		     uint64_t bytes, double secs, double util, double aqu)
+{
+	iolat_cell_str(t, V_DEV, name);
+	rate_cells(t, V_IOPS, lat, ios, bytes, secs);
 	if (util >= 0)
-		printf("%7.2f %7.2f\n", util, aqu);
-	else if (aqu >= 0)
-		printf("%7s %7.2f\n", "-", aqu);
-	else
-		printf("%7s %7s\n", "-", "-");
+		iolat_cell_dbl(t, V_UTIL, util);
+	if (aqu >= 0)
+		iolat_cell_dbl(t, V_AQU, aqu);
+	iolat_table_row(t, NULL);
 }
 
 /* A disk joined: its room, its last reading nothing at that time. */
@@ -155,7 +189,6 @@ static void frame(struct top_state *t, double elapsed)
 	double secs = elapsed - t->last, sum_aqu = 0;
 	unsigned int d, i, busy = 0;
 	uint64_t ios = 0, bytes = 0;
-	char a[32], b[32];
 	bool counters;
 
 	counters = !iolat_session_counters(t->s, t->c[t->cur ^ 1]);
@@ -176,8 +209,9 @@ static void frame(struct top_state *t, double elapsed)
 		printf("\n");
 	printf("iolat top: %.1f s, every %.1f s (q to quit)\n\n", elapsed,
 	       t->s->tick_s);
-	printf("%-12s %9s %9s %9s %9s %7s %7s\n", "device", "IOPS", "MB/s",
-	       "p50", "p99", "%util", "aqu-sz");
+	iolat_table_init(&t->tab, dev_cols, NR_DEV_COLS, IOLAT_FMT_TEXT,
+			 stdout);
+	iolat_table_header(&t->tab);
 	for (d = 0; d < t->s->nr_devs; d++)
 		t->order[d] = d;
 	by_ios_of = t;
@@ -202,7 +236,7 @@ static void frame(struct top_state *t, double elapsed)
 			busy++;
 		iolat_hist_merge(&t->all, &v->lat);
 		if (!t->rows || (long)i < t->rows)
-			dev_line(t->s->devs[d].name, &v->lat, v->ios, v->bytes,
+			dev_line(&t->tab, t->s->devs[d].name, &v->lat, v->ios, v->bytes,
 				 secs, util, aqu);
 		v->ios = v->bytes = 0;
 		iolat_hist_init(&v->lat);
@@ -212,27 +246,29 @@ static void frame(struct top_state *t, double elapsed)
 		       t->s->nr_devs - (unsigned long)t->rows, busy,
 		       t->s->nr_devs);
 	if (t->s->nr_devs > 1)
-		dev_line("total", &t->all, ios, bytes, secs, -1,
+		dev_line(&t->tab, "total", &t->all, ios, bytes, secs, -1,
 			 counters && t->have_prev ? sum_aqu : -1);
 	if (t->s->aggregate) {
 		printf("\n(processes: iolat top --procs, which streams every request's record)\n");
 		goto done;
 	}
 	qsort(t->procs, t->nr_procs, sizeof(t->procs[0]), by_ios);
-	printf("\n%-16s %8s %-12s %9s %9s %9s %9s\n", "comm", "pid", "device",
-	       "IOPS", "MB/s", "p50", "p99");
+	printf("\n");
+	iolat_table_init(&t->tab, proc_cols, NR_PROC_COLS, IOLAT_FMT_TEXT,
+			 stdout);
+	iolat_table_header(&t->tab);
 	for (i = 0; i < t->nr_procs && i < 20; i++) {
 		struct top_proc *p = &t->procs[i];
 
-		iolat_fmt_ns(a, sizeof(a), iolat_hist_percentile(&p->lat, 500000));
-		iolat_fmt_ns(b, sizeof(b), iolat_hist_percentile(&p->lat, 990000));
-		if (!p->pid && !p->comm[0])	/* no submitter seen */
-			printf("%-16s %8s", "-", "-");
-		else
-			printf("%-16s %8u", p->comm[0] ? p->comm : "?", p->pid);
-		printf(" %-12s %9.1f %9.2f %9s %9s\n",
-		       t->s->devs[p->dev].name, secs > 0 ? p->ios / secs : 0,
-		       secs > 0 ? p->bytes / secs / 1e6 : 0, a, b);
+		/* "-" (left empty): no submitter seen */
+		if (p->pid || p->comm[0]) {
+			iolat_cell_str(&t->tab, P_COMM,
+				       p->comm[0] ? p->comm : "?");
+			iolat_cell_u64(&t->tab, P_PID, p->pid);
+		}
+		iolat_cell_str(&t->tab, P_DEV, t->s->devs[p->dev].name);
+		rate_cells(&t->tab, P_IOPS, &p->lat, p->ios, p->bytes, secs);
+		iolat_table_row(&t->tab, NULL);
 	}
 	if (t->others)
 		printf("(%llu requests of further processes)\n",

@@ -15,190 +15,138 @@
 #include <string.h>
 #include <time.h>
 #include "cmd/cmd.h"
-#include "util/json.h"
+#include "out/table.h"
 #include "../../lib/nvme_names.h"
 
 #define U(x) ((unsigned long long)(x))
 
-enum trace_fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-
 struct trace_state {
 	struct iolat_session *s;
-	enum trace_fmt fmt;
+	struct iolat_table tab;	/* its fmt: -o */
 	uint64_t t0_ns;		/* CLOCK_MONOTONIC at start, as the module's */
 	int nvme;		/* --nvme: a line per NVMe command */
 	uint64_t no_command;	/* --nvme: requests without one */
 };
 
-static void text_stage(const struct iolat_record *r, unsigned int stage)
-{
-	char buf[32];
-	__u64 ns;
-
-	if (iolat_record_stage(r, stage, &ns))
-		iolat_fmt_ns(buf, sizeof(buf), ns);
-	else
-		strcpy(buf, "-");
-	printf(" %9s", buf);
-}
-
-/* --nvme: the command's fields, in the CSV header's order. */
-#define NR_NVME 28
-static const char *const nvme_names[NR_NVME] = {
-	"start_ns", "end_ns", "latency_ns", "comm", "pid", "device", "qid",
-	"cid", "opcode", "nsid", "slba", "length_lbas", "length_bytes",
-	"status", "ctrl", "admin", "qd", "retries", "result", "dsm_ranges",
-	"dsm_lbas", "dsm_first_slba", "dsm_first_lbas", "q_ns", "d_ns",
-	"c_ns", "D2C_ns", "Q2C_ns",
+/*
+ * --nvme: a command's columns.  CSV and JSON have the fields in this
+ * order; text has its own few, the driver's time and the queue depth
+ * before the status (the columns only text shows).
+ */
+enum {
+	N_TIME, N_START, N_END, N_LAT, N_COMM, N_PID, N_DEV, N_QID, N_CID,
+	N_OPC, N_NSID, N_SLBA, N_LBAS, N_BYTES, N_TLAT, N_TQD, N_STATUS,
+	N_CTRL, N_ADMIN, N_QD, N_RETRIES, N_RESULT, N_DSM_NR, N_DSM_LBAS,
+	N_DSM_SLBA, N_DSM_NLB, N_Q, N_D, N_C, N_D2C, N_Q2C, NR_NVME
 };
 
-static void nvme_fields(const struct iolat_record *r, const char *dev,
-			const char *comm, bool json)
+#define TEXT IOLAT_FMT_BIT(TEXT)
+#define DATA (IOLAT_FMT_BIT(CSV) | IOLAT_FMT_BIT(JSON))
+
+static const struct iolat_col nvme_cols[NR_NVME] = {
+	[N_TIME] = { "time_s", "time_s", 12, 6, 6, TEXT },
+	[N_START] = { "start_ns", .in = DATA },
+	[N_END] = { "end_ns", .in = DATA },
+	[N_LAT] = { "latency_ns", .in = DATA },
+	[N_COMM] = { "comm", "comm", -15, .str = true },
+	[N_PID] = { "pid", "pid", 7 },
+	[N_DEV] = { "device", "device", -9, .str = true },
+	[N_QID] = { "qid", "qid", 3 },
+	[N_CID] = { "cid", "cid", 5 },
+	[N_OPC] = { "opcode", "opcode", -13, .str = true },
+	[N_NSID] = { "nsid", .in = DATA },
+	[N_SLBA] = { "slba", "slba", 12 },
+	[N_LBAS] = { "length_lbas", "lbas", 8 },
+	[N_BYTES] = { "length_bytes", "bytes", 10 },
+	[N_TLAT] = { "latency", "latency", 9, .in = TEXT },
+	[N_TQD] = { "qd", "qd", 4, .in = TEXT },
+	[N_STATUS] = { "status", "status", 0, .str = true },
+	[N_CTRL] = { "ctrl", .in = DATA },
+	[N_ADMIN] = { "admin", .in = DATA },
+	[N_QD] = { "qd", .in = DATA },
+	[N_RETRIES] = { "retries", .in = DATA },
+	[N_RESULT] = { "result", .in = DATA },
+	[N_DSM_NR] = { "dsm_ranges", .in = DATA },
+	[N_DSM_LBAS] = { "dsm_lbas", .in = DATA },
+	[N_DSM_SLBA] = { "dsm_first_slba", .in = DATA },
+	[N_DSM_NLB] = { "dsm_first_lbas", .in = DATA },
+	[N_Q] = { "q_ns", .in = DATA },
+	[N_D] = { "d_ns", .in = DATA },
+	[N_C] = { "c_ns", .in = DATA },
+	[N_D2C] = { "D2C_ns", .in = DATA },
+	[N_Q2C] = { "Q2C_ns", .in = DATA },
+};
+
+/* Seconds since the start, of a time on the module's clock. */
+static double since(const struct trace_state *t, uint64_t ns)
 {
-	char v[NR_NVME][40], opcode[24], status[40];
-	bool str[NR_NVME] = { [3] = true, [5] = true, [8] = true,
-			      [13] = true };
-	__u64 ns;
-
-	iolat_nvme_opcode(opcode, sizeof(opcode), r);
-	iolat_nvme_status(status, sizeof(status), r->status);
-	snprintf(v[0], sizeof(v[0]), "%llu", U(r->nvme_setup_ns));
-	snprintf(v[1], sizeof(v[1]), "%llu", U(r->nvme_done_ns));
-	snprintf(v[2], sizeof(v[2]), "%llu",
-		 U(r->nvme_done_ns - r->nvme_setup_ns));
-	snprintf(v[3], sizeof(v[3]), "%s", comm);
-	snprintf(v[4], sizeof(v[4]), "%u", r->pid);
-	snprintf(v[5], sizeof(v[5]), "%s", dev);
-	snprintf(v[6], sizeof(v[6]), "%u", r->qid);
-	snprintf(v[7], sizeof(v[7]), "%u", r->cid);
-	snprintf(v[8], sizeof(v[8]), "%s", opcode);
-	snprintf(v[9], sizeof(v[9]), "%u", r->nsid);
-	snprintf(v[10], sizeof(v[10]), "%llu", U(r->slba));
-	snprintf(v[11], sizeof(v[11]), "%llu", U(iolat_nvme_lbas(r)));
-	snprintf(v[12], sizeof(v[12]), "%llu", U(iolat_nvme_bytes(r)));
-	snprintf(v[13], sizeof(v[13]), "%s", status);
-	snprintf(v[14], sizeof(v[14]), "%u", r->ctrl);
-	snprintf(v[15], sizeof(v[15]), "%u", !r->qid);
-	snprintf(v[16], sizeof(v[16]), "%u", r->qd_setup);
-	snprintf(v[17], sizeof(v[17]), "%u", r->retries);
-	snprintf(v[18], sizeof(v[18]), "%u", r->result);
-	snprintf(v[19], sizeof(v[19]), "%u", r->dsm_nr);
-	snprintf(v[20], sizeof(v[20]), "%llu", U(r->dsm_lbas));
-	snprintf(v[21], sizeof(v[21]), "%llu", U(r->dsm_slba));
-	snprintf(v[22], sizeof(v[22]), "%u", r->dsm_nlb);
-	snprintf(v[23], sizeof(v[23]), "%llu", U(r->q_ns));
-	snprintf(v[24], sizeof(v[24]), "%llu", U(r->d_ns));
-	snprintf(v[25], sizeof(v[25]), "%llu", U(r->c_ns));
-	v[26][0] = v[27][0] = '\0';
-	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_D2C, &ns))
-		snprintf(v[26], sizeof(v[26]), "%llu", U(ns));
-	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_Q2C, &ns))
-		snprintf(v[27], sizeof(v[27]), "%llu", U(ns));
-	if (json) {
-		struct json j;
-
-		json_init(&j, stdout, true);
-		json_obj(&j, NULL);
-		iolat_put_fields(nvme_names, v, str, NR_NVME, &j);
-		json_end(&j);
-	} else {
-		iolat_put_fields(nvme_names, v, str, NR_NVME, NULL);
-		printf("\n");
-	}
+	return ns > t->t0_ns ? (ns - t->t0_ns) / 1e9 : 0.0;
 }
 
 /* --nvme: one line per command. */
 static void nvme_record(struct trace_state *t, unsigned int dev,
-			const struct iolat_record *r, const char *comm)
+			const struct iolat_record *r)
 {
-	char name[32], opcode[24], status[40], lat[32];
-	const char *dname;
+	struct iolat_table *tab = &t->tab;
+	char name[32], opcode[24], status[40], comm[IOLAT_COMM_LEN];
+	uint64_t lat = r->nvme_done_ns - r->nvme_setup_ns;
+	const struct { unsigned int col; uint64_t v; } nums[] = {
+		{ N_START, r->nvme_setup_ns }, { N_END, r->nvme_done_ns },
+		{ N_LAT, lat }, { N_PID, r->pid }, { N_QID, r->qid },
+		{ N_CID, r->cid }, { N_NSID, r->nsid }, { N_SLBA, r->slba },
+		{ N_LBAS, iolat_nvme_lbas(r) }, { N_BYTES, iolat_nvme_bytes(r) },
+		{ N_TQD, r->qd_setup }, { N_CTRL, r->ctrl },
+		{ N_ADMIN, !r->qid }, { N_QD, r->qd_setup },
+		{ N_RETRIES, r->retries }, { N_RESULT, r->result },
+		{ N_DSM_NR, r->dsm_nr }, { N_DSM_LBAS, r->dsm_lbas },
+		{ N_DSM_SLBA, r->dsm_slba }, { N_DSM_NLB, r->dsm_nlb },
+		{ N_Q, r->q_ns }, { N_D, r->d_ns }, { N_C, r->c_ns },
+	};
+	unsigned int i;
+	__u64 ns;
 
 	if (!(r->flags & IOLAT_F_NVME)) {
 		t->no_command++;
 		return;
 	}
-	dname = iolat_nvme_device(t->s, dev, r, name, sizeof(name));
-	if (t->fmt != FMT_TEXT) {
-		nvme_fields(r, dname, comm, t->fmt == FMT_JSON);
-		return;
-	}
+	iolat_safe_comm(comm, r->comm);
 	iolat_nvme_opcode(opcode, sizeof(opcode), r);
 	iolat_nvme_status(status, sizeof(status), r->status);
-	iolat_fmt_ns(lat, sizeof(lat), r->nvme_done_ns - r->nvme_setup_ns);
-	printf("%12.6f %-15s %7u %-9s %3u %5u %-13s %12llu %8llu %10llu %9s %4u %s\n",
-	       r->nvme_done_ns > t->t0_ns ?
-	       (r->nvme_done_ns - t->t0_ns) / 1e9 : 0.0, comm, r->pid, dname,
-	       r->qid, r->cid, opcode, U(r->slba), U(iolat_nvme_lbas(r)),
-	       U(iolat_nvme_bytes(r)), lat, r->qd_setup, status);
+	iolat_cell_dbl(tab, N_TIME, since(t, r->nvme_done_ns));
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		iolat_cell_u64(tab, nums[i].col, nums[i].v);
+	iolat_cell_ns(tab, N_TLAT, lat);
+	iolat_cell_str(tab, N_COMM, comm);
+	iolat_cell_str(tab, N_DEV,
+		       iolat_nvme_device(t->s, dev, r, name, sizeof(name)));
+	iolat_cell_str(tab, N_OPC, opcode);
+	iolat_cell_str(tab, N_STATUS, status);
+	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_D2C, &ns))
+		iolat_cell_u64(tab, N_D2C, ns);
+	if (r->qid && iolat_record_stage(r, IOLAT_STAGE_Q2C, &ns))
+		iolat_cell_u64(tab, N_Q2C, ns);
+	iolat_table_row(tab, NULL);
 }
 
 static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 {
 	struct trace_state *t = arg;
-	const char *name = t->s->devs[dev].name;
-	char flags[64], comm[IOLAT_COMM_LEN], sector[24], pid[12];
-	unsigned int stage;
 
-	iolat_safe_comm(comm, r->comm);
-	if (t->nvme) {
-		nvme_record(t, dev, r, comm);
-		return;
-	}
-	iolat_fmt_flags(flags, sizeof(flags), iolat_row_flags(r));
-	switch (t->fmt) {
-	case FMT_TEXT:
-		/* "-": no sector (a flush, an empty write), a submitter not seen */
-		if (!iolat_record_has_sector(r))
-			strcpy(sector, "-");
-		else
-			snprintf(sector, sizeof(sector), "%llu", U(r->sector));
-		if (r->flags & IOLAT_F_SUBMITTER) {
-			snprintf(pid, sizeof(pid), "%u", r->pid);
-		} else {
-			strcpy(comm, "-");
-			strcpy(pid, "-");
-		}
-		printf("%12.6f %-15s %7s %-9s %-12s %12s %8u",
-		       r->c_ns > t->t0_ns ? (r->c_ns - t->t0_ns) / 1e9 : 0.0,
-		       comm, pid, name, iolat_op_name(r->op), sector,
-		       r->bytes);
-		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
-			text_stage(r, stage);
-		printf(" %3u %4u %3u %3u %2u %s%s\n", r->hwq, r->tag,
-		       r->qd_issue, r->nr_bios, r->requeues, flags,
-		       r->error ? " error" : "");
-		break;
-	case FMT_CSV:
-	case FMT_JSON:
-		iolat_row(r, name, t->fmt == FMT_JSON,
+	if (t->nvme)
+		nvme_record(t, dev, r);
+	else
+		iolat_row(&t->tab, r, t->s->devs[dev].name, t->t0_ns,
 			  t->s->t0_real_ns - t->s->t0_ns);
-		break;
-	}
 }
 
-static void header(enum trace_fmt fmt, int nvme)
+static void header(struct trace_state *t)
 {
-	unsigned int stage;
-
-	if (nvme && fmt == FMT_TEXT) {
-		printf("%12s %-15s %7s %-9s %3s %5s %-13s %12s %8s %10s %9s %4s %s\n",
-		       "time_s", "comm", "pid", "device", "qid", "cid",
-		       "opcode", "slba", "lbas", "bytes", "latency", "qd",
-		       "status");
-	} else if (nvme && fmt == FMT_CSV) {
-		iolat_put_names(nvme_names, NR_NVME);
-		printf("\n");
-	} else if (fmt == FMT_TEXT) {
-		printf("%12s %-15s %7s %-9s %-12s %12s %8s", "time_s", "comm",
-		       "pid", "device", "op", "sector", "bytes");
-		for (stage = 0; stage < IOLAT_STAGE_NR; stage++)
-			printf(" %9s", iolat_stage_name(stage));
-		printf(" %3s %4s %3s %3s %2s %s\n", "hwq", "tag", "qd", "bio",
-		       "rq", "flags");
-	} else if (fmt == FMT_CSV) {
-		iolat_row_header();
-	}
+	if (t->nvme)
+		iolat_table_init(&t->tab, nvme_cols, NR_NVME, t->tab.fmt,
+				 stdout);
+	else
+		iolat_row_table(&t->tab, t->tab.fmt, stdout);
+	iolat_table_header(&t->tab);
 }
 
 /* After each read of the buffers: a pipe gets the lines now, not at exit. */
@@ -254,16 +202,8 @@ int cmd_trace(int argc, const char **argv)
 			    POPT_CONTEXT_POSIXMEHARDER);
 	if (iolat_session_getopt(&s, &o, pc))
 		goto out;
-	if (!outname || !strcmp(outname, "text")) {
-		t.fmt = FMT_TEXT;
-	} else if (!strcmp(outname, "csv")) {
-		t.fmt = FMT_CSV;
-	} else if (!strcmp(outname, "json")) {
-		t.fmt = FMT_JSON;
-	} else {
-		iolat_err("unknown output format '%s' (text, csv, json)", outname);
+	if (iolat_fmt_parse(outname, IOLAT_FMT_ALL, &t.tab.fmt))
 		goto out;
-	}
 	s.nvme = t.nvme;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
@@ -273,7 +213,7 @@ int cmd_trace(int argc, const char **argv)
 	s.arg = &t;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t.t0_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	header(t.fmt, t.nvme);
+	header(&t);
 	rc = iolat_session_run(&s);
 	fflush(stdout);
 	if (rc && !s.run.incomplete)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The outputs: the backends by name and the options of record and
- * report (output.c), the backends (out_*.c), a record as a CSV line or
- * JSON object (csv.c), a record's NVMe fields named (nvme_fields.c);
+ * report (output.c), the backends (out_*.c), a request as a row of text,
+ * CSV or JSON (req_row.c) and the commands' tables (table.h), a
+ * record's NVMe fields named (nvme_fields.c);
  * struct iolat_output, the hooks the analysis calls, is analyze.h's.
  */
 #ifndef IOLAT_OUTPUT_H
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include "analysis/analyze.h"
+#include "out/table.h"
 
 extern const struct iolat_output iolat_out_text, iolat_out_json,
 	iolat_out_csv, iolat_out_fio, iolat_out_prom, iolat_out_svg;
@@ -51,17 +53,13 @@ uint64_t iolat_prom_bound(unsigned int k);
 void iolat_prom_write(FILE *f, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c);
-/* csv.c: a record as one CSV line or JSON object */
-void iolat_row_header(void);
-void iolat_row(const struct iolat_record *r, const char *dev, bool json,
-	       uint64_t real_offset);
+/* req_row.c: a request as a row of a table (trace, -o csv) */
+void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f);
+void iolat_row(struct iolat_table *t, const struct iolat_record *r,
+	       const char *dev, uint64_t t0_ns, uint64_t real_offset);
 void iolat_safe_comm(char *dst, const char *comm);
 void iolat_fmt_flags(char *buf, size_t len, uint32_t flags);
 uint32_t iolat_row_flags(const struct iolat_record *r);
-struct json;
-void iolat_put_fields(const char *const *names, char (*v)[40],
-		      const bool *str, unsigned int n, struct json *j);
-void iolat_put_names(const char *const *names, unsigned int n);
 
 
 /* out_text.c */
