@@ -84,7 +84,8 @@ static bool words_match(struct words *ws, const char *fixture,
  * Tests that need a guest of their own, run only where $IOLAT_ONLY names
  * them: scale.cpus_online_growth, in make check's cpus8 stages (8 CPUs).
  */
-static const char *const only_named[] = { "scale.cpus_online_growth" };
+static const char *const only_named[] = { "scale.cpus_online_growth",
+					   "scale.cpu_hot_add" };
 
 bool only_wanted(const char *fixture, const char *test)
 {

@@ -478,6 +478,67 @@ TEST_F_TIMEOUT(scale, cpus_online_growth, 900)
 }
 
 /*
+ * A vCPU hot-added while a session runs, as a hypervisor adds one to a
+ * VM that declares more possible CPUs than it runs: the rig adds it over
+ * QMP (tests/guest/run), the test brings it online and reads the NVMe
+ * drive from it.  At the session's start it was not present, so the
+ * table of its hardware queue (a queue of its own: blk-mq spreads the
+ * present CPUs over the queues first) was not made; the module's CPU
+ * hotplug step makes it before the CPU runs.  Its reads are counted
+ * exactly, none outside the queues' geometry (drop_range), and the
+ * session holds that one table more than one without the new CPU (and
+ * at most 1 MiB more).  Run only where $IOLAT_ONLY names it (make
+ * check's cpus8-6.1: 8 CPUs of 240 possible).
+ */
+TEST_F_TIMEOUT(scale, cpu_hot_add, 900)
+{
+	long long base, hot, depth, table, reads;
+	const char *state = getenv("IOLAT_GUEST_STATE");
+	char *out, *queue;
+	int cpu;
+
+	if (!state || sh("[ \"$(cat /sys/devices/system/cpu/possible)\" != \"$(cat /sys/devices/system/cpu/present)\" ]"))
+		SKIP(return, "no CPU to hot-add: every possible CPU is present");
+	ASSERT_EQ(0, sh("command -v taskset >/dev/null"));
+	depth = (long long)sh_number("cat %s/mq/0/nr_tags", "/sys/block/" NS);
+	table = (depth + 1) * 64;
+	session_mem(_metadata, "stat -d " NS " 5",
+		    "dd if=/dev/" NS " of=/dev/null bs=4k count=200 iflag=direct status=none;",
+		    &base);
+	/* the request to the rig; its answer; the CPU present, offline */
+	ASSERT_EQ(0, sh("cat >" D "/hotadd.sh <<'END'\n"
+			"st=%s; p=$(cat /sys/devices/system/cpu/present)\n"
+			"rm -f $st/cpu-add.rc; : >$st/cpu-add\n"
+			"n=0; until [ -e $st/cpu-add.rc ]; do sleep 0.2; n=$((n + 1)); [ $n -lt 1500 ] || exit 3; done\n"
+			"[ \"$(cat $st/cpu-add.rc)\" = 0 ] || { cat $st/cpu-add.out >&2; exit 4; }\n"
+			"cat $st/cpu-add.out >&2\n"
+			"n=0; while [ \"$(cat /sys/devices/system/cpu/present)\" = \"$p\" ]; do sleep 0.2; n=$((n + 1)); [ $n -lt 1500 ] || exit 5; done\n"
+			"for c in /sys/devices/system/cpu/cpu[0-9]*; do [ \"$(cat $c/online 2>/dev/null)\" = 0 ] && cpu=${c##*cpu}; done\n"
+			"[ -n \"$cpu\" ] || exit 6\n"
+			"echo 1 >/sys/devices/system/cpu/cpu$cpu/online || exit 7\n"
+			"echo $cpu >" D "/hotadd.cpu\n"
+			"grep -lw $cpu /sys/block/" NS "/mq/*/cpu_list | cut -d/ -f6 | tr -d '\\n' >" D "/hotadd.queue\n"
+			"taskset -c $cpu dd if=/dev/" NS " of=/dev/null bs=4k count=200 iflag=direct status=none\n"
+			"END", state));
+	session_mem(_metadata, "stat -d " NS " 5", "sh " D "/hotadd.sh &&", &hot);
+	cpu = (int)sh_number("cat %s/hotadd.cpu", D);
+	queue = slurp(D "/hotadd.queue");
+	out = slurp(D "/mem.json");
+	ASSERT_NE(NULL, out);
+	reads = (long long)json_num(strstr(strstr(summary_dev(out, NS), "\"ops\":"),
+					   "\"read\":"), "ios");
+	NOTE("CPU %d hot-added and brought online during stat on " NS " (queue %s): the module reports %.2f MiB, %.2f MiB without it; a table is %.2f MiB",
+	     cpu, queue ? queue : "?",
+	     hot / 1048576.0, base / 1048576.0, table / 1048576.0);
+	EXPECT_EQ(200, reads);
+	EXPECT_EQ(0, json_num(out, "drop_range"));
+	EXPECT_LE(base + table, hot);
+	EXPECT_GE(base + table + (1LL << 20), hot);
+	free(queue);
+	free(out);
+}
+
+/*
  * --include and --exclude on the names; not with -d; a bad one refused;
  * stat -z leaves out the disks without requests, as iostat -z.
  */
