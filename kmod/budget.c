@@ -66,6 +66,7 @@ void iolat_budget_count(struct iolat_budget *b,
 			unsigned int ring_slots, u32 mode)
 {
 	u64 acct = 0, hist = 0;	/* a CPU's parts of the devices */
+	size_t tables;
 	u32 upper_slots = 0;
 	bool lower = false;
 	unsigned int i;
@@ -88,8 +89,10 @@ void iolat_budget_count(struct iolat_budget *b,
 			upper_slots += specs[i].depth;
 		lower |= specs[i].lower;
 		if ((mode & IOLAT_MODE_NVME) && specs[i].nvme_ctrl >= 0 &&
-		    iolat_budget_first_ns(specs, i))
-			b->nvme += iolat_nvme_ctrl_bytes(&specs[i]);
+		    iolat_budget_first_ns(specs, i)) {
+			b->nvme += iolat_nvme_ctrl_bytes(&specs[i], &tables);
+			b->tables += tables;
+		}
 	}
 	if (lower)
 		b->inflight += iolat_links_bytes(upper_slots);

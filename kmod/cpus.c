@@ -22,6 +22,7 @@
 #include "agg.h"
 #include "alloc.h"
 #include "inflight.h"
+#include "probe_nvme.h"
 
 static int iolat_cpuhp_state = -1;
 
@@ -76,6 +77,8 @@ static int iolat_cpus_prepare(unsigned int cpu, struct hlist_node *node)
 	/* a CPU online before has its part, but a disk since may need tables */
 	for (i = 0; !err && i < s->nr_devs; i++)
 		err = iolat_inflight_cpu(s->devs[i], cpu, &s->tables_bytes);
+	for (i = 0; !err && i < s->nr_ctrls; i++)
+		err = iolat_nvme_ctrl_cpu(&s->ctrls[i], cpu, &s->tables_bytes);
 
 	/* at the session's start, its START answers for it */
 	if (err && READ_ONCE(s->cpuhp_added))

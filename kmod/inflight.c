@@ -32,10 +32,12 @@ static size_t iolat_table_size(u32 depth, bool ext)
 	       (ext ? array_size(depth + 1, sizeof(struct iolat_slot_ext)) : 0);
 }
 
-static size_t iolat_cpu_map_size(void)
+/* The bytes of a map of CPUs to queues (struct iolat_dev's cpu_hwqs). */
+size_t iolat_cpu_map_size(void)
 {
 	return array3_size(nr_cpu_ids, IOLAT_CPU_HWQS, sizeof(u16));
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cpu_map_size);
 
 /*
  * Queue @q's table of @d, on @node, unless it has one; @bytes counts it.

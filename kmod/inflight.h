@@ -21,6 +21,8 @@
 #define IOLAT_CPU_HWQS		3
 #define IOLAT_CPU_HWQ_NONE	U16_MAX
 
+size_t iolat_cpu_map_size(void);
+
 enum iolat_slot_state {
 	IOLAT_SLOT_FREE,
 	IOLAT_SLOT_QUEUED,	/* inserted, not issued */

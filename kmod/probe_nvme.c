@@ -174,6 +174,7 @@ static struct iolat_nvme_slot *iolat_nvme_slot(const struct iolat_nvme_ctrl *c,
 					       const struct request *rq,
 					       u16 *qid)
 {
+	struct iolat_nvme_slot *io;
 	u32 hwq;
 
 	if (rq->tag < 0)
@@ -185,8 +186,11 @@ static struct iolat_nvme_slot *iolat_nvme_slot(const struct iolat_nvme_ctrl *c,
 	hwq = iolat_rq_hwq(rq);
 	if (hwq >= c->nr_hwq || rq->tag >= c->depth)
 		return NULL;
+	io = READ_ONCE(c->io[hwq]);	/* a queue no CPU present uses: none */
+	if (!io)
+		return NULL;
 	*qid = hwq + 1;
-	return &c->io[hwq * c->depth + rq->tag];
+	return &io[rq->tag];
 }
 
 /*
@@ -387,60 +391,6 @@ struct iolat_nvme_slot *iolat_nvme_done(const struct iolat_dev *d,
 	if (!slot || slot->rq != rq || slot->state != IOLAT_NVME_DONE)
 		return NULL;
 	return slot;
-}
-
-/* What iolat_nvme_ctrl_init() allocates for a namespace's controller. */
-size_t iolat_nvme_ctrl_bytes(const struct iolat_dev_spec *spec)
-{
-	return iolat_alloc_bytes(array3_size(spec->nr_hwq, spec->depth,
-					     sizeof(struct iolat_nvme_slot))) +
-	       iolat_alloc_bytes(array_size(IOLAT_NVME_ADMIN_TAGS,
-					    sizeof(struct iolat_nvme_slot))) +
-	       iolat_alloc_bytes(array_size(spec->nr_hwq + 1,
-					    sizeof(struct iolat_nvme_qid)));
-}
-
-/**
- * iolat_nvme_ctrl_init() - a traced controller's tables
- * @c: the controller, zeroed
- * @instance: nvme<instance>
- * @spec: a namespace of it: the geometry of its I/O tag set
- *
- * Return: 0 or -ENOMEM.
- */
-int iolat_nvme_ctrl_init(struct iolat_nvme_ctrl *c, u32 instance,
-			 const struct iolat_dev_spec *spec)
-{
-	c->instance = instance;
-	c->nr_hwq = spec->nr_hwq;
-	c->depth = spec->depth;
-	c->io = iolat_zalloc(array3_size(c->nr_hwq, c->depth, sizeof(*c->io)),
-			     NUMA_NO_NODE);
-	c->admin = iolat_zalloc(array_size(IOLAT_NVME_ADMIN_TAGS,
-					   sizeof(*c->admin)), NUMA_NO_NODE);
-	c->qids = iolat_zalloc(array_size(c->nr_hwq + 1, sizeof(*c->qids)),
-			       NUMA_NO_NODE);
-	return c->io && c->admin && c->qids ? 0 : -ENOMEM;
-}
-
-void iolat_nvme_ctrl_free(struct iolat_nvme_ctrl *c)
-{
-	kvfree(c->io);
-	kvfree(c->admin);
-	kvfree(c->qids);
-	memset(c, 0, sizeof(*c));
-}
-
-/*
- * nvme-core went away with the session's probes detached: its commands
- * are gone, and its controllers will come back under new keys.
- */
-void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c)
-{
-	memset(c->io, 0, array_size(c->nr_hwq, c->depth) * sizeof(*c->io));
-	memset(c->admin, 0, IOLAT_NVME_ADMIN_TAGS * sizeof(*c->admin));
-	memset(c->qids, 0, (c->nr_hwq + 1) * sizeof(*c->qids));
-	WRITE_ONCE(c->key, NULL);
 }
 
 /**

@@ -57,14 +57,18 @@ struct iolat_nvme_qid {
 
 /*
  * A traced controller: nvme<instance>, its key (NULL until known again
- * after nvme-core came back) and the geometry of its I/O tag set.
+ * after nvme-core came back) and the geometry of its I/O tag set.  A
+ * queue's commands have a table of their own, made for the queues of the
+ * CPUs present and of a CPU made present later when it comes online, as
+ * the namespaces' in-flight tables (inflight.c).
  */
 struct iolat_nvme_ctrl {
 	const void *key;
 	u32 instance;
 	u32 nr_hwq;
 	u32 depth;
-	struct iolat_nvme_slot *io;	/* [nr_hwq * depth] */
+	struct iolat_nvme_slot **io;	/* [nr_hwq][depth]; a queue's NULL until made */
+	u16 *cpu_hwqs;			/* its namespace's map, or NULL: every queue's */
 	struct iolat_nvme_slot *admin;	/* [IOLAT_NVME_ADMIN_TAGS] */
 	struct iolat_nvme_qid *qids;	/* [nr_hwq + 1]; 0 is the admin queue */
 };
@@ -84,9 +88,12 @@ iolat_nvme_ctrl_of(struct iolat_session *s, const struct request *rq)
 	return NULL;
 }
 
-size_t iolat_nvme_ctrl_bytes(const struct iolat_dev_spec *spec);
+size_t iolat_nvme_ctrl_bytes(const struct iolat_dev_spec *spec,
+			      size_t *tables);
 int iolat_nvme_ctrl_init(struct iolat_nvme_ctrl *c, u32 instance,
-			 const struct iolat_dev_spec *spec);
+			 const struct iolat_dev *d, atomic64_t *bytes);
+int iolat_nvme_ctrl_cpu(struct iolat_nvme_ctrl *c, unsigned int cpu,
+			atomic64_t *bytes);
 void iolat_nvme_ctrl_free(struct iolat_nvme_ctrl *c);
 void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c);
 int iolat_nvme_ctrl_key(struct iolat_nvme_ctrl *c, dev_t devt,

@@ -93,7 +93,7 @@ int iolat_session_nvme(struct iolat_session *s,
 		if (j == s->nr_ctrls) {
 			s->nr_ctrls++;
 			err = iolat_nvme_ctrl_init(c, specs[i].nvme_ctrl,
-						   &specs[i]);
+						   s->devs[i], &s->tables_bytes);
 			if (err)
 				return err;
 		} else if (c->nr_hwq != specs[i].nr_hwq ||

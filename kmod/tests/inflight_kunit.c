@@ -3,11 +3,13 @@
  * KUnit: the in-flight tables (kmod/inflight.c): each slot's index and
  * extension in its queue's table; every queue's table where the disk's
  * map of CPUs to queues cannot be read; with a map, a CPU's queues'
- * tables once each; what they take, counted as allocated.
+ * tables once each; what they take, counted as allocated.  And an NVMe
+ * controller's command tables (kmod/nvme_ctrl.c), made the same way.
  */
 #include <kunit/test.h>
 #include <linux/kdev_t.h>
 #include "../inflight.h"
+#include "../probe_nvme.h"
 #include "../alloc.h"
 #include "suites.h"
 
@@ -111,9 +113,71 @@ static void iolat_inflight_mapped_test(struct kunit *test)
 	iolat_inflight_free(d);
 }
 
+/*
+ * An NVMe controller from a namespace with a map: its own copy of the
+ * map, the command tables of the present CPUs' queues (CPU 0's: 2 and
+ * 1), another CPU's when it comes, each once, counted; from one without
+ * a map, every queue's table.
+ */
+static void iolat_nvme_ctrl_tables_test(struct kunit *test)
+{
+	struct iolat_dev *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct iolat_nvme_ctrl *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	size_t size = nr_cpu_ids * IOLAT_CPU_HWQS * sizeof(u16);
+	atomic64_t bytes = ATOMIC64_INIT(0);
+	u64 map_bytes, one;
+	u16 *map;
+	u32 q;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	d->nr_hwq = 4;
+	d->depth = 8;
+	one = iolat_alloc_bytes(d->depth * sizeof(struct iolat_nvme_slot));
+	map_bytes = iolat_alloc_bytes(iolat_cpu_map_size());
+	map = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, map);
+	memset(map, 0xff, size);
+	map[0] = 2;
+	map[1] = 1;
+	map[2] = 9;
+	d->cpu_hwqs = map;
+	KUNIT_ASSERT_EQ(test, 0, iolat_nvme_ctrl_init(c, 3, d, &bytes));
+	KUNIT_EXPECT_EQ(test, c->instance, 3U);
+	KUNIT_ASSERT_NOT_NULL(test, c->cpu_hwqs);
+	KUNIT_EXPECT_PTR_NE(test, c->cpu_hwqs, (u16 *)map);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(c->cpu_hwqs, map, size));
+	KUNIT_EXPECT_NULL(test, c->io[0]);
+	KUNIT_EXPECT_NOT_NULL(test, c->io[1]);
+	KUNIT_EXPECT_NOT_NULL(test, c->io[2]);
+	KUNIT_EXPECT_NULL(test, c->io[3]);
+	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&bytes), map_bytes + 2 * one);
+	KUNIT_EXPECT_EQ(test, 0, iolat_nvme_ctrl_cpu(c, 0, &bytes));
+	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&bytes), map_bytes + 2 * one);
+	if (nr_cpu_ids > 1) {
+		/* a CPU made present since, on queue 3 */
+		c->cpu_hwqs[IOLAT_CPU_HWQS] = 3;
+		KUNIT_EXPECT_EQ(test, 0, iolat_nvme_ctrl_cpu(c, 1, &bytes));
+		KUNIT_EXPECT_NOT_NULL(test, c->io[3]);
+		KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&bytes),
+				map_bytes + 3 * one);
+	}
+	iolat_nvme_ctrl_free(c);
+	KUNIT_EXPECT_NULL(test, c->io);
+	d->cpu_hwqs = NULL;
+	atomic64_set(&bytes, 0);
+	KUNIT_ASSERT_EQ(test, 0, iolat_nvme_ctrl_init(c, 3, d, &bytes));
+	KUNIT_EXPECT_NULL(test, c->cpu_hwqs);
+	for (q = 0; q < d->nr_hwq; q++)
+		KUNIT_EXPECT_NOT_NULL(test, c->io[q]);
+	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&bytes), 4 * one);
+	iolat_nvme_ctrl_free(c);
+}
+
 static struct kunit_case iolat_inflight_cases[] = {
 	KUNIT_CASE(iolat_inflight_unmapped_test),
 	KUNIT_CASE(iolat_inflight_mapped_test),
+	KUNIT_CASE(iolat_nvme_ctrl_tables_test),
 	{}
 };
 

@@ -346,6 +346,29 @@ TEST_F_TIMEOUT(scale, inflight_present_queues, 300)
 	EXPECT_EQ(500, (long long)json_num(strstr(strstr(summary_dev(out, NS), "\"ops\":"),
 						  "\"read\":"), "ios"));
 	free(out);
+	/*
+	 * An NVMe session: the same queues' command tables beside their
+	 * in-flight tables (a record's slot and its 32-byte extension per
+	 * tag; a command's state, at most 128 bytes), none of the others'
+	 * (with -b 256 a CPU's record buffer is 48 KiB); every read's
+	 * command counted, none outside the tables.
+	 */
+	table = ((depth + 2) * 64 + (depth + 1) * 32 + 4095) / 4096 * 4096 +
+		(depth * 128 + 4095) / 4096 * 4096;
+	grew = session_mem(_metadata, "nvme -b 256 -d " NS,
+			   "dd if=/dev/" NS " of=/dev/null bs=4k count=500 iflag=direct status=none;",
+			   &mod);
+	NOTE("nvme -b 256 -d " NS ": the module reports %.2f MiB, the kernel's counters grew %.2f MiB; at most %.2f MiB for the %lld queues, %.2f MiB for all",
+	     mod / 1048576.0, grew / 1048576.0, used * table / 1048576.0,
+	     used, queues * table / 1048576.0);
+	EXPECT_GE(used * table + (1LL << 20), mod);
+	out = slurp(D "/mem.json");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(500, (long long)json_num(strstr(strstr(summary_dev(out, NS), "\"ops\":"),
+						  "\"read\":"), "ios"));
+	EXPECT_EQ(0, json_num(out, "drop_range"));
+	EXPECT_LE(500, json_num(out, "nvme_completed"));
+	free(out);
 }
 
 /*
@@ -481,13 +504,14 @@ TEST_F_TIMEOUT(scale, cpus_online_growth, 900)
  * A vCPU hot-added while a session runs, as a hypervisor adds one to a
  * VM that declares more possible CPUs than it runs: the rig adds it over
  * QMP (tests/guest/run), the test brings it online and reads the NVMe
- * drive from it.  At the session's start it was not present, so the
- * table of its hardware queue (a queue of its own: blk-mq spreads the
- * present CPUs over the queues first) was not made; the module's CPU
- * hotplug step makes it before the CPU runs.  Its reads are counted
- * exactly, none outside the queues' geometry (drop_range), and the
- * session holds that one table more than one without the new CPU (and
- * at most 1 MiB more).  Run only where $IOLAT_ONLY names it (make
+ * drive from it in an NVMe session.  At the session's start it was not
+ * present, so the tables of its hardware queue (a queue of its own:
+ * blk-mq spreads the present CPUs over the queues first), in-flight
+ * slots and NVMe commands, were not made; the module's CPU hotplug step
+ * makes them before the CPU runs.  Its reads and their commands are
+ * counted exactly, none outside the tables (drop_range), and the
+ * session holds those tables more than one without the new CPU (and at
+ * most 1 MiB more: with -b 256, the new CPU's record buffer is 48 KiB).  Run only where $IOLAT_ONLY names it (make
  * check's cpus8-6.1: 8 CPUs of 240 possible).
  */
 TEST_F_TIMEOUT(scale, cpu_hot_add, 900)
@@ -501,8 +525,9 @@ TEST_F_TIMEOUT(scale, cpu_hot_add, 900)
 		SKIP(return, "no CPU to hot-add: every possible CPU is present");
 	ASSERT_EQ(0, sh("command -v taskset >/dev/null"));
 	depth = (long long)sh_number("cat %s/mq/0/nr_tags", "/sys/block/" NS);
-	table = (depth + 1) * 64;
-	session_mem(_metadata, "stat -d " NS " 5",
+	/* a queue's in-flight slots and NVMe commands, 64 bytes each at least */
+	table = (depth + 1) * 64 + depth * 64;
+	session_mem(_metadata, "nvme -b 256 -d " NS,
 		    "dd if=/dev/" NS " of=/dev/null bs=4k count=200 iflag=direct status=none;",
 		    &base);
 	/* the request to the rig; its answer; the CPU present, offline */
@@ -520,18 +545,19 @@ TEST_F_TIMEOUT(scale, cpu_hot_add, 900)
 			"grep -lw $cpu /sys/block/" NS "/mq/*/cpu_list | cut -d/ -f6 | tr -d '\\n' >" D "/hotadd.queue\n"
 			"taskset -c $cpu dd if=/dev/" NS " of=/dev/null bs=4k count=200 iflag=direct status=none\n"
 			"END", state));
-	session_mem(_metadata, "stat -d " NS " 5", "sh " D "/hotadd.sh &&", &hot);
+	session_mem(_metadata, "nvme -b 256 -d " NS, "sh " D "/hotadd.sh &&", &hot);
 	cpu = (int)sh_number("cat %s/hotadd.cpu", D);
 	queue = slurp(D "/hotadd.queue");
 	out = slurp(D "/mem.json");
 	ASSERT_NE(NULL, out);
 	reads = (long long)json_num(strstr(strstr(summary_dev(out, NS), "\"ops\":"),
 					   "\"read\":"), "ios");
-	NOTE("CPU %d hot-added and brought online during stat on " NS " (queue %s): the module reports %.2f MiB, %.2f MiB without it; a table is %.2f MiB",
+	NOTE("CPU %d hot-added and brought online during nvme on " NS " (queue %s): the module reports %.2f MiB, %.2f MiB without it; a queue's tables %.2f MiB at least",
 	     cpu, queue ? queue : "?",
 	     hot / 1048576.0, base / 1048576.0, table / 1048576.0);
 	EXPECT_EQ(200, reads);
 	EXPECT_EQ(0, json_num(out, "drop_range"));
+	EXPECT_LE(200, json_num(out, "nvme_completed"));
 	EXPECT_LE(base + table, hot);
 	EXPECT_GE(base + table + (1LL << 20), hot);
 	free(queue);
