@@ -198,6 +198,19 @@ int iolat_inflight_cpu(struct iolat_dev *d, unsigned int cpu,
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_inflight_cpu);
 
+/*
+ * What a disk of @nr_hwq queues' tables of @table bytes each take with
+ * the CPUs present now, each on a queue of its own, and its map: an
+ * estimate, for the cap on a session's memory (a session counts what
+ * they take).  The in-flight tables' and the NVMe command tables' alike.
+ */
+size_t iolat_present_tables_bytes(u32 nr_hwq, size_t table)
+{
+	return nr_hwq == 1 ? table :
+	       iolat_alloc_bytes(iolat_cpu_map_size()) +
+	       min(nr_hwq, num_present_cpus()) * table;
+}
+
 /**
  * iolat_inflight_bytes() - what iolat_inflight_init() allocates for @spec
  * @spec: the device
@@ -221,9 +234,7 @@ size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
 		*tables = 0;
 		return hwqs;
 	}
-	*tables = spec->nr_hwq == 1 ? table :
-		  iolat_alloc_bytes(iolat_cpu_map_size()) +
-		  min(spec->nr_hwq, num_present_cpus()) * table;
+	*tables = iolat_present_tables_bytes(spec->nr_hwq, table);
 	return hwqs + iolat_alloc_bytes(array_size(2 * spec->nr_hwq,
 						   sizeof(void *)));
 }

@@ -22,6 +22,7 @@
 #define IOLAT_CPU_HWQ_NONE	U16_MAX
 
 size_t iolat_cpu_map_size(void);
+size_t iolat_present_tables_bytes(u32 nr_hwq, size_t table);
 
 enum iolat_slot_state {
 	IOLAT_SLOT_FREE,

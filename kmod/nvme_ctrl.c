@@ -23,8 +23,7 @@ static size_t iolat_nvme_table_size(u32 depth)
  * iolat_nvme_ctrl_bytes() - what a namespace's controller takes
  * @spec: the namespace
  * @tables: set to what its queues' command tables take with the CPUs
- *	present now, each on a queue of its own: an estimate, as
- *	iolat_inflight_bytes()'s (the session counts what they take)
+ *	present now (iolat_present_tables_bytes())
  *
  * Return: the rest, which iolat_nvme_ctrl_init() allocates whatever the
  * CPUs.
@@ -32,11 +31,8 @@ static size_t iolat_nvme_table_size(u32 depth)
 size_t iolat_nvme_ctrl_bytes(const struct iolat_dev_spec *spec,
 			     size_t *tables)
 {
-	size_t table = iolat_alloc_bytes(iolat_nvme_table_size(spec->depth));
-
-	*tables = spec->nr_hwq == 1 ? table :
-		  iolat_alloc_bytes(iolat_cpu_map_size()) +
-		  min(spec->nr_hwq, num_present_cpus()) * table;
+	*tables = iolat_present_tables_bytes(spec->nr_hwq,
+			iolat_alloc_bytes(iolat_nvme_table_size(spec->depth)));
 	return iolat_alloc_bytes(array_size(spec->nr_hwq, sizeof(void *))) +
 	       iolat_alloc_bytes(array_size(IOLAT_NVME_ADMIN_TAGS,
 					    sizeof(struct iolat_nvme_slot))) +
@@ -171,4 +167,3 @@ void iolat_nvme_ctrl_reset(struct iolat_nvme_ctrl *c)
 	memset(c->qids, 0, (c->nr_hwq + 1) * sizeof(*c->qids));
 	WRITE_ONCE(c->key, NULL);
 }
-
