@@ -21,12 +21,12 @@ enum { C_NAME, C_UNITS, C_USE, C_READ, C_SAMPLES, C_INV, C_BACK, C_MARK,
 static const struct iolat_col cols[NR_COLS] = {
 	[C_NAME] = { "name", "clock", -24, .str = true },
 	[C_UNITS] = { "units", "units", -6, .str = true },
-	[C_USE] = { "in_use", .in = IOLAT_FMT_BIT(CSV) | IOLAT_FMT_BIT(JSON) },
+	[C_USE] = { "in_use", .in = IOLAT_IN_DATA },
 	[C_READ] = { "read_ns", "read ns", 10, 1, 3 },
 	[C_SAMPLES] = { "samples", "samples", 12 },
 	[C_INV] = { "inversions", "inversions", 10 },
 	[C_BACK] = { "max_back", "max back", 12 },
-	[C_MARK] = { "", NULL, 0, .in = IOLAT_FMT_BIT(TEXT), .note = true },
+	[C_MARK] = { "", NULL, 0, .in = IOLAT_IN_TEXT, .note = true },
 	[C_PAIRS] = { "pairs", NULL, 0, .in = IOLAT_FMT_BIT(CSV) },	/* pairs() */
 };
 

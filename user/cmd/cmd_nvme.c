@@ -101,7 +101,7 @@ static double mean_qd(const struct nvme_group *g)
 
 /*
  * A queue's or an opcode's commands.  Text has a table per queue and
- * per opcode, its first column named by label(); JSON an array of
+ * per opcode, its first column the queue or the opcode; JSON an array of
  * objects each, with the depth at setup as a histogram; CSV a line per
  * queue and per opcode, of the namespace or (admin) of its controller.
  */
@@ -110,26 +110,23 @@ enum {
 	G_ERRS, G_MIN, G_P50, G_P90, G_P99, G_MAX, G_MEAN, G_QD, NR_COLS
 };
 
-#define TEXT IOLAT_FMT_BIT(TEXT)
-#define CSV IOLAT_FMT_BIT(CSV)
-#define DATA (CSV | IOLAT_FMT_BIT(JSON))
 
 static struct iolat_col cols[NR_COLS] = {
-	[G_LABEL] = { "", "", -16, .in = TEXT },
-	[G_DEV] = { "device", .in = CSV, .str = true },
-	[G_CTRL] = { "ctrl", .in = CSV, .str = true },
-	[G_QID] = { "qid", .in = DATA },
-	[G_OPC] = { "opcode", .in = DATA, .str = true },
-	[G_ADMIN] = { "admin", .in = CSV },
+	[G_LABEL] = { "", "", -16, .in = IOLAT_IN_TEXT },
+	[G_DEV] = { "device", .in = IOLAT_FMT_BIT(CSV), .str = true },
+	[G_CTRL] = { "ctrl", .in = IOLAT_FMT_BIT(CSV), .str = true },
+	[G_QID] = { "qid", .in = IOLAT_IN_DATA },
+	[G_OPC] = { "opcode", .in = IOLAT_IN_DATA, .str = true },
+	[G_ADMIN] = { "admin", .in = IOLAT_FMT_BIT(CSV) },
 	[G_CMDS] = { "commands", "commands", 9 },
 	[G_BYTES] = { "bytes", "bytes", 12 },
 	[G_ERRS] = { "errors", "errors", 7 },
-	[G_MIN] = { "min_ns", .in = DATA },
+	[G_MIN] = { "min_ns", .in = IOLAT_IN_DATA },
 	[G_P50] = { "p50_ns", "p50", 10 },
-	[G_P90] = { "p90_ns", .in = DATA },
+	[G_P90] = { "p90_ns", .in = IOLAT_IN_DATA },
 	[G_P99] = { "p99_ns", "p99", 10 },
 	[G_MAX] = { "max_ns", "max", 10 },
-	[G_MEAN] = { "mean_ns", .in = DATA },
+	[G_MEAN] = { "mean_ns", .in = IOLAT_IN_DATA },
 	[G_QD] = { "qd_mean", "qd", 7, 2, 3 },
 };
 
@@ -190,18 +187,18 @@ static void group_row(struct iolat_table *t, struct json *j,
 	json_end(j);
 }
 
-/* Text: a table's title and header; JSON: its array. */
+/* Text: a table's title and header (column 1 @label); JSON: @key's array. */
 static void group_table(struct iolat_table *t, struct json *j,
-			const char *title, const char *what)
+			const char *title, const char *label, const char *key)
 {
 	if (t->fmt == IOLAT_FMT_JSON) {
-		json_arr(j, what);
+		json_arr(j, key);
 		return;
 	}
 	if (t->fmt != IOLAT_FMT_TEXT)
 		return;
 	printf("%s\n", title);
-	cols[G_LABEL].head = !strcmp(what, "qids") ? "qid" : "opcode";
+	cols[G_LABEL].head = label;
 	iolat_table_header(t);
 }
 
@@ -235,14 +232,14 @@ static void show_dev(struct iolat_table *t, const struct nvme_state *st,
 		 "%s: I/O commands per queue, driver time (setup to completion), queue depth at setup",
 		 name);
 	if (any || t->fmt == IOLAT_FMT_JSON) {
-		group_table(t, &j, title, "qids");
+		group_table(t, &j, title, "qid", "qids");
 		for (q = 1; q < d->nr_qids; q++)
 			if (d->qids[q])
 				group_row(t, &j, st, i, q, 0, 0, d->qids[q]);
 		group_table_end(t, &j);
 		snprintf(title, sizeof(title), "%s: I/O commands per opcode",
 			 name);
-		group_table(t, &j, title, "opcodes");
+		group_table(t, &j, title, "opcode", "opcodes");
 		for (op = 0; op < NR_OPCODES; op++)
 			if (d->ops[op])
 				group_row(t, &j, st, i, -1, 0, op, d->ops[op]);
@@ -264,7 +261,7 @@ static void show_dev(struct iolat_table *t, const struct nvme_state *st,
 		any |= d->admin[op] != NULL;
 	snprintf(title, sizeof(title), "%s: admin commands (qid 0)", ctrl);
 	if (any || t->fmt == IOLAT_FMT_JSON) {
-		group_table(t, &j, title, "admin");
+		group_table(t, &j, title, "opcode", "admin");
 		for (op = 0; op < NR_OPCODES; op++)
 			if (d->admin[op])
 				group_row(t, &j, st, i, -1, 1, op,

@@ -52,7 +52,7 @@ void iolat_table_init(struct iolat_table *t, const struct iolat_col *cols,
 	t->indent = "";
 }
 
-bool iolat_table_shows(const struct iolat_table *t, unsigned int i)
+static bool iolat_table_shows(const struct iolat_table *t, unsigned int i)
 {
 	return !t->cols[i].in || (t->cols[i].in & (1u << t->fmt));
 }

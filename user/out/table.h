@@ -17,6 +17,9 @@ struct json;
 enum iolat_fmt { IOLAT_FMT_TEXT, IOLAT_FMT_CSV, IOLAT_FMT_JSON, IOLAT_FMT_NR };
 #define IOLAT_FMT_ALL	((1u << IOLAT_FMT_NR) - 1)
 #define IOLAT_FMT_BIT(f)	(1u << IOLAT_FMT_##f)
+/* a column's formats (struct iolat_col's @in): text alone, or CSV and JSON */
+#define IOLAT_IN_TEXT		IOLAT_FMT_BIT(TEXT)
+#define IOLAT_IN_DATA		(IOLAT_FMT_BIT(CSV) | IOLAT_FMT_BIT(JSON))
 
 int iolat_fmt_parse(const char *name, unsigned int allowed,
 		    enum iolat_fmt *fmt);
@@ -63,6 +66,5 @@ void iolat_cell_ns(struct iolat_table *t, unsigned int i, uint64_t ns);
 void iolat_cell_two(struct iolat_table *t, unsigned int i, const char *text,
 		    const char *data);
 void iolat_table_row(struct iolat_table *t, struct json *j);
-bool iolat_table_shows(const struct iolat_table *t, unsigned int i);
 
 #endif /* IOLAT_TABLE_H */
