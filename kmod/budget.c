@@ -37,9 +37,7 @@ static void iolat_budget_dev(struct iolat_budget *b,
 
 	b->session += iolat_alloc_bytes(sizeof(struct iolat_dev)) +
 		      iolat_acct_bytes();
-	b->inflight += iolat_inflight_bytes(spec,
-					    mode & IOLAT_MODE_COUNTERS_ONLY,
-					    &tables) +
+	b->inflight += iolat_inflight_bytes(spec, mode, &tables) +
 		       (spec->bio_based ? iolat_upper_bytes(spec->depth) : 0);
 	b->tables += tables;
 	*acct += iolat_acct_cpu_bytes(spec->nr_hwq);

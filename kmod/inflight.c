@@ -11,24 +11,38 @@
 #include <linux/kdev_t.h>
 #include <linux/cpumask.h>
 #include <linux/topology.h>
+#include <linux/log2.h>
 #include "inflight.h"
 #include "alloc.h"
 
 /*
- * Does a session of @counters_only keep the slots' extension for @spec?
- * Only records, filters and a stack's links use it: a counters session
+ * Does a session of @mode (IOLAT_MODE_*) keep the slots' extension for
+ * @spec?  Only submitters (records, filters by process) and a stack's
+ * links use it: a counters or aggregating session without such a filter
  * takes none, but on a lower device of a stack (iolat_rq_link()).
  */
-static bool iolat_inflight_ext(const struct iolat_dev_spec *spec,
-			       bool counters_only)
+static bool iolat_inflight_ext(const struct iolat_dev_spec *spec, u32 mode)
 {
-	return !counters_only || spec->lower;
+	return (mode & IOLAT_MODE_WHO) || spec->lower;
 }
 
-/* A queue's table: its slots, one more to align them, their extensions. */
-static size_t iolat_table_size(u32 depth, bool ext)
+/*
+ * A slot's size in a session of @mode: a counters session's is its head
+ * alone (IOLAT_SLOT_HEAD), the others' the whole, with the stage times.
+ */
+static size_t iolat_slot_size(u32 mode)
 {
-	return array_size(depth + 2, sizeof(struct iolat_slot)) +
+	return mode & IOLAT_MODE_COUNTERS_ONLY ? IOLAT_SLOT_HEAD :
+						  sizeof(struct iolat_slot);
+}
+
+/*
+ * A queue's table: its slots of @slot bytes, one more to align them,
+ * their extensions.
+ */
+static size_t iolat_table_size(u32 depth, size_t slot, bool ext)
+{
+	return array_size(depth + 2, slot) +
 	       (ext ? array_size(depth + 1, sizeof(struct iolat_slot_ext)) : 0);
 }
 
@@ -58,9 +72,10 @@ static int iolat_inflight_table(struct iolat_dev *d, u32 q, int node,
 		return -ENOMEM;
 	d->tables_mem[q] = mem;
 	atomic64_add(iolat_alloc_bytes(d->table_size), bytes);
-	table = PTR_ALIGN(mem, SMP_CACHE_BYTES);
+	/* a slot in one cache line, never across two */
+	table = PTR_ALIGN(mem, 1 << d->slot_shift);
 	for (i = 0; i <= d->depth; i++)
-		table[i].index = i;
+		iolat_table_slot(d, table, i)->index = i;
 	/* its slots before the probes can see it */
 	smp_store_release(&d->tables[q], table);
 	return 0;
@@ -107,7 +122,7 @@ fail:
  * iolat_inflight_init() - a device's geometry and in-flight tables
  * @d: the device, zeroed
  * @spec: what START says of it
- * @counters_only: the session keeps no records
+ * @mode: what the session keeps (IOLAT_MODE_*)
  * @bytes: the session's count of its tables' memory
  *
  * A disk of several queues gets its map of CPUs to queues and the tables
@@ -118,14 +133,14 @@ fail:
  * Return: 0 or -ENOMEM.
  */
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
-			bool counters_only, atomic64_t *bytes)
+			u32 mode, atomic64_t *bytes)
 {
 	unsigned int cpu;
 	u32 q;
 	int err;
 
-	/* a slot is one cache line (iolat.h) */
-	BUILD_BUG_ON(sizeof(struct iolat_slot) != SMP_CACHE_BYTES);
+	/* a slot is a cache line, or half of one in a counters session */
+	BUILD_BUG_ON(sizeof(struct iolat_slot) != 64 || IOLAT_SLOT_HEAD != 32);
 	d->devt = MKDEV(spec->disk_major, spec->disk_minor);
 	d->id = MKDEV(spec->major, spec->minor);
 	d->first = spec->start;
@@ -139,8 +154,9 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 	/* a bio-based device's bios are in its own table (upper.h) */
 	if (spec->bio_based)
 		return 0;
-	d->table_size = iolat_table_size(d->depth,
-					 iolat_inflight_ext(spec, counters_only));
+	d->slot_shift = ilog2(iolat_slot_size(mode));
+	d->table_size = iolat_table_size(d->depth, iolat_slot_size(mode),
+					 iolat_inflight_ext(spec, mode));
 	/* the tables, then their allocations (@tables_mem) */
 	d->tables = iolat_zalloc(array_size(2 * d->nr_hwq, sizeof(void *)),
 				 NUMA_NO_NODE);
@@ -214,7 +230,7 @@ size_t iolat_present_tables_bytes(u32 nr_hwq, size_t table)
 /**
  * iolat_inflight_bytes() - what iolat_inflight_init() allocates for @spec
  * @spec: the device
- * @counters_only: the session keeps no records
+ * @mode: what the session keeps (IOLAT_MODE_*)
  * @tables: set to what its tables and map would take with the CPUs
  *	present now, each on a queue of its own: an estimate, for the cap
  *	on a session's memory (the session counts what they take)
@@ -222,13 +238,14 @@ size_t iolat_present_tables_bytes(u32 nr_hwq, size_t table)
  * Return: the rest, which iolat_inflight_init() allocates whatever the
  * CPUs.
  */
-size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
-			    bool counters_only, size_t *tables)
+size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec, u32 mode,
+			    size_t *tables)
 {
 	size_t hwqs = iolat_alloc_bytes(array_size(spec->nr_hwq,
 						   sizeof(struct iolat_hwq)));
 	size_t table = iolat_alloc_bytes(iolat_table_size(spec->depth,
-				iolat_inflight_ext(spec, counters_only)));
+						iolat_slot_size(mode),
+						iolat_inflight_ext(spec, mode)));
 
 	if (spec->bio_based) {
 		*tables = 0;

@@ -43,6 +43,20 @@ static inline int iolat_slot_index(const struct iolat_dev *d,
 }
 
 /*
+ * A counters session's slot: the head of struct iolat_slot, all it
+ * touches.  Its tables are half the others' (docs/design.md, "Memory").
+ */
+#define IOLAT_SLOT_HEAD		offsetof(struct iolat_slot, q_ns)
+
+/* Slot @i of @d's @table, slots being 1 << @d->slot_shift bytes. */
+static inline struct iolat_slot *iolat_table_slot(const struct iolat_dev *d,
+						  struct iolat_slot *table,
+						  u32 i)
+{
+	return (void *)table + ((size_t)i << d->slot_shift);
+}
+
+/*
  * The request's slot, or NULL if it lies outside the device's geometry
  * or its queue has no table.
  */
@@ -57,28 +71,29 @@ static inline struct iolat_slot *iolat_inflight_slot(const struct iolat_dev *d,
 		return NULL;
 	/* published whole (inflight.c); its slots depend on the address */
 	table = READ_ONCE(d->tables[hwq]);
-	return table ? &table[i] : NULL;
+	return table ? iolat_table_slot(d, table, i) : NULL;
 }
 
 /*
- * The rest of @slot, after its table's slots.  A counters session keeps
- * none but on a stack's lower devices (inflight.c): it passes this along
- * without reading it.
+ * The rest of @slot, after its table's slots.  A session that keeps no
+ * submitters keeps none but on a stack's lower devices (inflight.c): it
+ * passes this along without reading it.
  */
 static inline struct iolat_slot_ext *iolat_slot_ext(const struct iolat_dev *d,
 						    struct iolat_slot *slot)
 {
 	u32 i = slot->index;
 
-	return (struct iolat_slot_ext *)(slot - i + d->depth + 1) + i;
+	return (struct iolat_slot_ext *)iolat_table_slot(d, slot,
+							 d->depth + 1 - i) + i;
 }
 
 int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
-			bool counters_only, atomic64_t *bytes);
+			u32 mode, atomic64_t *bytes);
 int iolat_inflight_cpu(struct iolat_dev *d, unsigned int cpu,
 		       atomic64_t *bytes);
-size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec,
-			    bool counters_only, size_t *tables);
+size_t iolat_inflight_bytes(const struct iolat_dev_spec *spec, u32 mode,
+			    size_t *tables);
 u64 iolat_inflight_held(const struct iolat_dev *d);
 void iolat_inflight_free(struct iolat_dev *d);
 

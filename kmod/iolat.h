@@ -54,27 +54,30 @@ struct iolat_submitter {
 /*
  * A request's stages while it is in flight: one per (hardware queue,
  * allocation tag) of a traced device, owned by @rq from the request's
- * first insert or issue until its completion.  One cache line: the
- * probes of a session without records read and write nothing else of
- * the request's; what only records and filters read is beside it, after
- * its table's slots (struct iolat_slot_ext).
+ * first insert or issue until its completion.  Its head, up to
+ * @q_ns, is all a counters session keeps and touches: its tables hold
+ * heads alone, two to a cache line (IOLAT_SLOT_HEAD, inflight.h).  The
+ * others keep the stage times too, one slot to a cache line; what only
+ * records and filters read is beside them, after its table's slots
+ * (struct iolat_slot_ext).
  */
 struct iolat_slot {
 	const struct request *rq;	/* owner; NULL when free */
-	u64 q_ns;
-	u64 g_ns;
-	u64 i_ns;
-	u64 d_ns;
 	u64 acct_ns;			/* start of its in-queue interval */
 	u32 flags;			/* IOLAT_F_SPLIT, IOLAT_F_SUBMITTER */
 	u16 requeues;
 	u16 qd_insert;
 	u16 qd_issue;
+	u16 index;			/* its place in its table (inflight.h) */
 	u8 state;			/* enum iolat_slot_state */
 	u8 filtered;			/* not wanted: no record at completion */
 	u8 outside;			/* allocated before the session began */
-	u16 index;			/* its place in its table (inflight.h) */
-} ____cacheline_aligned;
+	/* the stage times: not in a counters session's tables */
+	u64 q_ns __aligned(32);
+	u64 g_ns;
+	u64 i_ns;
+	u64 d_ns;
+} __aligned(32);
 
 /* The rest of a slot, at its index after its table's slots (inflight.h). */
 struct iolat_slot_ext {
@@ -190,6 +193,7 @@ struct iolat_dev {
 	void **tables_mem;		/* [nr_hwq]: for kvfree() */
 	u16 *cpu_hwqs;			/* [nr_cpu_ids][IOLAT_CPU_HWQS] */
 	u32 table_size;			/* a table's, in bytes (inflight.c) */
+	u8 slot_shift;			/* log2 of its slots' size */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
 	struct iolat_dev_spans all;	/* the device's, if several queues */
 	/* each CPU's counters and part of the busy words (cpus.h) */
@@ -240,6 +244,24 @@ struct iolat_filter {
 	char comm[IOLAT_COMM_LEN];
 	u64 min_ns;
 };
+
+/* START's modes (session.c) */
+#define IOLAT_MODE_COUNTERS_ONLY	BIT(0)	/* IOLAT_A_COUNTERS_ONLY */
+#define IOLAT_MODE_NVME			BIT(1)	/* IOLAT_A_NVME */
+#define IOLAT_MODE_AGGREGATE		BIT(2)	/* IOLAT_A_AGGREGATE */
+/* the module's own: keep submitters (iolat_mode_who()) */
+#define IOLAT_MODE_WHO			BIT(3)
+
+/*
+ * IOLAT_MODE_WHO if a session of START's @mode and @filter keeps its
+ * requests' submitters: for its records, or a filter by process.
+ */
+static inline u32 iolat_mode_who(u32 mode, const struct iolat_filter *filter)
+{
+	return !(mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE)) ||
+	       filter->pid || filter->tgid || filter->comm[0] ?
+	       IOLAT_MODE_WHO : 0;
+}
 
 /*
  * Does the session keep a request or command of operation @op (enum
@@ -332,6 +354,14 @@ struct iolat_session {
 static inline bool iolat_session_records(const struct iolat_session *s)
 {
 	return !(s->counters_only || s->aggregate);
+}
+
+/* What @s keeps, as IOLAT_MODE_* (but IOLAT_MODE_NVME). */
+static inline u32 iolat_session_mode(const struct iolat_session *s)
+{
+	return (s->counters_only ? IOLAT_MODE_COUNTERS_ONLY : 0) |
+	       (s->aggregate ? IOLAT_MODE_AGGREGATE : 0) |
+	       (s->want_who ? IOLAT_MODE_WHO : 0);
 }
 
 /* The one clock of every stage: CLOCK_MONOTONIC, valid across CPUs. */
@@ -522,10 +552,7 @@ void iolat_record_emit_admin(struct iolat_session *s,
 			     const struct request *rq,
 			     const struct iolat_nvme_slot *slot);
 
-/* session.c; START's modes */
-#define IOLAT_MODE_COUNTERS_ONLY	BIT(0)	/* IOLAT_A_COUNTERS_ONLY */
-#define IOLAT_MODE_NVME			BIT(1)	/* IOLAT_A_NVME */
-#define IOLAT_MODE_AGGREGATE		BIT(2)	/* IOLAT_A_AGGREGATE */
+/* session.c */
 /* Sessions at once: the max_sessions module parameter's default */
 #define IOLAT_DEFAULT_SESSIONS		4
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,

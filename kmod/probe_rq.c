@@ -28,13 +28,18 @@
 #include "dispatch.h"
 #include "../lib/record.h"
 
-/* Take the bio stages, submitter and flags of @e into @slot and @x. */
-static void iolat_slot_take(struct iolat_slot *slot, struct iolat_slot_ext *x,
+/*
+ * Take the bio stages, flags and, if @s keeps them, submitter of @e into
+ * @slot and @x.
+ */
+static void iolat_slot_take(struct iolat_session *s, struct iolat_slot *slot,
+			    struct iolat_slot_ext *x,
 			    const struct iolat_stash_entry *e)
 {
 	slot->q_ns = e->q_ns;
 	slot->g_ns = e->g_ns;
-	x->who = e->who;
+	if (s->want_who)
+		x->who = e->who;
 	slot->flags = e->flags;
 }
 
@@ -53,7 +58,7 @@ static noinline bool iolat_slot_take_remote(struct iolat_session *s,
 
 	if (!iolat_cpus_take_remote(s, bio, &e))
 		return false;
-	iolat_slot_take(slot, x, &e);
+	iolat_slot_take(s, slot, x, &e);
 	return true;
 }
 
@@ -61,7 +66,9 @@ static noinline bool iolat_slot_take_remote(struct iolat_session *s,
  * Fill @slot and @x for @rq, allocated at @alloc_ns (iolat_rq_start_ns()), from
  * this CPU's stash, or another CPU's if its submitter moved (a bio-less
  * or passthrough request has no entry to look for), or else with the
- * current task as submitter when it runs a user thread.  Field by field
+ * current task as submitter when it runs a user thread.  @x, the slot's
+ * extension, is written only in a session that keeps submitters: the
+ * others' tables may have none (inflight.c).  Field by field
  * rather than memset(): for every request, and a memset() of the slot is
  * a `rep stos`, which costs far more than a few stores under emulation
  * and is not free on hardware either.
@@ -74,8 +81,6 @@ iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 	struct iolat_stash_entry *e = NULL;
 
 	slot->rq = NULL;
-	slot->i_ns = 0;
-	slot->d_ns = 0;
 	slot->acct_ns = 0;
 	slot->requeues = 0;
 	slot->qd_insert = 0;
@@ -84,33 +89,34 @@ iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 	slot->outside = 0;
 	if (s->counters_only) {
 		/*
-		 * No bio probes, no submitter, no filter: the request's
-		 * first stage is the kernel's own time of its allocation,
-		 * from which diskstats counts too.
+		 * No bio probes, no submitter, no filter, and no stage
+		 * times: its slot is the head alone (inflight.h).
 		 */
-		slot->q_ns = 0;
-		slot->g_ns = alloc_ns;
 		slot->flags = 0;
 		slot->filtered = false;
 		return;
 	}
+	slot->i_ns = 0;
+	slot->d_ns = 0;
 	if (rq->bio)
 		e = iolat_stash_find(st, rq->bio);
 	if (e) {
-		iolat_slot_take(slot, x, e);
+		iolat_slot_take(s, slot, x, e);
 		iolat_stash_release(st, e);
 		goto filter;
 	}
 	slot->q_ns = 0;
 	slot->g_ns = 0;
 	slot->flags = 0;
-	memset(&x->who, 0, sizeof(x->who));
+	if (s->want_who)
+		memset(&x->who, 0, sizeof(x->who));
 	if (rq->bio && !iolat_rq_passthrough(rq) &&
 	    iolat_slot_take_remote(s, slot, x, rq->bio))
 		goto filter;
-	if (in_task() && !(current->flags & PF_KTHREAD))
+	if (s->want_who && in_task() && !(current->flags & PF_KTHREAD))
 		slot->flags = iolat_submitter_set(&x->who, current);
 filter:
+	/* a filter by process keeps the submitters (iolat_mode_who()) */
 	slot->filtered = !iolat_filter_wanted(&s->filter,
 					      iolat_record_op(rq->cmd_flags),
 					      &x->who,
@@ -198,12 +204,16 @@ static noinline u64 iolat_slot_drop(struct iolat_session *s,
  * First sight of @rq, at insert or issue: it will own @slot.  A request
  * the kernel allocated before the session began is followed too, for
  * the queue depths and busy time, but counted as not seen whole at
- * completion.
+ * completion.  @first is set to the time of its first stage, or 0: its
+ * bio's queueing or its allocation, or in a counters session (with no
+ * bio probes) the kernel's own time of its allocation, from which
+ * diskstats counts too.
  * Return: false if the session is not taking new requests.
  */
 static __always_inline bool
 iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
-		   struct iolat_slot *slot, const struct request *rq)
+		   struct iolat_slot *slot, const struct request *rq,
+		   u64 *first)
 {
 	u64 alloc_ns;
 
@@ -214,26 +224,27 @@ iolat_slot_prepare(struct iolat_session *s, struct iolat_dev *d,
 	alloc_ns = iolat_rq_start_ns(rq);
 	iolat_slot_fill(s, slot, iolat_slot_ext(d, slot), rq, alloc_ns);
 	slot->outside = alloc_ns && alloc_ns < READ_ONCE(d->start_ns);
+	*first = s->counters_only ? alloc_ns : slot->q_ns ?: slot->g_ns;
 	return true;
 }
 
 /*
- * The prepared request is in its queue at @now, since its first stage but
- * not before the session, and at the driver too if @issued (issued
- * directly).  Called with this CPU's counters @c begun (iolat_acct_get()),
- * interrupts on: each counter changes by one local64 operation.
+ * The prepared request is in its queue at @now, since its first stage at
+ * @first (iolat_slot_prepare()) but not before the session, and at the
+ * driver too if @issued (issued directly).  Called with this CPU's
+ * counters @c begun (iolat_acct_get()), interrupts on: each counter
+ * changes by one local64 operation.
  * Return: the requests of its hardware queue before (iolat_acct_move()).
  */
 static __always_inline u64
 iolat_slot_queue(struct iolat_session *s, struct iolat_dev *d,
 		 struct iolat_slot *slot, const struct request *rq,
-		 struct iolat_acct_cpu *c, u64 now, bool issued)
+		 struct iolat_acct_cpu *c, u64 first, u64 now, bool issued)
 {
 	u64 from;
 	u64 old;
 
-	from = max(min(slot->q_ns ?: slot->g_ns ?: now, now),
-		   READ_ONCE(d->start_ns));
+	from = max(min(first ?: now, now), READ_ONCE(d->start_ns));
 	slot->acct_ns = from;
 	old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 1, issued,
 			      from - s->base_ns, now - s->base_ns);
@@ -269,6 +280,7 @@ iolat_rq_insert(struct iolat_session *s, struct iolat_dev *first,
 	struct iolat_slot *slot;
 	struct iolat_dev *d;
 	unsigned int step;
+	u64 from, now;
 
 	if (!iolat_rq_find(first, rq, &d, &slot))
 		return;
@@ -277,13 +289,21 @@ iolat_rq_insert(struct iolat_session *s, struct iolat_dev *first,
 		slot->state = IOLAT_SLOT_QUEUED;
 		return;
 	}
-	if (!iolat_slot_prepare(s, d, slot, rq))
+	if (!iolat_slot_prepare(s, d, slot, rq, &from))
 		return;
 	c = iolat_acct_this(d);
 	step = iolat_acct_get(c);
-	/* counters only: in the queue since the kernel's time, if it took one */
-	slot->i_ns = s->counters_only && slot->g_ns ? slot->g_ns : iolat_now();
-	iolat_slot_queue(s, d, slot, rq, c, slot->i_ns, false);
+	/*
+	 * Counters only: in the queue since the kernel's time, if it took
+	 * one, and no stage times kept.
+	 */
+	if (s->counters_only) {
+		now = from ?: iolat_now();
+	} else {
+		now = iolat_now();
+		slot->i_ns = now;
+	}
+	iolat_slot_queue(s, d, slot, rq, c, from, now, false);
 	iolat_acct_put(c, step);
 }
 
@@ -297,6 +317,7 @@ iolat_rq_issue(struct iolat_session *s, struct iolat_dev *first,
 	struct iolat_dev *d;
 	unsigned int step;
 	u64 now, t, old;
+	u64 from = 0;
 	bool fresh;
 	u64 qd;
 
@@ -304,7 +325,7 @@ iolat_rq_issue(struct iolat_session *s, struct iolat_dev *first,
 		return;
 	/* not seen yet: issued directly */
 	fresh = slot->rq != rq || slot->state == IOLAT_SLOT_ISSUED;
-	if (fresh && !iolat_slot_prepare(s, d, slot, rq))
+	if (fresh && !iolat_slot_prepare(s, d, slot, rq, &from))
 		return;
 	/* interrupts on: iolat_acct_get() */
 	c = iolat_acct_this(d);
@@ -317,12 +338,13 @@ iolat_rq_issue(struct iolat_session *s, struct iolat_dev *first,
 	 */
 	t = min(now, READ_ONCE(s->stop_ns));
 	if (fresh)
-		old = iolat_slot_queue(s, d, slot, rq, c, t, true);
+		old = iolat_slot_queue(s, d, slot, rq, c, from, t, true);
 	else
 		old = iolat_acct_move(d, iolat_rq_hwq(rq), c, 0, 1, 0,
 				      t - s->base_ns);
 	qd = (u16)iolat_n_issued(old);	/* as slot->qd_issue holds it */
-	slot->d_ns = now;
+	if (!s->counters_only)
+		slot->d_ns = now;
 	slot->qd_issue = qd;
 	slot->state = IOLAT_SLOT_ISSUED;
 	local64_sub(t, &c->dev_sum);
@@ -343,7 +365,7 @@ iolat_rq_requeue(struct iolat_session *s, struct iolat_dev *first,
 	struct iolat_dev *d;
 	unsigned long flags;
 	unsigned int step;
-	u64 now;
+	u64 now, from;
 
 	if (!iolat_rq_find(first, rq, &d, &slot))
 		return;
@@ -356,11 +378,11 @@ iolat_rq_requeue(struct iolat_session *s, struct iolat_dev *first,
 	 * since its first stage, as at an insert.
 	 */
 	if (slot->rq != rq) {
-		if (!iolat_slot_prepare(s, d, slot, rq))
+		if (!iolat_slot_prepare(s, d, slot, rq, &from))
 			return;
 		c = iolat_acct_this(d);
 		step = iolat_acct_get(c);
-		iolat_slot_queue(s, d, slot, rq, c, iolat_now(), false);
+		iolat_slot_queue(s, d, slot, rq, c, from, iolat_now(), false);
 		iolat_acct_put(c, step);
 	}
 	slot->requeues++;

@@ -104,8 +104,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
 	/* the counters and the histograms are per device, whoever asked */
-	s->want_who = iolat_session_records(s) ||
-		      filter->pid || filter->tgid || filter->comm[0];
+	s->want_who = mode & IOLAT_MODE_WHO;
 	/* without records, the buffers only hold the counters */
 	if (!iolat_session_records(s))
 		ring_slots = IOLAT_RING_MIN;
@@ -291,6 +290,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 	int err = 0;
 
 	/* what it would take, before anything is allocated */
+	mode |= iolat_mode_who(mode, filter);
 	iolat_budget_count(&b, specs, nr_specs, ring_slots, mode);
 	need = iolat_budget_total(&b);
 	if (need > (u64)READ_ONCE(max_session_mb) << 20) {

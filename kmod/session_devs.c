@@ -49,7 +49,8 @@ struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 
 	if (!d)
 		return ERR_PTR(-ENOMEM);
-	err = iolat_inflight_init(d, spec, s->counters_only, &s->tables_bytes);
+	err = iolat_inflight_init(d, spec, iolat_session_mode(s),
+				  &s->tables_bytes);
 	if (!err && spec->bio_based)
 		err = iolat_upper_init(d);
 	if (!err)
@@ -245,8 +246,7 @@ int iolat_session_join(struct iolat_session *s,
 		       const struct iolat_dev_spec *spec, u64 max_bytes,
 		       struct netlink_ext_ack *extack)
 {
-	u32 mode = (s->counters_only ? IOLAT_MODE_COUNTERS_ONLY : 0) |
-		   (s->aggregate ? IOLAT_MODE_AGGREGATE : 0);
+	u32 mode = iolat_session_mode(s);
 	unsigned int cap = s->cap_devs;
 	struct iolat_dev **devs = NULL;
 	struct iolat_budget b;

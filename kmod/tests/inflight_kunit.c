@@ -19,25 +19,37 @@ static const struct iolat_dev_spec iolat_spec_nodisk = {
 	.nr_hwq = 4, .depth = 8,
 };
 
-/* @d's table of queue @q: its slots' indexes, their extensions after them. */
+/*
+ * @d's table of queue @q: its slots' indexes, each slot in one cache
+ * line, their extensions after them.
+ */
 static void iolat_table_check(struct kunit *test, struct iolat_dev *d, u32 q,
 			      bool ext)
 {
 	struct iolat_slot *t = d->tables[q];
+	size_t size = 1 << d->slot_shift;
+	struct iolat_slot *slot;
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)t, SMP_CACHE_BYTES));
-	KUNIT_EXPECT_TRUE(test, (void *)(t + d->depth + 1) <=
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)t, size));
+	KUNIT_EXPECT_TRUE(test, (void *)t + (d->depth + 1) * size <=
 				d->tables_mem[q] + d->table_size);
 	for (i = 0; i <= d->depth; i++) {
-		KUNIT_EXPECT_EQ(test, (u32)t[i].index, i);
-		KUNIT_EXPECT_PTR_EQ(test, iolat_slot_ext(d, &t[i]),
-				    (struct iolat_slot_ext *)(t + d->depth + 1) + i);
+		slot = iolat_table_slot(d, t, i);
+		KUNIT_EXPECT_PTR_EQ(test, (void *)slot, (void *)t + i * size);
+		KUNIT_EXPECT_EQ(test, (unsigned long)slot / SMP_CACHE_BYTES,
+				((unsigned long)slot + size - 1) /
+				SMP_CACHE_BYTES);
+		KUNIT_EXPECT_EQ(test, (u32)slot->index, i);
+		KUNIT_EXPECT_PTR_EQ(test, iolat_slot_ext(d, slot),
+				    (struct iolat_slot_ext *)((void *)t +
+				    (d->depth + 1) * size) + i);
 	}
 	if (ext)
 		KUNIT_EXPECT_TRUE(test,
-				  (void *)(iolat_slot_ext(d, &t[d->depth]) + 1) <=
+				  (void *)(iolat_slot_ext(d,
+					iolat_table_slot(d, t, d->depth)) + 1) <=
 				  d->tables_mem[q] + d->table_size);
 }
 
@@ -50,7 +62,7 @@ static void iolat_inflight_unmapped_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	KUNIT_ASSERT_EQ(test, 0, iolat_inflight_init(d, &iolat_spec_nodisk,
-						     false, &bytes));
+						     IOLAT_MODE_WHO, &bytes));
 	KUNIT_EXPECT_NULL(test, d->cpu_hwqs);
 	for (q = 0; q < d->nr_hwq; q++)
 		iolat_table_check(test, d, q, true);
@@ -78,11 +90,13 @@ static void iolat_inflight_mapped_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	KUNIT_ASSERT_EQ(test, 0, iolat_inflight_init(d, &iolat_spec_nodisk,
-						     true, &bytes));
+						     IOLAT_MODE_COUNTERS_ONLY,
+						     &bytes));
 	one = iolat_alloc_bytes(d->table_size);
-	/* a counters session's table: its slots alone */
+	/* a counters session's table: its slots' heads alone (inflight.h) */
+	KUNIT_EXPECT_EQ(test, 1U << d->slot_shift, (u32)IOLAT_SLOT_HEAD);
 	KUNIT_EXPECT_EQ(test, d->table_size,
-			(u32)((d->depth + 2) * sizeof(struct iolat_slot)));
+			(u32)((d->depth + 2) * IOLAT_SLOT_HEAD));
 	iolat_inflight_free(d);
 	/* the tables as a map leaves them before any CPU is counted */
 	d->nr_hwq = 4;

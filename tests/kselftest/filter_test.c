@@ -76,18 +76,29 @@ static long long fio_total_ios(const char *path)
 	return json_sum(slurp(path), "total_ios");
 }
 
+/* How two_processes() traces: every process, or a pid filter. */
+enum two_ways {
+	TWO_ALL,	/* trace, no filter */
+	TWO_PID,	/* trace -p */
+	TWO_PID_AGG,	/* record -A -p: histograms, submitters for the filter */
+};
+
 /*
  * Two fio processes with different names, direct I/O: every request is
  * attributed to its own process (tgid and comm, from the submitter's
  * context), none to a kworker; with a pid filter, exactly one process's
- * requests are recorded and the other's are counted as filtered.
+ * requests are recorded and the other's are counted as filtered.  An
+ * aggregating session with a pid filter keeps the submitters only for
+ * it (kmod/inflight.c): its histograms count exactly the one process's.
  */
-static void two_processes(struct __test_metadata *_metadata, bool filter)
+static void two_processes(struct __test_metadata *_metadata,
+			  enum two_ways way)
 {
 	const char *job = "--thread --startdelay=3 --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --number_ios=3000 --size=256M --eta=never --output-format=json";
 	struct proc_check c = { .comm = { "fio-alpha", "fio-beta" } };
 	char args[512], pidopt[32] = "";
 	long long before = completed("nullb0"), ios[2];
+	bool filter = way != TWO_ALL;
 	const char *out;
 	pid_t pid[2];
 	int k, st;
@@ -102,14 +113,25 @@ static void two_processes(struct __test_metadata *_metadata, bool filter)
 	if (filter)
 		snprintf(pidopt, sizeof(pidopt), "-p %d", pid[0]);
 	/* until both have exited: they stay zombies, our children, till reaped */
-	st = sh("%s trace -o csv -d nullb0 %s -- sh -c 'alive() { s=$(sed \"s/.*) //\" /proc/$1/stat 2>/dev/null | cut -c1); [ -n \"$s\" ] && [ \"$s\" != Z ]; }; while alive %d || alive %d; do sleep 0.1; done' >" CSV " 2>%s",
-		env("IOLAT_CLI"), pidopt, pid[0], pid[1], ERR);
+	st = sh("%s %s -d nullb0 %s -- sh -c 'alive() { s=$(sed \"s/.*) //\" /proc/$1/stat 2>/dev/null | cut -c1); [ -n \"$s\" ] && [ \"$s\" != Z ]; }; while alive %d || alive %d; do sleep 0.1; done' >" CSV " 2>%s",
+		env("IOLAT_CLI"),
+		way == TWO_PID_AGG ? "record -A -o json --summary /tmp/agg.sum" :
+				     "trace -o csv",
+		pidopt, pid[0], pid[1], ERR);
 	for (k = 0; k < 2; k++)
 		waitpid(pid[k], NULL, 0);
 	out = slurp(ERR);
 	TH_LOG("%s", out);
 	ASSERT_EQ(0, st);
-	ASSERT_LE(0, csv_rows(CSV, proc_row, &c));
+	if (way == TWO_PID_AGG) {
+		/* the session's read I/Os, from its histograms */
+		ASSERT_EQ(0, sh("python3 -c 'import json\n"
+				"j = json.load(open(\"" CSV "\"))\n"
+				"print(sum(o[\"ios\"] for d in j[\"devices\"] for o in d[\"ops\"] if o[\"op\"] == \"read\"))' >/tmp/agg.n"));
+		c.mine[0] = strtol(slurp("/tmp/agg.n"), NULL, 10);
+	} else {
+		ASSERT_LE(0, csv_rows(CSV, proc_row, &c));
+	}
 	ios[0] = fio_total_ios("/tmp/fio-alpha.json");
 	ios[1] = fio_total_ios("/tmp/fio-beta.json");
 	TH_LOG("alpha %lld I/Os, %ld recorded; beta %lld, %ld recorded; others %ld; device completed %lld",
@@ -120,19 +142,27 @@ static void two_processes(struct __test_metadata *_metadata, bool filter)
 	EXPECT_EQ(ios[0], c.mine[0]);
 	EXPECT_EQ(filter ? 0 : ios[1], c.mine[1]);
 	EXPECT_EQ(0, c.other);
-	if (filter)
+	if (way == TWO_PID_AGG) {
+		EXPECT_EQ(3000, json_sum(slurp("/tmp/agg.sum"), "filtered"));
+	} else if (filter) {
 		EXPECT_NE(NULL, strstr(out, "3000 filtered"));
+	}
 	EXPECT_EQ(ios[0] + ios[1], completed("nullb0") - before);
 }
 
 TEST_F_TIMEOUT(filter, per_process_attribution, 300)
 {
-	two_processes(_metadata, false);
+	two_processes(_metadata, TWO_ALL);
 }
 
 TEST_F_TIMEOUT(filter, pid_filter_exact, 300)
 {
-	two_processes(_metadata, true);
+	two_processes(_metadata, TWO_PID);
+}
+
+TEST_F_TIMEOUT(filter, pid_filter_aggregated, 300)
+{
+	two_processes(_metadata, TWO_PID_AGG);
 }
 
 struct op_check {

@@ -314,7 +314,7 @@ static void sessions_mem_bounded(struct __test_metadata *_metadata, int nr)
  * queues for 240 possible CPUs, 2 present: tests/guest/run) holds the
  * tables of the queues that a present CPU's requests go to (blk-mq's
  * cpu_list of each), and at most 1 MiB more, where a table per queue
- * would take 8 MiB; and counts its reads exactly.  In a guest whose
+ * would take 4.5 MiB; and counts its reads exactly.  In a guest whose
  * CPUs are all present, every queue is one of them.
  */
 TEST_F_TIMEOUT(scale, inflight_present_queues, 300)
@@ -330,8 +330,11 @@ TEST_F_TIMEOUT(scale, inflight_present_queues, 300)
 	depth = (long long)sh_number("cat %s/mq/0/nr_tags", "/sys/block/" NS);
 	ASSERT_LT(0, used);
 	ASSERT_LE(used, queues);
-	/* stat's table: a 64-byte slot per tag, one for flushes, one to align */
-	table = ((depth + 2) * 64 + 4095) / 4096 * 4096;
+	/*
+	 * stat's table: a slot's 32-byte head per tag (kmod/inflight.h), one
+	 * for flushes, one to align
+	 */
+	table = ((depth + 2) * 32 + 4095) / 4096 * 4096;
 	every = queues * table;
 	grew = session_mem(_metadata, "stat -d " NS " 5",
 			   "dd if=/dev/" NS " of=/dev/null bs=4k count=500 iflag=direct status=none;",
@@ -339,7 +342,7 @@ TEST_F_TIMEOUT(scale, inflight_present_queues, 300)
 	NOTE(NS ": %lld queues of %lld tags, %lld of them a present CPU's: the module reports %.2f MiB, the kernel's counters grew %.2f MiB; their tables %.2f MiB, a table per queue %.2f MiB",
 	     queues, depth, used, mod / 1048576.0, grew / 1048576.0,
 	     used * table / 1048576.0, every / 1048576.0);
-	EXPECT_LE(used * (depth + 1) * 64, mod);
+	EXPECT_LE(used * (depth + 1) * 32, mod);
 	EXPECT_GE(used * table + (1LL << 20), mod);
 	out = slurp(D "/mem.json");
 	ASSERT_NE(NULL, out);
