@@ -60,7 +60,7 @@ VARIANTS = {
          "\t\tgoto filter;",
          ""),
         ("kmod/probe_rq.c",
-         "\tif (in_task() && !(current->flags & PF_KTHREAD))\n"
+         "\tif (s->want_who && in_task() && !(current->flags & PF_KTHREAD))\n"
          "\t\tslot->flags = iolat_submitter_set(&x->who, current);",
          ""),
     ],
