@@ -47,7 +47,7 @@ GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/fi
 	       $(BUILD)/tests/iolat-abi-next
 
 .PHONY: all module cli modules_install install check demo bench deps clean \
-	unit-tests guest-tests dkms-src dkms-install
+	unit-tests guest-tests dkms-src dkms-install install-service deb rpm
 
 all: module cli
 
@@ -64,11 +64,11 @@ modules_install: module
 cli: $(BUILD)/iolat
 
 $(BUILD)/iolat: $(CLI_OBJS) $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CLI_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) -MMD -MP -c -o $@ $<
 
 unit-tests: $(UNIT_TESTS)
 guest-tests: $(GUEST_TESTS)
@@ -165,6 +165,37 @@ install: cli
 	install -D -m 0644 man/iolat.8 $(DESTDIR)$(PREFIX)/share/man/man8/iolat.8
 	install -D -m 0644 docs/output.md $(DESTDIR)$(PREFIX)/share/doc/iolat/output.md
 	install -D -m 0644 docs/abi.md $(DESTDIR)$(PREFIX)/share/doc/iolat/abi.md
+
+# The exporter's service, its settings and the module's loading at boot
+# (pkg/), as the packages install them.
+UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
+MODULESLOADDIR ?= /usr/lib/modules-load.d
+install-service:
+	install -D -m 0644 pkg/iolat-exporter.service $(DESTDIR)$(UNITDIR)/iolat-exporter.service
+	install -D -m 0644 pkg/exporter.conf $(DESTDIR)$(SYSCONFDIR)/iolat/exporter.conf
+	install -D -m 0644 pkg/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/iolat.conf
+
+# The Debian packages (debian/), built from a copy of this tree in
+# $(BUILD)/pkg/deb: iolat-dkms and iolat, and iolat's debug symbols.
+PKG_TREE = tar -c --exclude=./build --exclude=./.git --exclude='./build-*' .
+deb:
+	rm -rf $(BUILD)/pkg/deb
+	mkdir -p $(BUILD)/pkg/deb/iolat-$(VERSION)
+	$(PKG_TREE) | tar -x -C $(BUILD)/pkg/deb/iolat-$(VERSION)
+	cd $(BUILD)/pkg/deb/iolat-$(VERSION) && dpkg-buildpackage -b -us -uc
+
+# The RPMs (rpm/iolat.spec), from a tarball of this tree, in
+# $(BUILD)/pkg/rpm.  Off RHEL (make check, on Debian) the build
+# dependencies are this machine's own, not rpm's to check: --nodeps.
+RPM_TOP = $(abspath $(BUILD)/pkg/rpm)
+rpm:
+	rm -rf $(RPM_TOP)
+	mkdir -p $(RPM_TOP)/SOURCES
+	$(PKG_TREE) --transform 's,^\.,iolat-$(VERSION),' | \
+		gzip -n >$(RPM_TOP)/SOURCES/iolat-$(VERSION).tar.gz
+	rpmbuild -ba $(if $(wildcard /etc/redhat-release),,--nodeps) \
+		--define '_topdir $(RPM_TOP)' rpm/iolat.spec
 
 check:
 	tests/check.sh

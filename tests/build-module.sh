@@ -1,21 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-#   tests/build-module.sh NAME
+#   tests/build-module.sh NAME [SRC DIR]
 #
 # Build iolat.ko (and iolat_kunit.ko on KUnit kernels, kmemleak_probe.ko
 # on kmemleak kernels) for the cached
 # guest kernel NAME (tests/guest/kernels.sh) with W=1, from the same
 # source set DKMS gets, in build/kmod/NAME.  Fails on any compiler warning.
+# With SRC and DIR: from the module source in SRC (a package's
+# /usr/src/iolat-VERSION), in DIR.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-name=${1:?usage: $0 NAME}
+name=${1:?usage: $0 NAME [SRC DIR]}
 kdir=$("$ROOT/tests/guest/kernels.sh" dir "$name")/build
-dir=$ROOT/build/kmod/$name
+dir=${3:-$ROOT/build/kmod/$name}
 
-"$ROOT/tests/module-src.sh" "$dir"
+if [ -n "${2:-}" ]; then
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -r "$2"/. "$dir"/
+else
+	"$ROOT/tests/module-src.sh" "$dir"
+fi
 # The newest kernel's headers are installed in a sid chroot, whose
 # toolchain it needs (kernels.sh): make runs there.
 kroot=$(dirname "$kdir")

@@ -631,6 +631,14 @@ for k in $KERNELS; do
 	[ "$k" = 6.1 ] && ready+=(demo cost locks cpus8-6.1)
 	[ "$k" = newest ] && ready+=(cpus8-newest)
 done
+# The packages (tests/pkg): the Debian ones, whose module source is built
+# for 6.1, and the RPMs.
+if [ -f build/kmod/6.1/iolat.ko ]; then
+	stage packages-deb tests/pkg/deb.sh 6.1
+else
+	result packages-deb SKIP "(module-6.1 failed)"
+fi
+stage packages-rpm tests/pkg/rpm.sh
 # The struct sizes and record offsets the docs give, against the 6.1
 # module's debug information (tests/docs/sizes.py).
 if [ -f build/kmod/6.1/iolat.ko ]; then

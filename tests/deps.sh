@@ -15,6 +15,7 @@ pkgs=(
 	dwarves qemu-system-x86 busybox-static debootstrap
 	fio blktrace nvme-cli dmsetup cryptsetup-bin mdadm lvm2
 	prometheus chromium python3-pil python3-pandas python3-numpy
+	debhelper dh-dkms lintian rpm rpmlint
 )
 [ "${1:-}" = --bench ] && pkgs+=(bpftrace bpfcc-tools)
 
