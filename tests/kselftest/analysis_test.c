@@ -701,6 +701,43 @@ TEST_F_TIMEOUT(analysis, export_counts_what_the_kernel_counts, 300)
  * session, the 20 busiest shown, then a line for the others and the
  * total; --rows 0 shows them all.
  */
+/*
+ * Under a unit of Type=notify (pkg/iolat-exporter.service) the exporter
+ * says when it is ready, on the datagram socket systemd names in
+ * NOTIFY_SOCKET (sd_notify(3)'s protocol): READY=1 once tracing and
+ * taking scrapes, so that a scrape right after it is answered with the
+ * device's series; STOPPING=1 as it ends.  A Python socket stands in for
+ * systemd's end of it; its waits are bounds, not delays.
+ */
+TEST_F_TIMEOUT(analysis, export_ready_notified, 300)
+{
+	char *got;
+	int st;
+
+	/* the rig's guest starts with its loopback down */
+	ASSERT_EQ(0, sh("ip link set lo up"));
+	st = sh(PY " -c 'import os, signal, socket, subprocess, sys, urllib.request\n"
+		"p = \"/tmp/iolat-notify\"\n"
+		"os.path.exists(p) and os.unlink(p)\n"
+		"s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+		"s.bind(p)\n"
+		"s.settimeout(240)\n"
+		"e = subprocess.Popen([sys.argv[1], \"export\", \"--listen\", \"127.0.0.1:9302\", \"-d\", sys.argv[2], \"-t\", \"280\"], env=dict(os.environ, NOTIFY_SOCKET=p), stderr=open(sys.argv[3], \"w\"))\n"
+		"ready = s.recv(512).decode()\n"
+		"body = urllib.request.urlopen(\"http://127.0.0.1:9302/metrics\", timeout=120).read().decode()\n"
+		"series = \"iolat_requests_total{device=\\\"%%s\\\",op=\\\"read\\\"}\" %% sys.argv[2]\n"
+		"e.send_signal(signal.SIGINT)\n"
+		"stopping = s.recv(512).decode()\n"
+		"print(repr(ready), series in body, repr(stopping), e.wait(120))' %s %s %s >" D "/notify.out",
+		env("IOLAT_CLI"), self->dev, ERR);
+	got = slurp(D "/notify.out");
+	TH_LOG("python: %s; iolat: %s", got ? got : "(none)", slurp(ERR));
+	ASSERT_EQ(0, st);
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ("'READY=1\\nSTATUS=exporting 1 disks' True 'STOPPING=1' 0\n",
+		     got);
+}
+
 TEST_F_TIMEOUT(analysis, top_many_disks, 300)
 {
 	char name[32], disk[32], more[64];

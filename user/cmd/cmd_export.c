@@ -40,6 +40,7 @@ struct export_state {
 	uint64_t written, served;
 	uint64_t made;		/* expositions made: files and scrapes */
 	bool failed;
+	bool ready;		/* told the service manager (notify.c) */
 	struct iolat_agg_reader *agg;	/* unless --records */
 };
 
@@ -236,6 +237,16 @@ static bool on_idle(void *arg)
 	while (ex->listen_fd >= 0 &&
 	       (fd = accept4(ex->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
 		serve(ex, fd);
+	/*
+	 * Ready once tracing, with the first text file in place and the
+	 * socket taking scrapes: a unit of Type=notify starts then.
+	 */
+	if (!ex->ready && !ex->failed) {
+		ex->ready = true;
+		if (iolat_notify("READY=1\nSTATUS=exporting %u disks",
+				 ex->s->nr_devs))
+			iolat_warn("cannot tell the service manager that the exporter is ready (NOTIFY_SOCKET)");
+	}
 	return ex->failed;
 }
 
@@ -385,6 +396,8 @@ int cmd_export(int argc, const char **argv)
 		goto out;
 	}
 	rc = iolat_session_run(&s);
+	if (ex.ready)
+		iolat_notify("STOPPING=1");
 	/*
 	 * No stale numbers left for node_exporter to serve as if current:
 	 * the text file goes with the exporter.

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The CLI's utilities, below every other layer: its messages and exit
- * statuses (msg.c), growing arrays (grow.c), option values (parse.c);
- * JSON strings are json.h's.
+ * statuses (msg.c), growing arrays (grow.c), option values (parse.c),
+ * the service manager's notifications (notify.c); JSON strings are
+ * json.h's.
  */
 #ifndef IOLAT_UTIL_H
 #define IOLAT_UTIL_H
@@ -34,5 +35,8 @@ void iolat_fmt_ns(char *buf, size_t len, double ns);
 #define IOLAT_MAX_DURATION_S	31622400	/* 366 days */
 int iolat_parse_secs(const char *opt, const char *arg, double min,
 		     double *secs);
+
+/* A state for the service manager (notify.c), if it asked for them. */
+int iolat_notify(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* IOLAT_UTIL_H */
