@@ -165,6 +165,9 @@ install: cli
 	install -D -m 0644 man/iolat.8 $(DESTDIR)$(PREFIX)/share/man/man8/iolat.8
 	install -D -m 0644 docs/output.md $(DESTDIR)$(PREFIX)/share/doc/iolat/output.md
 	install -D -m 0644 docs/abi.md $(DESTDIR)$(PREFIX)/share/doc/iolat/abi.md
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/iolat/prometheus \
+		pkg/prometheus/iolat.rules.yml pkg/prometheus/iolat.rules.test.yml
+	install -D -m 0644 pkg/grafana/iolat.json $(DESTDIR)$(PREFIX)/share/iolat/grafana/iolat.json
 
 # The exporter's service, its settings and the module's loading at boot
 # (pkg/), as the packages install them.

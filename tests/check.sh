@@ -639,6 +639,8 @@ else
 	result packages-deb SKIP "(module-6.1 failed)"
 fi
 stage packages-rpm tests/pkg/rpm.sh
+# The Prometheus rules' unit tests and the dashboard's queries
+stage prom-rules tests/pkg/prom.sh
 # The struct sizes and record offsets the docs give, against the 6.1
 # module's debug information (tests/docs/sizes.py).
 if [ -f build/kmod/6.1/iolat.ko ]; then

@@ -55,6 +55,9 @@ printf '%s\n' /etc/iolat/exporter.conf \
 	/usr/share/doc/iolat/abi.md.gz /usr/share/doc/iolat/changelog.gz \
 	/usr/share/doc/iolat/copyright /usr/share/doc/iolat/output.md.gz \
 	/usr/share/lintian/overrides/iolat \
+	/usr/share/iolat/grafana/iolat.json \
+	/usr/share/iolat/prometheus/iolat.rules.yml \
+	/usr/share/iolat/prometheus/iolat.rules.test.yml \
 	/usr/share/man/man8/iolat.8.gz | sort >"$tmp/iolat.want"
 diff -u "$tmp/iolat.want" "$tmp/iolat.files" || fail "iolat's files are not the list above"
 dpkg-deb -e "$dir/iolat_${v}_amd64.deb" "$tmp/ctl"

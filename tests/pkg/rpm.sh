@@ -53,7 +53,11 @@ printf '%s\n' /etc/iolat /etc/iolat/exporter.conf \
 	/usr/lib/systemd/system/iolat-exporter.service /usr/sbin/iolat \
 	"/usr/share/doc/iolat-$v" "/usr/share/doc/iolat-$v/abi.md" \
 	"/usr/share/doc/iolat-$v/output.md" "/usr/share/licenses/iolat-$v" \
-	"/usr/share/licenses/iolat-$v/COPYING" \
+	"/usr/share/licenses/iolat-$v/COPYING" /usr/share/iolat \
+	/usr/share/iolat/grafana /usr/share/iolat/grafana/iolat.json \
+	/usr/share/iolat/prometheus \
+	/usr/share/iolat/prometheus/iolat.rules.yml \
+	/usr/share/iolat/prometheus/iolat.rules.test.yml \
 	/usr/share/man/man8/iolat.8.gz | sort >"$tmp/cli.want"
 diff -u "$tmp/cli.want" "$tmp/cli.files" || fail "iolat's files are not the list above"
 rpm -qp --configfiles "$cli" | grep -qx /etc/iolat/exporter.conf ||
