@@ -738,6 +738,89 @@ TEST_F_TIMEOUT(analysis, export_ready_notified, 300)
 		     got);
 }
 
+/*
+ * A scrape of 127.0.0.1:@port into D/@name; the exposition's text, or
+ * NULL.  Its value of @series ("name{labels}") in *@v, or -1.
+ */
+static char *scrape(int port, const char *name, const char *series, double *v)
+{
+	char path[128], line[192], *prom;
+	const char *at;
+
+	snprintf(path, sizeof(path), D "/%s", name);
+	*v = -1;
+	if (sh(PY " -c 'import urllib.request as u; open(\"%s\", \"wb\").write(u.urlopen(\"http://127.0.0.1:%d/metrics\", timeout=30).read())' 2>/dev/null",
+	       path, port))
+		return NULL;
+	prom = slurp(path);
+	/* the sample's line, not its HELP's */
+	snprintf(line, sizeof(line), "\n%s ", series);
+	at = prom ? strstr(prom, line) : NULL;
+	if (at)
+		*v = strtod(at + strlen(line), NULL);
+	return prom;
+}
+
+/*
+ * Left on, the exporter outlives the module: rmmod under it (an
+ * upgrade), and it keeps serving what it counted, says it waits, and
+ * once the module is loaded again traces anew, its counters from zero
+ * (Prometheus's counter reset, iolat_exporter_session_start_time_seconds
+ * moved on); every read after that is counted exactly, against fio's.
+ * Each wait is a bound on polling, not a delay.
+ */
+TEST_F_TIMEOUT(analysis, export_survives_module_reload, 600)
+{
+	double reads, t0, t1, gone;
+	char series[160], cmd[256], *err;
+	pid_t exp;
+	int i, st;
+
+	ASSERT_EQ(0, sh("ip link set lo up"));
+	snprintf(series, sizeof(series),
+		 "iolat_requests_total{device=\"%s\",op=\"read\"}", self->dev);
+	snprintf(cmd, sizeof(cmd), "exec %s export --listen 127.0.0.1:9303 -d %s 2>" D "/reload.err",
+		 env("IOLAT_CLI"), self->dev);
+	exp = spawn_sh(cmd);
+	ASSERT_LT(0, exp);
+	for (i = 0; i < 600 && !scrape(9303, "r0.prom", series, &reads); i++)
+		usleep(100000);
+	ASSERT_EQ(0, reads) TH_LOG("%s", slurp(D "/reload.err"));
+	scrape(9303, "r0.prom", "iolat_exporter_session_start_time_seconds", &t0);
+	ASSERT_EQ(0, sh("fio --name=a --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=300 --size=256M --eta=never --output=/dev/null",
+			self->dev));
+	for (i = 0; i < 600 && scrape(9303, "r1.prom", series, &reads) && reads < 300; i++)
+		usleep(100000);
+	EXPECT_EQ(300, reads);
+	/* the module goes: what it counted is still served */
+	ASSERT_EQ(0, module_unload());
+	for (i = 0; i < 600 && !strstr(slurp(D "/reload.err") ?: "", "waiting for the iolat module"); i++)
+		usleep(100000);
+	EXPECT_NE(NULL, scrape(9303, "r2.prom", series, &gone));
+	EXPECT_EQ(300, gone);
+	/* and comes back: a new session, from zero */
+	ASSERT_EQ(0, module_load());
+	for (i = 0; i < 600 && !strstr(slurp(D "/reload.err") ?: "", "is back"); i++)
+		usleep(100000);
+	err = slurp(D "/reload.err");
+	ASSERT_NE(NULL, strstr(err ?: "", "is back")) TH_LOG("%s", err);
+	for (i = 0; i < 600 && (!scrape(9303, "r3.prom", series, &reads) || reads != 0); i++)
+		usleep(100000);
+	EXPECT_EQ(0, reads);
+	scrape(9303, "r3.prom", "iolat_exporter_session_start_time_seconds", &t1);
+	EXPECT_LT(t0, t1);
+	ASSERT_EQ(0, sh("fio --name=b --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=200 --size=256M --eta=never --output=/dev/null",
+			self->dev));
+	for (i = 0; i < 600 && scrape(9303, "r4.prom", series, &reads) && reads < 200; i++)
+		usleep(100000);
+	EXPECT_EQ(200, reads);
+	kill(exp, SIGINT);
+	ASSERT_EQ(0, wait_for(exp, 120, &st));
+	NOTE("export across a module reload: 300 reads, 300 served while the module was gone, then 200 from zero; session start %.3f then %.3f",
+	     t0, t1);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("%s", slurp(D "/reload.err"));
+}
+
 TEST_F_TIMEOUT(analysis, top_many_disks, 300)
 {
 	char name[32], disk[32], more[64];

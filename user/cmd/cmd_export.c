@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -41,6 +42,8 @@ struct export_state {
 	uint64_t made;		/* expositions made: files and scrapes */
 	bool failed;
 	bool ready;		/* told the service manager (notify.c) */
+	unsigned int restarts;	/* sessions after the module came back */
+	bool have_c;		/* @c holds a reading */
 	struct iolat_agg_reader *agg;	/* unless --records */
 };
 
@@ -51,15 +54,24 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	iolat_an_record(&ex->an, dev, r);
 }
 
-/* The module's histograms into the analysis; a failure ends the session. */
+/*
+ * The module's histograms into the analysis; a failure ends the session,
+ * but for the module going away, which the session's loop sees and the
+ * exporter waits out (wait_module()).
+ */
 static void agg_take(struct export_state *ex, const struct iolat_dev_counters *c)
 {
 	int err = iolat_agg_take(ex->agg, &ex->an, c);
+	struct iolat_nl *nl;
 
-	if (err) {
-		iolat_err("cannot read the module's histograms: %s", strerror(-err));
-		ex->failed = true;
-	}
+	if (!err)
+		return;
+	nl = iolat_nl_open();
+	if (!nl)
+		return;
+	iolat_nl_close(nl);
+	iolat_err("cannot read the module's histograms: %s", strerror(-err));
+	ex->failed = true;
 }
 
 static void on_stopped(void *arg)
@@ -108,9 +120,16 @@ static char *exposition(struct export_state *ex, size_t *len)
 	f = open_memstream(&buf, len);
 	if (!f)
 		return NULL;
-	/* while tracing, the counters now; after, those of the stop */
-	if (ex->s->nl)
+	/*
+	 * while tracing, the counters now; after, those of the stop, or the
+	 * last read if the module went away
+	 */
+	if (ex->s->nl) {
 		c = iolat_session_counters(ex->s, ex->c) ? NULL : ex->c;
+		ex->have_c = c;
+	} else if (ex->s->run.module_gone) {
+		c = ex->have_c ? ex->c : NULL;
+	}
 	/* the module's histograms up to the same reading */
 	if (ex->agg && ex->s->nl && c)
 		agg_take(ex, c);
@@ -123,6 +142,8 @@ static char *exposition(struct export_state *ex, size_t *len)
 		gone += run.dev_state[d] != IOLAT_DEV_PRESENT;
 	fprintf(f, "# HELP iolat_devices Disks of this exporter's session: traced, or removed while it runs (their series keep what they counted while there).\n# TYPE iolat_devices gauge\niolat_devices{state=\"traced\"} %u\niolat_devices{state=\"removed\"} %u\n",
 		ex->s->nr_devs - gone, gone);
+	fprintf(f, "# HELP iolat_exporter_session_start_time_seconds When this exporter's session of the module began, in seconds since the epoch: a new one (the module was loaded again) starts its counters from zero.\n# TYPE iolat_exporter_session_start_time_seconds gauge\niolat_exporter_session_start_time_seconds %.3f\n",
+		ex->s->t0_real_ns / 1e9);
 	fprintf(f, "# HELP iolat_exporter_expositions_total Expositions made: this one, the text files written and the scrapes served before it.\n# TYPE iolat_exporter_expositions_total counter\niolat_exporter_expositions_total %llu\n",
 		(unsigned long long)++ex->made);
 	if (fclose(f)) {
@@ -250,6 +271,67 @@ static bool on_idle(void *arg)
 	return ex->failed;
 }
 
+/* The analysis keeps the histograms; the exposition is made on demand. */
+static const struct iolat_output histograms_only = { .name = "export" };
+
+/* Up to @secs, or until a scrape comes. */
+static void wait_scrape(const struct export_state *ex, double secs)
+{
+	struct pollfd p = { .fd = ex->listen_fd, .events = POLLIN };
+
+	poll(&p, ex->listen_fd >= 0, (int)(secs * 1000));
+}
+
+/*
+ * The module was unloaded: until it is loaded again, the text file and
+ * the scrapes go on with the counts it left.  Looked for each second.
+ * Return: 0 once it is back, nonzero if a signal or a failure ends the
+ * exporter first.
+ */
+static int wait_module(struct export_state *ex)
+{
+	struct iolat_nl *nl;
+
+	iolat_warn("waiting for the iolat module to be loaded again; meanwhile the exposition holds what it counted");
+	for (;;) {
+		if (on_idle(ex) || iolat_session_interrupted())
+			return 1;
+		nl = iolat_nl_open();
+		if (nl) {
+			iolat_nl_close(nl);
+			return 0;
+		}
+		wait_scrape(ex, 1.0);
+	}
+}
+
+/*
+ * A new session of the module, after it came back: the analysis and the
+ * histograms' reader start from zero as the module's counters do, which
+ * Prometheus takes for a counter reset.
+ */
+static int export_again(struct export_state *ex, const struct iolat_an_opts *ao)
+{
+	struct iolat_session *s = ex->s;
+	unsigned int d;
+
+	iolat_an_free(&ex->an);
+	iolat_an_init(&ex->an, ao, &histograms_only);
+	for (d = 0; d < s->nr_devs; d++)
+		iolat_an_add_req(&ex->an, &s->devs[d]);
+	if (ex->agg) {
+		iolat_agg_reader_free(ex->agg);
+		ex->agg = iolat_agg_reader_new(s);
+		if (!ex->agg)
+			return -ENOMEM;
+	}
+	iolat_session_rerun(s);
+	ex->have_c = false;
+	iolat_warn("the iolat module is back: tracing again, its counters from zero (a counter reset for Prometheus)");
+	ex->restarts++;
+	return 0;
+}
+
 /* "127.0.0.1:9301", ":9301" or "[::1]:9301" -> a listening socket. */
 static int listen_on(const char *arg)
 {
@@ -298,9 +380,6 @@ fail:
 	close(fd);
 	return one;
 }
-
-/* The analysis keeps the histograms; the exposition is made on demand. */
-static const struct iolat_output histograms_only = { .name = "export" };
 
 int cmd_export(int argc, const char **argv)
 {
@@ -395,7 +474,16 @@ int cmd_export(int argc, const char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	rc = iolat_session_run(&s);
+	/*
+	 * Left on: a module unloaded (an upgrade) is waited for, and traced
+	 * again once it is back.
+	 */
+	for (;;) {
+		rc = iolat_session_run(&s);
+		if (!s.run.module_gone || iolat_session_interrupted() ||
+		    wait_module(&ex) || export_again(&ex, &ao))
+			break;
+	}
 	if (ex.ready)
 		iolat_notify("STOPPING=1");
 	/*

@@ -35,6 +35,7 @@ struct iolat_run {
 	uint64_t decode_errors;
 	uint64_t foreign;	/* records of a device not asked for */
 	bool incomplete;
+	bool module_gone;	/* the module was unloaded during the run */
 	bool nomem;
 	uint64_t module_mem_bytes;	/* the session's memory in the module */
 	unsigned int nvme_detaches;	/* nvme-core went away while tracing */
@@ -140,6 +141,8 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);
 void iolat_session_opts_free(struct iolat_session_opts *o);
 int iolat_session_run(struct iolat_session *s);
+bool iolat_session_interrupted(void);
+void iolat_session_rerun(struct iolat_session *s);
 bool iolat_session_accounted(const struct iolat_session *s);
 int iolat_session_counters(struct iolat_session *s,
 			   struct iolat_dev_counters *c);

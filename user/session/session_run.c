@@ -102,6 +102,7 @@ static void session_lost(struct iolat_nl *nl, const char *what, int err,
 	struct iolat_nl *probe = err == -EPROTONOSUPPORT ? NULL : iolat_nl_open();
 
 	run->incomplete = true;
+	run->module_gone = !probe;
 	if (!probe)
 		iolat_err("the iolat module was unloaded during the session; results are incomplete");
 	else
@@ -532,6 +533,32 @@ int iolat_session_run(struct iolat_session *s)
 	if (s->summary && iolat_summary_write(s))
 		return EXIT_FAIL;
 	return s->run.incomplete ? EXIT_FAIL : EXIT_OK;
+}
+
+/* Did a signal end the last run (Ctrl-C, kill, SIGHUP, SIGPIPE)? */
+bool iolat_session_interrupted(void)
+{
+	return stop_requested;
+}
+
+/**
+ * iolat_session_rerun() - make a run session ready to run again
+ * @s: a session whose run ended
+ *
+ * For a new session of the module over the same devices, once it is
+ * back after an unload: the run's figures start from zero, as the
+ * module's do; the devices removed stay so.
+ */
+void iolat_session_rerun(struct iolat_session *s)
+{
+	struct iolat_run *run = &s->run;
+
+	run->seconds = 0;
+	run->delivered = 0;
+	memset(&run->stats, 0, sizeof(run->stats));
+	run->decode_errors = run->foreign = 0;
+	run->incomplete = run->module_gone = run->nomem = false;
+	run->nvme_detaches = run->nvme_attaches = 0;
 }
 
 /**
