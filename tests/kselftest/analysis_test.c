@@ -821,6 +821,83 @@ TEST_F_TIMEOUT(analysis, export_survives_module_reload, 600)
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("%s", slurp(D "/reload.err"));
 }
 
+/* Until D/@file holds @text, or a minute of polling: whether it does. */
+static bool file_has(const char *file, const char *text)
+{
+	char path[128];
+	char *t;
+	int i;
+
+	snprintf(path, sizeof(path), D "/%s", file);
+	for (i = 0; i < 600; i++) {
+		t = slurp(path);
+		if (t && strstr(t, text))
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/*
+ * systemctl reload: export --config FILE reads FILE's IOLAT_EXPORT_OPTS
+ * again at SIGHUP and applies a new listening address and text file
+ * directory without a new session of the module, so no count is lost;
+ * a change it cannot apply (--records) is said, and a file that does not
+ * parse changes nothing.  Counted reads against fio's throughout.
+ */
+TEST_F_TIMEOUT(analysis, export_reloads_config, 600)
+{
+	char series[160], cmd[256], *err;
+	double reads, old;
+	pid_t exp;
+	int i, st;
+
+	ASSERT_EQ(0, sh("ip link set lo up && mkdir -p " D "/tf"));
+	snprintf(series, sizeof(series),
+		 "iolat_requests_total{device=\"%s\",op=\"read\"}", self->dev);
+	ASSERT_EQ(0, sh("echo 'IOLAT_EXPORT_OPTS=\"--listen 127.0.0.1:9304 -d %s\"' >" D "/exp.conf",
+			self->dev));
+	snprintf(cmd, sizeof(cmd), "exec %s export --config " D "/exp.conf 2>" D "/cfg.err",
+		 env("IOLAT_CLI"));
+	exp = spawn_sh(cmd);
+	ASSERT_LT(0, exp);
+	for (i = 0; i < 600 && !scrape(9304, "c0.prom", series, &reads); i++)
+		usleep(100000);
+	ASSERT_EQ(0, reads) TH_LOG("%s", slurp(D "/cfg.err"));
+	ASSERT_EQ(0, sh("fio --name=a --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=300 --size=256M --eta=never --output=/dev/null",
+			self->dev));
+	for (i = 0; i < 600 && scrape(9304, "c1.prom", series, &reads) && reads < 300; i++)
+		usleep(100000);
+	EXPECT_EQ(300, reads);
+	/* another port and a text file: applied, the counts kept */
+	ASSERT_EQ(0, sh("echo 'IOLAT_EXPORT_OPTS=\"--listen 127.0.0.1:9305 -d %s --textfile " D "/tf -i 1\"' >" D "/exp.conf && kill -HUP %d",
+			self->dev, exp));
+	EXPECT_TRUE(file_has("cfg.err", "exp.conf reloaded: serving 127.0.0.1:9305, writing its text file, every 1 s"))
+		TH_LOG("%s", slurp(D "/cfg.err"));
+	EXPECT_NE(NULL, scrape(9305, "c2.prom", series, &reads));
+	EXPECT_EQ(300, reads);
+	EXPECT_EQ(NULL, scrape(9304, "c3.prom", series, &old));
+	EXPECT_TRUE(file_has("tf/iolat.prom", series));
+	/* a change it cannot apply, then a file that does not parse */
+	ASSERT_EQ(0, sh("echo 'IOLAT_EXPORT_OPTS=\"--listen 127.0.0.1:9305 -d %s --textfile " D "/tf -i 1 --records\"' >" D "/exp.conf && kill -HUP %d",
+			self->dev, exp));
+	EXPECT_TRUE(file_has("cfg.err", "a change of --records takes effect at a restart"));
+	ASSERT_EQ(0, sh("echo 'IOLAT_EXPORT_OPTS=\"--listen nowhere -d %s\"' >" D "/exp.conf && kill -HUP %d",
+			self->dev, exp));
+	EXPECT_TRUE(file_has("cfg.err", "exp.conf not reloaded: the exporter goes on as it was"));
+	ASSERT_EQ(0, sh("fio --name=b --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=200 --size=256M --eta=never --output=/dev/null",
+			self->dev));
+	for (i = 0; i < 600 && scrape(9305, "c4.prom", series, &reads) && reads < 500; i++)
+		usleep(100000);
+	EXPECT_EQ(500, reads);
+	kill(exp, SIGINT);
+	ASSERT_EQ(0, wait_for(exp, 120, &st));
+	err = slurp(D "/cfg.err");
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("%s", err);
+	EXPECT_NE(0, access(D "/tf/iolat.prom", F_OK));
+	NOTE("export --config reloaded at SIGHUP: 300 reads, then 500 on the new port, none lost");
+}
+
 TEST_F_TIMEOUT(analysis, top_many_disks, 300)
 {
 	char name[32], disk[32], more[64];

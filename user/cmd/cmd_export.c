@@ -27,7 +27,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include "cmd/cmd.h"
+#include "cmd/export.h"
 #include "file/recfile.h"
 
 struct export_state {
@@ -44,6 +44,10 @@ struct export_state {
 	bool ready;		/* told the service manager (notify.c) */
 	unsigned int restarts;	/* sessions after the module came back */
 	bool have_c;		/* @c holds a reading */
+	struct export_args *args;	/* the options in use (export_conf.c) */
+	struct export_args *first;	/* those of the start */
+	int argc;			/* the command line, for a reload */
+	const char **argv;
 	struct iolat_agg_reader *agg;	/* unless --records */
 };
 
@@ -245,11 +249,15 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void export_reload(struct export_state *ex);
+
 static bool on_idle(void *arg)
 {
 	struct export_state *ex = arg;
 	int fd;
 
+	if (iolat_session_take_hup())
+		export_reload(ex);
 	if (ex->dir && now_s() >= ex->next_s) {
 		if (write_textfile(ex))
 			ex->failed = true;
@@ -310,13 +318,14 @@ static int wait_module(struct export_state *ex)
  * histograms' reader start from zero as the module's counters do, which
  * Prometheus takes for a counter reset.
  */
-static int export_again(struct export_state *ex, const struct iolat_an_opts *ao)
+static int export_again(struct export_state *ex)
 {
+	struct iolat_an_opts o = ex->an.o;	/* as the last reload left it */
 	struct iolat_session *s = ex->s;
 	unsigned int d;
 
 	iolat_an_free(&ex->an);
-	iolat_an_init(&ex->an, ao, &histograms_only);
+	iolat_an_init(&ex->an, &o, &histograms_only);
 	for (d = 0; d < s->nr_devs; d++)
 		iolat_an_add_req(&ex->an, &s->devs[d]);
 	if (ex->agg) {
@@ -381,58 +390,101 @@ fail:
 	return one;
 }
 
+static bool same(const char *x, const char *y)
+{
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+static void listen_err(const char *arg, int err)
+{
+	iolat_err("--listen %s: %s", arg, err == -EINVAL ?
+		  "give ADDR:PORT, such as 127.0.0.1:9301 or :9301" :
+		  strerror(-err));
+}
+
+/*
+ * SIGHUP with --config: the file read again, and what changed applied
+ * without a new session of the module, so that no count is lost: the
+ * listening address, the text file's directory, -i and --buckets.  What
+ * needs another session (devices, filters, --records, -t) is said, and
+ * waits for a restart; a file that does not parse changes nothing.
+ */
+static void export_reload(struct export_state *ex)
+{
+	struct export_args *old = ex->args, *a = calloc(1, sizeof(*a));
+	struct iolat_session scratch = { 0 };
+	char fixed[160];
+	int fd = -1;
+
+	if (!a || export_args_parse(a, &scratch, ex->argc, ex->argv) ||
+	    (a->dir && !same(a->dir, old->dir) && access(a->dir, W_OK) &&
+	     (iolat_err("--textfile: cannot write in %s: %s", a->dir,
+			strerror(errno)), 1)) ||
+	    (a->listen && !same(a->listen, old->listen) &&
+	     (fd = listen_on(a->listen)) < 0 && (listen_err(a->listen, fd), 1))) {
+		iolat_warn("%s not reloaded: the exporter goes on as it was",
+			   old->config);
+		goto drop;
+	}
+	if (!same(a->listen, old->listen)) {
+		if (ex->listen_fd >= 0)
+			close(ex->listen_fd);
+		ex->listen_fd = a->listen ? fd : -1;
+		ex->s->wake_fd = ex->listen_fd;
+	}
+	if (!same(a->dir, old->dir)) {
+		if (ex->dir && ex->written)
+			remove_textfile(ex);
+		ex->next_s = 0;		/* the new file at once */
+	}
+	ex->dir = a->dir;
+	ex->every_s = a->every_s;
+	if (ex->next_s > now_s() + ex->every_s)
+		ex->next_s = now_s() + ex->every_s;
+	ex->an.o.prom_step = a->prom_step;
+	export_args_fixed(old, a, fixed, sizeof(fixed));
+	if (fixed[0])
+		iolat_warn("%s: a change of%s takes effect at a restart (systemctl restart iolat-exporter)",
+			   old->config, fixed);
+	iolat_warn("%s reloaded: %s%s%s%s, every %g s", a->config,
+		   a->listen ? "serving " : "", a->listen ?: "",
+		   a->listen && a->dir ? ", " : "",
+		   a->dir ? "writing its text file" : "", ex->every_s);
+	ex->args = a;
+	a = old;
+	if (a == ex->first)
+		return;		/* the session's COMMAND points into it */
+drop:
+	if (a) {
+		export_args_free(a);
+		free(a);
+	}
+}
+
 int cmd_export(int argc, const char **argv)
 {
-	char *dir = NULL, *listen_arg = NULL, *every = NULL, *buckets = NULL;
-	int records = 0;
-	struct poptOption opts[] = {
-		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
-		  "Devices and filters:", NULL },
-		{ "textfile", 0, POPT_ARG_STRING, &dir, 0,
-		  "keep DIR/iolat.prom up to date (node_exporter's textfile collector)",
-		  "DIR" },
-		{ "listen", 0, POPT_ARG_STRING, &listen_arg, 0,
-		  "serve GET /metrics on ADDR:PORT (e.g. :9301)", "ADDR:PORT" },
-		{ "interval", 'i', POPT_ARG_STRING, &every, 0,
-		  "rewrite the text file each SECS seconds (default 15)", "SECS" },
-		IOLAT_PROM_POPT(buckets),
-		{ "records", 0, POPT_ARG_NONE, &records, 0,
-		  "stream every request's record and analyse it here, rather than read the module's histograms (costs as much as record)",
-		  NULL },
-		POPT_AUTOHELP
-		POPT_TABLEEND
-	};
-	struct iolat_session_opts o = { 0 };
 	struct iolat_session s = { 0 };
-	struct export_state ex = { .s = &s, .listen_fd = -1, .every_s = 15 };
+	struct export_args args = { 0 };
+	struct export_state ex = { .s = &s, .listen_fd = -1, .args = &args,
+				   .first = &args, .argc = argc, .argv = argv };
 	struct iolat_an_opts ao = { .stage = IOLAT_STAGE_Q2C };
-	poptContext pc;
 	unsigned int d;
 	int rc = EXIT_USAGE;
 
-	pc = poptGetContext("iolat export", argc, argv, opts,
-			    POPT_CONTEXT_POSIXMEHARDER);
-	if (iolat_session_getopt(&s, &o, pc))
+	if (export_args_parse(&args, &s, argc, argv))
 		goto out;
-	if (!dir && !listen_arg) {
-		iolat_err("export needs --textfile DIR or --listen ADDR:PORT");
-		goto out;
-	}
-	if (every && iolat_parse_secs("-i", every, IOLAT_MIN_INTERVAL_S,
-					  &ex.every_s))
-		goto out;
-	if (iolat_prom_parse_step(buckets, &ao.prom_step))
-		goto out;
-	if (dir && access(dir, W_OK)) {
-		iolat_err("--textfile: cannot write in %s: %s", dir,
+	ex.every_s = args.every_s;
+	ao.prom_step = args.prom_step;
+	if (args.dir && access(args.dir, W_OK)) {
+		iolat_err("--textfile: cannot write in %s: %s", args.dir,
 			  strerror(errno));
 		goto out;
 	}
 	s.every_disk = true;
-	rc = iolat_session_setup(&s, &o);
+	rc = iolat_session_setup(&s, &args.o);
 	if (rc)
 		goto out;
-	s.aggregate = !records;
+	s.aggregate = !args.records;
 	if (s.aggregate) {
 		ex.agg = iolat_agg_reader_new(&s);
 		if (!ex.agg) {
@@ -441,13 +493,10 @@ int cmd_export(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if (listen_arg) {
-		ex.listen_fd = listen_on(listen_arg);
+	if (args.listen) {
+		ex.listen_fd = listen_on(args.listen);
 		if (ex.listen_fd < 0) {
-			iolat_err("--listen %s: %s", listen_arg,
-				  ex.listen_fd == -EINVAL ?
-				  "give ADDR:PORT, such as 127.0.0.1:9301 or :9301" :
-				  strerror(-ex.listen_fd));
+			listen_err(args.listen, ex.listen_fd);
 			rc = EXIT_USAGE;
 			goto out;
 		}
@@ -455,7 +504,9 @@ int cmd_export(int argc, const char **argv)
 	iolat_an_init(&ex.an, &ao, &histograms_only);
 	for (d = 0; d < s.nr_devs; d++)
 		iolat_an_add_req(&ex.an, &s.devs[d]);
-	ex.dir = dir;
+	ex.dir = args.dir;
+	/* with --config, SIGHUP reads it again (export_reload()) */
+	s.hup_reloads = args.config;
 	s.record = on_record;
 	s.started = on_started;
 	s.stopped = on_stopped;
@@ -481,7 +532,7 @@ int cmd_export(int argc, const char **argv)
 	for (;;) {
 		rc = iolat_session_run(&s);
 		if (!s.run.module_gone || iolat_session_interrupted() ||
-		    wait_module(&ex) || export_again(&ex, &ao))
+		    wait_module(&ex) || export_again(&ex))
 			break;
 	}
 	if (ex.ready)
@@ -490,7 +541,7 @@ int cmd_export(int argc, const char **argv)
 	 * No stale numbers left for node_exporter to serve as if current:
 	 * the text file goes with the exporter.
 	 */
-	if (dir && ex.written)
+	if (ex.dir && ex.written)
 		remove_textfile(&ex);
 	fprintf(stderr, "iolat: %llu text files written (removed at the end), %llu scrapes served\n",
 		(unsigned long long)ex.written, (unsigned long long)ex.served);
@@ -504,11 +555,10 @@ out:
 		close(ex.listen_fd);
 	iolat_an_free(&ex.an);
 	iolat_session_free(&s);
-	iolat_session_opts_free(&o);
-	free(dir);
-	free(listen_arg);
-	free(every);
-	free(buckets);
-	poptFreeContext(pc);
+	if (ex.args != &args) {
+		export_args_free(ex.args);
+		free(ex.args);
+	}
+	export_args_free(&args);
 	return rc;
 }

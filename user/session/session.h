@@ -122,6 +122,8 @@ struct iolat_session {
 	 * top's terminal); -1 (iolat_session_getopt()'s) for none
 	 */
 	int wake_fd;
+	/* SIGHUP asks for a reload (iolat_session_take_hup()), not the end */
+	bool hup_reloads;
 	/* device @dev joined the running session (s->follow) */
 	void (*added)(void *arg, unsigned int dev);
 	void *arg;
@@ -142,6 +144,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);
 void iolat_session_opts_free(struct iolat_session_opts *o);
 int iolat_session_run(struct iolat_session *s);
 bool iolat_session_interrupted(void);
+bool iolat_session_take_hup(void);
 void iolat_session_rerun(struct iolat_session *s);
 bool iolat_session_accounted(const struct iolat_session *s);
 int iolat_session_counters(struct iolat_session *s,

@@ -42,11 +42,19 @@
 #define SESSION_MEM_CHECKS 10
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t hup_requested;
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* A session that reloads at SIGHUP (s->hup_reloads): the loop's wait ends. */
+static void on_hup(int sig)
+{
+	(void)sig;
+	hup_requested = 1;
 }
 
 /* The command ended: the loop's wait ends with it (EINTR). */
@@ -508,12 +516,13 @@ int iolat_session_run(struct iolat_session *s)
 			   info.missing[i]);
 	/*
 	 * Each ends the run cleanly, with its summary and a whole record
-	 * file: Ctrl-C, kill, an ssh session that drops (SIGHUP), and the
-	 * reader of a pipe that goes away (`iolat trace | head`).
+	 * file: Ctrl-C, kill, an ssh session that drops (SIGHUP, unless
+	 * the command reloads at it: export --config), and the reader of a
+	 * pipe that goes away (`iolat trace | head`).
 	 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	signal(SIGHUP, s->hup_reloads ? on_hup : on_signal);
 	signal(SIGPIPE, on_signal);
 	announce(s);
 	s->nl = nl;
@@ -539,6 +548,15 @@ int iolat_session_run(struct iolat_session *s)
 bool iolat_session_interrupted(void)
 {
 	return stop_requested;
+}
+
+/* Did SIGHUP come since the last call (s->hup_reloads)? */
+bool iolat_session_take_hup(void)
+{
+	bool hup = hup_requested;
+
+	hup_requested = 0;
+	return hup;
 }
 
 /**
