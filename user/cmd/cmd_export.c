@@ -198,28 +198,77 @@ static int write_textfile(struct export_state *ex)
 }
 
 /* One HTTP request, answered and closed. */
+/* A client's whole time to send its request, or take its answer. */
+#define CLIENT_S	2.0
+
+static double now_s(void);
+
+/*
+ * Wait until @fd is ready for @events, but not past @deadline.
+ * Return: whether it is.
+ */
+static bool client_wait(int fd, short events, double deadline)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	double left = deadline - now_s();
+
+	return left > 0 && poll(&p, 1, (int)(left * 1000) + 1) == 1;
+}
+
+/* All of @buf to @fd by @deadline. */
+static bool client_write(int fd, const char *buf, size_t len, double deadline)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n > 0) {
+			buf += n;
+			len -= n;
+		} else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			return false;
+		} else if (!client_wait(fd, POLLOUT, deadline)) {
+			errno = ETIMEDOUT;
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * One client of --listen, from its accept: its request read and its
+ * answer written each within CLIENT_S, non-blocking, so that a client
+ * that stalls or trickles holds the exporter back at most that long,
+ * and clients that come together are each answered in turn (the
+ * listening socket queues them).
+ */
 static void serve(struct export_state *ex, int fd)
 {
 	static const char not_found[] =
 		"HTTP/1.0 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\niolat serves /metrics.\r\n";
+	double deadline = now_s() + CLIENT_S;
 	char req[1024], head[256];
-	struct timeval tv = { 1, 0 };
 	size_t len, off = 0;
-	ssize_t n = 0;
+	ssize_t n;
 	char *buf;
+	int h;
 
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (off < sizeof(req) - 1 &&
-	       (n = read(fd, req + off, sizeof(req) - 1 - off)) > 0) {
-		off += n;
-		req[off] = '\0';
-		if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n"))
+	while (off < sizeof(req) - 1) {
+		n = read(fd, req + off, sizeof(req) - 1 - off);
+		if (n > 0) {
+			off += n;
+			req[off] = '\0';
+			if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n"))
+				break;
+		} else if (!n || (errno != EAGAIN && errno != EINTR) ||
+			   !client_wait(fd, POLLIN, deadline)) {
 			break;
+		}
 	}
 	req[off] = '\0';
+	deadline = now_s() + CLIENT_S;
 	if (strncmp(req, "GET /metrics ", 13) && strncmp(req, "GET /metrics?", 13)) {
-		if (write(fd, not_found, sizeof(not_found) - 1) < 0)
+		if (!client_write(fd, not_found, sizeof(not_found) - 1, deadline))
 			iolat_warn("a /metrics client went away: %s",
 				   strerror(errno));
 		close(fd);
@@ -227,11 +276,11 @@ static void serve(struct export_state *ex, int fd)
 	}
 	buf = exposition(ex, &len);
 	if (buf) {
-		int h = snprintf(head, sizeof(head),
-				 "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-				 len);
-
-		if (write(fd, head, h) != h || write(fd, buf, len) != (ssize_t)len)
+		h = snprintf(head, sizeof(head),
+			     "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+			     len);
+		if (!client_write(fd, head, h, deadline) ||
+		    !client_write(fd, buf, len, deadline))
 			iolat_warn("a /metrics client went away: %s",
 				   strerror(errno));
 		else
@@ -264,7 +313,8 @@ static bool on_idle(void *arg)
 		ex->next_s = now_s() + ex->every_s;
 	}
 	while (ex->listen_fd >= 0 &&
-	       (fd = accept4(ex->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+	       (fd = accept4(ex->listen_fd, NULL, NULL,
+			     SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0)
 		serve(ex, fd);
 	/*
 	 * Ready once tracing, with the first text file in place and the
