@@ -980,6 +980,37 @@ TEST_F_TIMEOUT(analysis, export_concurrent_scrapes, 900)
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) TH_LOG("%s", slurp(D "/conc.err"));
 }
 
+/*
+ * iolat-exporter.service gives the exporter no capability but
+ * CAP_PERFMON (CAP_SYS_ADMIN where the kernel has none): as root with
+ * that one capability alone (setpriv's bounding set, as systemd's
+ * CapabilityBoundingSet=), export traces and counts every read; with
+ * none, it fails with one clear line.
+ */
+TEST_F_TIMEOUT(analysis, export_cap_perfmon_alone, 300)
+{
+	char *sum;
+	int st;
+
+	if (sh("setpriv --bounding-set=-all,+perfmon true 2>/dev/null"))
+		SKIP(return, "setpriv or CAP_PERFMON (5.8) is missing");
+	st = sh("setpriv --bounding-set=-all,+perfmon sh -c 'sed -n \"s/^CapEff:[[:space:]]*//p\" /proc/self/status >" D "/caps.eff; exec %s export --textfile " D " -i 0.5 --summary " D "/caps.sum -d %s -- fio --name=p --filename=/dev/%s --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=200 --size=256M --eta=never --output=/dev/null' 2>" D "/caps.err",
+		env("IOLAT_CLI"), self->dev, self->dev);
+	EXPECT_EQ(0, st) TH_LOG("%s", slurp(D "/caps.err"));
+	/* CAP_PERFMON is 38: its bit alone */
+	EXPECT_STREQ("0000004000000000\n", slurp(D "/caps.eff") ?: "");
+	sum = slurp(D "/caps.sum");
+	ASSERT_NE(NULL, sum);
+	EXPECT_EQ(200, (long long)json_num(sum, "delivered"));
+	EXPECT_EQ(0, (long long)json_num(sum, "dropped"));
+	st = sh("setpriv --bounding-set=-all %s export --listen 127.0.0.1:9307 -d %s -t 5 2>" D "/nocaps.err",
+		env("IOLAT_CLI"), self->dev);
+	EXPECT_NE(0, st);
+	EXPECT_NE(NULL, strstr(slurp(D "/nocaps.err") ?: "",
+			       "permission denied: tracing needs CAP_PERFMON or CAP_SYS_ADMIN"))
+		TH_LOG("%s", slurp(D "/nocaps.err"));
+}
+
 TEST_F_TIMEOUT(analysis, top_many_disks, 300)
 {
 	char name[32], disk[32], more[64];
