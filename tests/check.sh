@@ -101,7 +101,7 @@ run_guests() {
 	local k lane lane1=() lane2=()
 	for k in "$@"; do
 		case $k in
-		demo|cost|cpus8-*) lane=2 ;;
+		demo|cost|cpus8-*|installed-*) lane=2 ;;
 		locks) lane=1 ;;
 		*) lane=$(kernel_field "$k" lane) ;;
 		esac
@@ -132,6 +132,7 @@ guest_lane() {
 		cost) tests/bench/cost.sh --check ;;
 		locks) tests/bench/profile.sh --check ;;
 		cpus8-*) cpus8_check "${k#cpus8-}" ;;
+		installed-*) tests/pkg/installed.sh "${k#installed-}" ;;
 		*) guest_suite "$k" ;;
 		esac >"$OUT/guest-$k.log" 2>&1
 		st=$?
@@ -146,6 +147,10 @@ guest_lane() {
 		elif [ "$k" = locks ] && [ "$st" != 0 ]; then
 			echo "failed: locked instructions or clock reads per I/O" >"$OUT/guest-$k.why"
 			grep -E '^profile: ' "$OUT/guest-$k.log" | grep -vE '^profile: ok ' |
+				head -n 6 >"$OUT/guest-$k.detail"
+		elif [[ $k == installed-* ]] && [ "$st" != 0 ]; then
+			echo "failed: the packages as installed" >"$OUT/guest-$k.why"
+			grep -E '^PKGTEST FAIL|^installed: ' "$OUT/guest-$k.log" |
 				head -n 6 >"$OUT/guest-$k.detail"
 		elif [[ $k == cpus8-* ]] && [ "$st" != 0 ]; then
 			echo "failed: memory per online CPU" >"$OUT/guest-$k.why"
@@ -628,7 +633,8 @@ for k in $KERNELS; do
 	# README's sample, from 6.1's guest (demo_check), and the
 	# instruction budgets (tests/bench/cost.sh --check), and the locked
 	# instructions and clock reads per I/O (tests/bench/profile.sh --check)
-	[ "$k" = 6.1 ] && ready+=(demo cost locks cpus8-6.1)
+	# and the packages installed on a systemd system (tests/pkg/installed.sh)
+	[ "$k" = 6.1 ] && ready+=(demo cost locks cpus8-6.1 installed-6.1)
 	[ "$k" = newest ] && ready+=(cpus8-newest)
 done
 # The packages (tests/pkg): the Debian ones, whose module source is built
@@ -672,7 +678,7 @@ distro=()
 debug=()
 for k in "${ready[@]}"; do
 	case $k in
-	demo|cost|locks|cpus8-*) debug+=("$k") ;;
+	demo|cost|locks|cpus8-*|installed-*) debug+=("$k") ;;
 	*) if [ "$(kernel_field "$k" module)" = build ]; then
 		debug+=("$k")
 	else

@@ -67,6 +67,8 @@ grep -q "deb-systemd-helper enable 'iolat-exporter.service'" "$tmp/ctl/postinst"
 	fail "iolat: postinst does not enable iolat-exporter.service"
 ! grep -q 'deb-systemd-invoke start' "$tmp/ctl/postinst" ||
 	fail "iolat: postinst starts the service before DKMS may have built the module"
+grep -q 'deb-systemd-invoke stop iolat-exporter.service' "$tmp/ctl/prerm" ||
+	fail "iolat: prerm does not stop the service when the package goes"
 
 files "$dir/iolat-dkms_${v}_all.deb" >"$tmp/dkms.files"
 make -s dkms-src BUILD="$tmp/src" >/dev/null

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The packages as installed, inside the guest of tests/pkg/installed.sh:
+# run at each boot by pkgtest.service, its lines "PKGTEST ..." on the
+# serial console and in /root/pkgtest/results.  Boot 1: dpkg -i of
+# iolat-dkms and iolat (DKMS builds the module for the running kernel),
+# the service enabled, started, ready, serving, scraped by Debian's
+# Prometheus, reloaded; then a reboot.  Boot 2: module and service back
+# by themselves; apt-get purge leaves no module, no DKMS tree, no unit,
+# no settings, and stops the service; then power off.
+
+exec >/dev/ttyS0 2>&1
+dir=/root/pkgtest
+state=$dir/state
+kver=$(uname -r)
+fails=0
+
+# on the console as it goes, and in a file the host reads afterwards
+say() { echo "PKGTEST $*" | tee -a $dir/results; }
+check() {
+	what=$1
+	shift
+	if "$@" >>$dir/checks.log 2>&1; then
+		say "ok: $what"
+	else
+		say "FAIL: $what"
+		fails=$((fails + 1))
+	fi
+}
+# The value of a sample of http://127.0.0.1:PORT/PATH, or nothing.
+sample() {
+	python3 - "$1" "$2" <<'PY'
+import sys, urllib.request
+try:
+    body = urllib.request.urlopen(sys.argv[1], timeout=30).read().decode()
+except OSError:
+    sys.exit(0)
+for line in body.splitlines():
+    if line.startswith(sys.argv[2] + " "):
+        print(line.split()[1])
+PY
+}
+# Until the exporter has counted at least $1 reads of vda, or 5 minutes.
+reads_at_least() {
+	i=0
+	while [ $i -lt 600 ]; do
+		v=$(sample http://127.0.0.1:9301/metrics 'iolat_requests_total{device="vda",op="read"}')
+		[ -n "$v" ] && [ "${v%%.*}" -ge "$1" ] && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+# Until Prometheus holds the exporter's count of vda's reads at $1 or
+# more, or 5 minutes.
+prometheus_has() {
+	python3 - "$1" <<'PY'
+import json, sys, time, urllib.parse, urllib.request
+q = urllib.parse.quote('iolat_requests_total{device="vda",op="read"}')
+for i in range(600):
+    try:
+        r = json.load(urllib.request.urlopen("http://127.0.0.1:9090/api/v1/query?query=" + q, timeout=30))
+        res = r["data"]["result"]
+        if res and float(res[0]["value"][1]) >= float(sys.argv[1]):
+            print("prometheus:", res[0]["metric"]["instance"], res[0]["value"][1])
+            sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.5)
+sys.exit(1)
+PY
+}
+no_file() { ! ls -d "$@" 2>/dev/null | grep -q .; }
+
+case $(cat $state 2>/dev/null) in
+"")
+	say "boot 1: $kver, $(systemctl --version | head -n 1)"
+	check "dpkg -i iolat-dkms iolat" dpkg -i $dir/iolat-dkms_*_all.deb $dir/iolat_*_amd64.deb
+	check "DKMS built and installed iolat for $kver" sh -c "dkms status iolat | grep -q \"$kver.*installed\""
+	check "iolat.ko in /lib/modules/$kver/updates/dkms" sh -c "ls /lib/modules/$kver/updates/dkms/iolat.ko*"
+	check "iolat-exporter.service enabled" sh -c 'test "$(systemctl is-enabled iolat-exporter)" = enabled'
+	check "not started at install" sh -c '! systemctl is-active -q iolat-exporter'
+	check "systemctl start: ready (Type=notify)" systemctl start iolat-exporter
+	check "the module loaded by the service" sh -c 'lsmod | grep -q "^iolat "'
+	check "the exporter's capabilities: CAP_PERFMON, CAP_SYS_ADMIN at most" sh -c '
+		pid=$(systemctl show -p MainPID --value iolat-exporter)
+		eff=$(sed -n "s/^CapEff:[[:space:]]*//p" /proc/$pid/status)
+		test $((0x$eff & ~(1 << 38 | 1 << 21))) = 0'
+	dd if=/dev/vda of=/dev/null bs=4k count=300 iflag=direct status=none
+	check "/metrics counts vda's 300 reads" reads_at_least 300
+	# Debian's own Prometheus service, told to scrape the exporter
+	cat >/etc/prometheus/prometheus.yml <<'YML'
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: iolat
+    static_configs:
+      - targets: ['127.0.0.1:9301']
+YML
+	systemctl restart prometheus
+	check "Debian's Prometheus scrapes them" prometheus_has 300
+	systemctl stop prometheus
+	sed -i 's/^IOLAT_EXPORT_OPTS=.*/IOLAT_EXPORT_OPTS="--listen 127.0.0.1:9301 -i 5"/' /etc/iolat/exporter.conf
+	check "systemctl reload: applied" sh -c 'systemctl reload iolat-exporter && sleep 1 &&
+		journalctl -u iolat-exporter --no-pager | grep -q "exporter.conf reloaded"'
+	check "the counts kept across the reload" reads_at_least 300
+	echo 1 >$state
+	say "boot 1: $fails failed; rebooting"
+	echo $fails >$dir/fails1
+	systemctl --no-block reboot
+	;;
+1)
+	say "boot 2: $kver"
+	fails=$(cat $dir/fails1)
+	check "the module back at boot (modules-load.d)" sh -c 'lsmod | grep -q "^iolat "'
+	check "iolat-exporter.service back at boot" systemctl is-active -q iolat-exporter
+	dd if=/dev/vda of=/dev/null bs=4k count=100 iflag=direct status=none
+	check "/metrics counts vda's reads again" reads_at_least 100
+	check "apt-get purge iolat iolat-dkms" env DEBIAN_FRONTEND=noninteractive apt-get -y -q purge iolat iolat-dkms
+	check "no module file left" no_file /lib/modules/*/updates/dkms/iolat.ko*
+	check "no DKMS tree left" no_file /var/lib/dkms/iolat /usr/src/iolat-*
+	check "no unit left" no_file /lib/systemd/system/iolat-exporter.service \
+		/etc/systemd/system/*/iolat-exporter.service
+	check "no settings left" no_file /etc/iolat /usr/lib/modules-load.d/iolat.conf
+	check "the service stopped" sh -c '! systemctl is-active -q iolat-exporter'
+	echo 2 >$state
+	say "done: $fails failed"
+	systemctl --no-block poweroff
+	;;
+*)
+	say "done already"
+	systemctl --no-block poweroff
+	;;
+esac

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+#   tests/pkg/installed.sh KERNEL
+#
+# The Debian packages installed on a Debian 12 system booted with
+# systemd as init, under QEMU: the root of tests/pkg/sysroot.sh (KERNEL
+# and its headers installed, no network), on a disk image made fresh
+# with the packages of `make deb` and tests/pkg/guest/pkgtest.sh, which
+# runs at each boot (pkgtest.service) and reports on the serial console
+# and in a file of the image, read once the guest is off:
+# dpkg -i builds the module with DKMS for the running kernel, the service
+# is enabled, starts ready, serves /metrics, a real Prometheus scrapes
+# it, a reload applies; a reboot brings module and service back; apt-get
+# purge leaves no module, no DKMS tree, no unit.  Exits 0 if every check
+# passed, 1 if one failed or the guest did not finish, 125 if it cannot
+# run here.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+kernel=${1:?usage: $0 KERNEL}
+cd "$ROOT"
+v=$(cat VERSION)
+out=$ROOT/build/pkg/installed-$kernel
+# a guest silent this long is stuck (the DKMS build prints nothing for
+# minutes under TCG: its compiler's steps do)
+stall=${IOLAT_PKG_STALL:-1800}
+
+for tool in qemu-system-x86_64 mke2fs debugfs debootstrap; do
+	command -v "$tool" >/dev/null || { echo "installed: $tool is missing: SKIP"; exit 125; }
+done
+sysroot=$("$ROOT/tests/pkg/sysroot.sh" "$kernel")
+kver=$(cat "$("$ROOT/tests/guest/kernels.sh" dir "$kernel")/kver")
+[ -f "build/pkg/deb/iolat_${v}_amd64.deb" ] || make -s deb >/dev/null
+rm -rf "$out"
+mkdir -p "$out"
+
+# the image: the root, then the packages and the test, with debugfs
+# (no loop device needed)
+echo "installed: $kernel: image of $(du -sh "$sysroot" | cut -f1) root"
+mke2fs -q -F -t ext4 -d "$sysroot" -L iolat-root "$out/root.img" 6G >/dev/null
+{
+	echo "mkdir /root/pkgtest"
+	for f in "build/pkg/deb/iolat-dkms_${v}_all.deb" "build/pkg/deb/iolat_${v}_amd64.deb" \
+		 tests/pkg/guest/pkgtest.sh; do
+		echo "write $f /root/pkgtest/$(basename "$f")"
+	done
+	echo "write tests/pkg/guest/pkgtest.service /etc/systemd/system/pkgtest.service"
+	echo "symlink /etc/systemd/system/multi-user.target.wants/pkgtest.service /etc/systemd/system/pkgtest.service"
+	# no login on the console: its getty hangs the line up, and the
+	# test's lines on it after that were lost
+	echo "symlink /etc/systemd/system/serial-getty@ttyS0.service /dev/null"
+} >"$out/debugfs.cmds"
+debugfs -w -f "$out/debugfs.cmds" "$out/root.img" >"$out/debugfs.log" 2>&1
+if grep -q -i 'error\|not found\|could not' "$out/debugfs.log"; then
+	cat "$out/debugfs.log"
+	exit 1
+fi
+
+# two host threads (MTTCG), not the suites' one: the DKMS build inside
+# is most of the run, and takes both vCPUs
+echo "installed: $kernel: booting $kver with systemd (console: $out/console.log)"
+: >"$out/console.log"
+qemu-system-x86_64 -accel "${IOLAT_ACCEL:-tcg,thread=multi}" -cpu max -smp 2 -m 2048 \
+	-nodefaults -display none -monitor none \
+	-kernel "$sysroot/boot/vmlinuz-$kver" -initrd "$sysroot/boot/initrd.img-$kver" \
+	-append "root=/dev/vda rw console=ttyS0 panic=-1 systemd.show_status=1" \
+	-drive "file=$out/root.img,if=virtio,format=raw" \
+	-serial "file:$out/console.log" </dev/null &
+qpid=$!
+trap 'kill "$qpid" 2>/dev/null || true' EXIT
+last=0
+since=$SECONDS
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	size=$(stat -c %s "$out/console.log")
+	if [ "$size" != "$last" ]; then
+		last=$size
+		since=$SECONDS
+	elif [ $((SECONDS - since)) -ge "$stall" ]; then
+		echo "installed: the guest printed nothing for ${stall}s; killing it"
+		kill "$qpid"
+		break
+	fi
+done
+wait "$qpid" 2>/dev/null || true
+trap - EXIT
+# the test's own record of its checks, from the image
+debugfs -R "cat /root/pkgtest/results" "$out/root.img" 2>/dev/null | tee "$out/results"
+if grep -q '^PKGTEST done: 0 failed' "$out/results" &&
+   ! grep -q '^PKGTEST FAIL' "$out/results"; then
+	echo "installed: $kernel: $(grep -c '^PKGTEST ok' "$out/results") checks passed"
+	exit 0
+fi
+echo "installed: $kernel: a check failed or the guest did not finish (last console lines:)"
+tail -n 30 "$out/console.log" | tr -d '\r'
+exit 1
