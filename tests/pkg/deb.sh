@@ -19,15 +19,11 @@
 
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 kernel=${1:?usage: $0 KERNEL}
-cd "$ROOT"
-v=$(cat VERSION)
+PKG_CHECK=pkg-deb
+# shellcheck source=tests/pkg/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 dir=$ROOT/build/pkg/deb
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-st=0
-fail() { echo "pkg-deb: $*"; st=1; }
 
 [ "$(dpkg-parsechangelog -S Version)" = "$v" ] ||
 	fail "debian/changelog is not of version $v (VERSION)"

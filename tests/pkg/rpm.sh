@@ -19,14 +19,10 @@
 
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-v=$(cat VERSION)
+PKG_CHECK=pkg-rpm
+# shellcheck source=tests/pkg/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 top=$ROOT/build/pkg/rpm
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-st=0
-fail() { echo "pkg-rpm: $*"; st=1; }
 
 grep -qx "Version: *$v" <(sed 's/[[:space:]]\+/ /' rpm/iolat.spec) ||
 	fail "rpm/iolat.spec is not of version $v (VERSION)"
