@@ -136,6 +136,7 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 			u32 mode, atomic64_t *bytes)
 {
 	unsigned int cpu;
+	size_t slot;
 	u32 q;
 	int err;
 
@@ -154,8 +155,9 @@ int iolat_inflight_init(struct iolat_dev *d, const struct iolat_dev_spec *spec,
 	/* a bio-based device's bios are in its own table (upper.h) */
 	if (spec->bio_based)
 		return 0;
-	d->slot_shift = ilog2(iolat_slot_size(mode));
-	d->table_size = iolat_table_size(d->depth, iolat_slot_size(mode),
+	slot = iolat_slot_size(mode);
+	d->slot_shift = ilog2(slot);
+	d->table_size = iolat_table_size(d->depth, slot,
 					 iolat_inflight_ext(spec, mode));
 	/* the tables, then their allocations (@tables_mem) */
 	d->tables = iolat_zalloc(array_size(2 * d->nr_hwq, sizeof(void *)),

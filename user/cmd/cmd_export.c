@@ -42,7 +42,6 @@ struct export_state {
 	uint64_t made;		/* expositions made: files and scrapes */
 	bool failed;
 	bool ready;		/* told the service manager (notify.c) */
-	unsigned int restarts;	/* sessions after the module came back */
 	bool have_c;		/* @c holds a reading */
 	struct export_args *args;	/* the options in use (export_conf.c) */
 	struct export_args *first;	/* those of the start */
@@ -66,14 +65,9 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 static void agg_take(struct export_state *ex, const struct iolat_dev_counters *c)
 {
 	int err = iolat_agg_take(ex->agg, &ex->an, c);
-	struct iolat_nl *nl;
 
-	if (!err)
+	if (!err || !iolat_nl_family_present())
 		return;
-	nl = iolat_nl_open();
-	if (!nl)
-		return;
-	iolat_nl_close(nl);
 	iolat_err("cannot read the module's histograms: %s", strerror(-err));
 	ex->failed = true;
 }
@@ -197,7 +191,6 @@ static int write_textfile(struct export_state *ex)
 	return err;
 }
 
-/* One HTTP request, answered and closed. */
 /* A client's whole time to send its request, or take its answer. */
 #define CLIENT_S	2.0
 
@@ -332,6 +325,16 @@ static bool on_idle(void *arg)
 /* The analysis keeps the histograms; the exposition is made on demand. */
 static const struct iolat_output histograms_only = { .name = "export" };
 
+/* The analysis of @o over the session's devices, empty. */
+static void an_start(struct export_state *ex, const struct iolat_an_opts *o)
+{
+	unsigned int d;
+
+	iolat_an_init(&ex->an, o, &histograms_only);
+	for (d = 0; d < ex->s->nr_devs; d++)
+		iolat_an_add_req(&ex->an, &ex->s->devs[d]);
+}
+
 /* Up to @secs, or until a scrape comes. */
 static void wait_scrape(const struct export_state *ex, double secs)
 {
@@ -348,17 +351,12 @@ static void wait_scrape(const struct export_state *ex, double secs)
  */
 static int wait_module(struct export_state *ex)
 {
-	struct iolat_nl *nl;
-
 	iolat_warn("waiting for the iolat module to be loaded again; meanwhile the exposition holds what it counted");
 	for (;;) {
 		if (on_idle(ex) || iolat_session_interrupted())
 			return 1;
-		nl = iolat_nl_open();
-		if (nl) {
-			iolat_nl_close(nl);
+		if (iolat_nl_family_present())
 			return 0;
-		}
 		wait_scrape(ex, 1.0);
 	}
 }
@@ -372,12 +370,9 @@ static int export_again(struct export_state *ex)
 {
 	struct iolat_an_opts o = ex->an.o;	/* as the last reload left it */
 	struct iolat_session *s = ex->s;
-	unsigned int d;
 
 	iolat_an_free(&ex->an);
-	iolat_an_init(&ex->an, &o, &histograms_only);
-	for (d = 0; d < s->nr_devs; d++)
-		iolat_an_add_req(&ex->an, &s->devs[d]);
+	an_start(ex, &o);
 	if (ex->agg) {
 		iolat_agg_reader_free(ex->agg);
 		ex->agg = iolat_agg_reader_new(s);
@@ -387,7 +382,6 @@ static int export_again(struct export_state *ex)
 	iolat_session_rerun(s);
 	ex->have_c = false;
 	iolat_warn("the iolat module is back: tracing again, its counters from zero (a counter reset for Prometheus)");
-	ex->restarts++;
 	return 0;
 }
 
@@ -440,11 +434,6 @@ fail:
 	return one;
 }
 
-static bool same(const char *x, const char *y)
-{
-	return x == y || (x && y && !strcmp(x, y));
-}
-
 static void listen_err(const char *arg, int err)
 {
 	iolat_err("--listen %s: %s", arg, err == -EINVAL ?
@@ -467,22 +456,22 @@ static void export_reload(struct export_state *ex)
 	int fd = -1;
 
 	if (!a || export_args_parse(a, &scratch, ex->argc, ex->argv) ||
-	    (a->dir && !same(a->dir, old->dir) && access(a->dir, W_OK) &&
+	    (a->dir && !export_same(a->dir, old->dir) && access(a->dir, W_OK) &&
 	     (iolat_err("--textfile: cannot write in %s: %s", a->dir,
 			strerror(errno)), 1)) ||
-	    (a->listen && !same(a->listen, old->listen) &&
+	    (a->listen && !export_same(a->listen, old->listen) &&
 	     (fd = listen_on(a->listen)) < 0 && (listen_err(a->listen, fd), 1))) {
 		iolat_warn("%s not reloaded: the exporter goes on as it was",
 			   old->config);
 		goto drop;
 	}
-	if (!same(a->listen, old->listen)) {
+	if (!export_same(a->listen, old->listen)) {
 		if (ex->listen_fd >= 0)
 			close(ex->listen_fd);
 		ex->listen_fd = a->listen ? fd : -1;
 		ex->s->wake_fd = ex->listen_fd;
 	}
-	if (!same(a->dir, old->dir)) {
+	if (!export_same(a->dir, old->dir)) {
 		if (ex->dir && ex->written)
 			remove_textfile(ex);
 		ex->next_s = 0;		/* the new file at once */
@@ -518,7 +507,6 @@ int cmd_export(int argc, const char **argv)
 	struct export_state ex = { .s = &s, .listen_fd = -1, .args = &args,
 				   .first = &args, .argc = argc, .argv = argv };
 	struct iolat_an_opts ao = { .stage = IOLAT_STAGE_Q2C };
-	unsigned int d;
 	int rc = EXIT_USAGE;
 
 	if (export_args_parse(&args, &s, argc, argv))
@@ -551,9 +539,7 @@ int cmd_export(int argc, const char **argv)
 			goto out;
 		}
 	}
-	iolat_an_init(&ex.an, &ao, &histograms_only);
-	for (d = 0; d < s.nr_devs; d++)
-		iolat_an_add_req(&ex.an, &s.devs[d]);
+	an_start(&ex, &ao);
 	ex.dir = args.dir;
 	/* with --config, SIGHUP reads it again (export_reload()) */
 	s.hup_reloads = args.config;

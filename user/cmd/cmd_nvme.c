@@ -110,7 +110,6 @@ enum {
 	G_ERRS, G_MIN, G_P50, G_P90, G_P99, G_MAX, G_MEAN, G_QD, NR_COLS
 };
 
-
 static struct iolat_col cols[NR_COLS] = {
 	[G_LABEL] = { "", "", -16, .in = IOLAT_IN_TEXT },
 	[G_DEV] = { "device", .in = IOLAT_FMT_BIT(CSV), .str = true },

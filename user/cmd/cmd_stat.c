@@ -58,7 +58,6 @@ enum {
 	C_SWA, C_SWB, C_SRJ, C_SWJ, C_SIOS, C_SNS, NR_COLS
 };
 
-
 static const struct iolat_col cols[NR_COLS] = {
 	[C_TOTAL] = { "total", NULL, 0, .in = IOLAT_IN_DATA },
 	[C_TIME] = { "time", "time", 9 },

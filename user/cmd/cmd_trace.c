@@ -40,7 +40,6 @@ enum {
 	N_DSM_SLBA, N_DSM_NLB, N_Q, N_D, N_C, N_D2C, N_Q2C, NR_NVME
 };
 
-
 static const struct iolat_col nvme_cols[NR_NVME] = {
 	[N_TIME] = { "time_s", "time_s", 12, 6, 6, IOLAT_IN_TEXT },
 	[N_START] = { "start_ns", .in = IOLAT_IN_DATA },

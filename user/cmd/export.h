@@ -27,6 +27,7 @@ struct export_args {
 int export_args_parse(struct export_args *a, struct iolat_session *s,
 		      int argc, const char **argv);
 void export_args_free(struct export_args *a);
+bool export_same(const char *x, const char *y);
 void export_args_fixed(const struct export_args *a, const struct export_args *b,
 		       char *buf, size_t len);
 

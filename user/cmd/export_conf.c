@@ -166,7 +166,8 @@ void export_args_free(struct export_args *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static bool same_str(const char *x, const char *y)
+/* Are @x and @y the same option's value, or both unset? */
+bool export_same(const char *x, const char *y)
 {
 	return x == y || (x && y && !strcmp(x, y));
 }
@@ -174,7 +175,7 @@ static bool same_str(const char *x, const char *y)
 /*
  * The options that a reload cannot change, in @buf: those that make
  * another session of the module (devices, filters, streaming), or end
- * it (-t, a COMMAND, --summary).  Empty if none differ.
+ * it (-t, --summary).  Empty if none differ.
  */
 void export_args_fixed(const struct export_args *a, const struct export_args *b,
 		       char *buf, size_t len)
@@ -187,13 +188,13 @@ void export_args_fixed(const struct export_args *a, const struct export_args *b,
 		devs = strcmp(x->devargs[i], y->devargs[i]);
 	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s%s",
 		 devs ? " -d" : "",
-		 !same_str(x->include, y->include) ? " --include" : "",
-		 !same_str(x->exclude, y->exclude) ? " --exclude" : "",
-		 !same_str(x->ops, y->ops) ? " --op" : "",
-		 !same_str(x->comm, y->comm) ? " -c" : "",
-		 !same_str(x->min_lat, y->min_lat) ? " -m" : "",
+		 !export_same(x->include, y->include) ? " --include" : "",
+		 !export_same(x->exclude, y->exclude) ? " --exclude" : "",
+		 !export_same(x->ops, y->ops) ? " --op" : "",
+		 !export_same(x->comm, y->comm) ? " -c" : "",
+		 !export_same(x->min_lat, y->min_lat) ? " -m" : "",
 		 x->pid != y->pid || x->tgid != y->tgid ? " -p/--tid" : "",
 		 x->duration != y->duration || x->ring != y->ring ? " -t/-b" : "",
-		 !same_str(x->summary, y->summary) ? " --summary" : "",
+		 !export_same(x->summary, y->summary) ? " --summary" : "",
 		 a->records != b->records ? " --records" : "");
 }

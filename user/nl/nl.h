@@ -140,6 +140,7 @@ typedef void (*iolat_event_fn)(void *arg, uint64_t ns, uint32_t kind,
 
 struct iolat_nl *iolat_nl_open(void);
 void iolat_nl_close(struct iolat_nl *nl);
+bool iolat_nl_family_present(void);
 int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info);
 /* START's modes */
 #define IOLAT_START_COUNTERS_ONLY	1U	/* IOLAT_A_COUNTERS_ONLY */

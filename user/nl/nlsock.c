@@ -202,6 +202,16 @@ struct iolat_nl *iolat_nl_open(void)
 	return nl;
 }
 
+/* Is the module's family there (loaded, not unloading)? */
+bool iolat_nl_family_present(void)
+{
+	struct iolat_nl *nl = iolat_nl_open();
+	bool there = nl;
+
+	iolat_nl_close(nl);
+	return there;
+}
+
 void iolat_nl_close(struct iolat_nl *nl)
 {
 	if (!nl)

@@ -107,17 +107,14 @@ static pid_t spawn(const char **argv)
 static void session_lost(struct iolat_nl *nl, const char *what, int err,
 			 struct iolat_run *run)
 {
-	struct iolat_nl *probe = err == -EPROTONOSUPPORT ? NULL : iolat_nl_open();
-
 	run->incomplete = true;
-	run->module_gone = !probe;
-	if (!probe)
+	run->module_gone = err == -EPROTONOSUPPORT || !iolat_nl_family_present();
+	if (run->module_gone)
 		iolat_err("the iolat module was unloaded during the session; results are incomplete");
 	else
 		iolat_err("%s failed: %s%s%s; results are incomplete", what,
 			  strerror(-err), iolat_nl_errmsg(nl)[0] ? ": " : "",
 			  iolat_nl_errmsg(nl));
-	iolat_nl_close(probe);
 }
 
 /* Records -> the session's record hook, with the device's index. */
