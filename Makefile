@@ -19,15 +19,20 @@ CFLAGS ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 NL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
 NL_LIBS = $(shell $(PKG_CONFIG) --libs libnl-genl-3.0)
-CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi -Iuser \
-	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+# export's protobuf exposition: metrics.proto's code, made by protoc-c
+PB_CFLAGS = $(shell $(PKG_CONFIG) --cflags libprotobuf-c)
+PB_LIBS = $(shell $(PKG_CONFIG) --libs libprotobuf-c)
+PROTOC_C ?= protoc-c
+CLI_CFLAGS = -std=gnu11 -Wall -Wextra -Iinclude/uapi -Iuser -I$(BUILD)/gen \
+	     -DIOLAT_VERSION='"$(VERSION)"' $(NL_CFLAGS) $(PB_CFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+CLI_LIBS = $(NL_LIBS) $(PB_LIBS) -lpopt -lm
 
 LIB_SRCS := lib/hist.c lib/record.c lib/busy.c lib/nvme_names.c
 # The CLI: main.c and its layers, a folder each (docs/design.md; make
 # check's cycles stage holds each to those below it).
 CLI_SRCS := user/main.c $(sort $(wildcard user/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
-CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/metrics.pb-c.o
 
 # kselftest_harness.h comes from the kernel source (tests/guest/kernels.sh);
 # tests use it as the kernel's selftests do (-Wall: its handler has an
@@ -37,7 +42,7 @@ TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compar
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/busy_test \
 	      $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test \
-	      $(BUILD)/tests/unit/recfile_test
+	      $(BUILD)/tests/unit/recfile_test $(BUILD)/tests/unit/expo_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/filter_test \
 	       $(BUILD)/tests/kselftest/output_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
@@ -64,11 +69,21 @@ modules_install: module
 cli: $(BUILD)/iolat
 
 $(BUILD)/iolat: $(CLI_OBJS) $(LIB_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CLI_LIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: user/out/%.proto
+	@mkdir -p $(dir $@)
+	$(PROTOC_C) --proto_path=user/out --c_out=$(BUILD)/gen $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) -c -o $@ $<
+
+# before the first build's dependency files say so
+$(BUILD)/user/out/expo_pb.o: $(BUILD)/gen/metrics.pb-c.h
 
 unit-tests: $(UNIT_TESTS)
 guest-tests: $(GUEST_TESTS)
@@ -90,6 +105,13 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/dev/device.o \
 			      $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
+
+EXPO_OBJS := $(BUILD)/user/out/expo.o $(BUILD)/user/out/expo_pb.o \
+	     $(BUILD)/user/out/prom_buckets.o $(BUILD)/gen/metrics.pb-c.o
+
+$(BUILD)/tests/unit/expo_test: tests/unit/expo_test.c $(EXPO_OBJS) $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $^ $(PB_LIBS) -lm
 
 RECFILE_OBJS := $(BUILD)/user/file/recfile.o $(BUILD)/user/file/recfile_read.o \
 		$(BUILD)/user/file/crc32c.o $(BUILD)/user/util/msg.o \
@@ -114,7 +136,7 @@ $(BUILD)/tests/unit/stats_test: tests/unit/stats_test.c $(RECFILE_OBJS) \
 # The CLI's ingest rate (tests/bench/ingest.c): every CLI object but main.o.
 $(BUILD)/tests/bench/ingest: tests/bench/ingest.c $(filter-out $(BUILD)/user/main.o,$(CLI_OBJS)) $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CLI_CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
+	$(CC) $(CLI_CFLAGS) -o $@ $^ $(CLI_LIBS)
 
 # The guest sees the host's files at the same paths, so the test reads the
 # kernel-report patterns that check.sh uses from this tree.
@@ -137,7 +159,7 @@ $(BUILD)/tests/abi-next/nlsock.o: user/nl/nlsock.c
 
 $(BUILD)/tests/iolat-abi-next: $(BUILD)/tests/abi-next/nlsock.o \
 			       $(filter-out $(BUILD)/user/nl/nlsock.o,$(CLI_OBJS)) $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpopt -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(CLI_LIBS)
 
 # The module's sources alone, as DKMS wants them in /usr/src/iolat-VERSION.
 DKMS_SRC = $(BUILD)/dkms/iolat-$(VERSION)

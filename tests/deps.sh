@@ -10,6 +10,7 @@ set -euo pipefail
 
 pkgs=(
 	build-essential pkg-config libnl-3-dev libnl-genl-3-dev libpopt-dev
+	libprotobuf-c-dev protobuf-c-compiler
 	dkms kmod bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
 	linux-source-6.1 python3 util-linux fdisk gdb
 	dwarves qemu-system-x86 busybox-static debootstrap

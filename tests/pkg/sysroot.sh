@@ -47,7 +47,7 @@ in_root apt-get -q update >>"$cache/sysroot-$kernel.log" 2>&1
 in_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y install \
 	--no-install-recommends "linux-image-$kver" "linux-headers-$kver" \
 	initramfs-tools dkms gcc make libc6-dev libnl-3-200 libnl-genl-3-200 \
-	libpopt0 prometheus python3 iproute2 >>"$cache/sysroot-$kernel.log" 2>&1 ||
+	libpopt0 libprotobuf-c1 prometheus python3 iproute2 >>"$cache/sysroot-$kernel.log" 2>&1 ||
 	{ tail -n 20 "$cache/sysroot-$kernel.log" >&2; exit 1; }
 in_root apt-get clean
 # no network in the guest: no lists to refresh, nothing waits for one

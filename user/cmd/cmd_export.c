@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 #include <poll.h>
@@ -105,15 +106,20 @@ static void on_started(void *arg)
 	free(h);
 }
 
-/* The exposition now, into a memory buffer. */
-static char *exposition(struct export_state *ex, size_t *len)
+/* The exposition now, in @fmt, into a memory buffer. */
+static char *exposition(struct export_state *ex, enum iolat_expo_format fmt,
+			size_t *len)
 {
 	struct iolat_run run = ex->s->run;
 	unsigned int d, gone = 0;
+	struct iolat_expo x;
 	char *buf = NULL;
+	int err;
 	FILE *f;
 
 	const struct iolat_dev_counters *c = ex->s->counters;
+	const struct iolat_expo_label traced = { "state", "traced" },
+				      removed = { "state", "removed" };
 
 	f = open_memstream(&buf, len);
 	if (!f)
@@ -132,19 +138,29 @@ static char *exposition(struct export_state *ex, size_t *len)
 	if (ex->agg && ex->s->nl && c)
 		agg_take(ex, c);
 	run.delivered = ex->an.records;
-	iolat_prom_write(f, &ex->an, &run, c);
+	iolat_expo_init(&x, fmt, f, ex->an.o.prom_step,
+			ex->agg ? &iolat_native_module : &iolat_native_records);
+	iolat_prom_write(&x, &ex->an, &run, c);
 	/* the session's memory in the module (GET_INFO at its start) */
-	fprintf(f, "# HELP iolat_module_memory_bytes Kernel memory that this exporter's session holds in the iolat module.\n# TYPE iolat_module_memory_bytes gauge\niolat_module_memory_bytes %llu\n",
-		(unsigned long long)run.module_mem_bytes);
+	iolat_expo_family(&x, "iolat_module_memory_bytes", IOLAT_EXPO_GAUGE,
+			  "Kernel memory that this exporter's session holds in the iolat module.");
+	iolat_expo_value(&x, NULL, 0, run.module_mem_bytes, false);
 	for (d = 0; d < ex->s->nr_devs; d++)
 		gone += run.dev_state[d] != IOLAT_DEV_PRESENT;
-	fprintf(f, "# HELP iolat_devices Disks of this exporter's session: traced, or removed while it runs (their series keep what they counted while there).\n# TYPE iolat_devices gauge\niolat_devices{state=\"traced\"} %u\niolat_devices{state=\"removed\"} %u\n",
-		ex->s->nr_devs - gone, gone);
-	fprintf(f, "# HELP iolat_exporter_session_start_time_seconds When this exporter's session of the module began, in seconds since the epoch: a new one (the module was loaded again) starts its counters from zero.\n# TYPE iolat_exporter_session_start_time_seconds gauge\niolat_exporter_session_start_time_seconds %.3f\n",
-		ex->s->t0_real_ns / 1e9);
-	fprintf(f, "# HELP iolat_exporter_expositions_total Expositions made: this one, the text files written and the scrapes served before it.\n# TYPE iolat_exporter_expositions_total counter\niolat_exporter_expositions_total %llu\n",
-		(unsigned long long)++ex->made);
-	if (fclose(f)) {
+	iolat_expo_family(&x, "iolat_devices", IOLAT_EXPO_GAUGE,
+			  "Disks of this exporter's session: traced, or removed while it runs (their series keep what they counted while there).");
+	iolat_expo_value(&x, &traced, 1, ex->s->nr_devs - gone, false);
+	iolat_expo_value(&x, &removed, 1, gone, false);
+	iolat_expo_family(&x, "iolat_exporter_session_start_time_seconds",
+			  IOLAT_EXPO_GAUGE,
+			  "When this exporter's session of the module began, in seconds since the epoch: a new one (the module was loaded again) starts its counters from zero.");
+	iolat_expo_value(&x, NULL, 0, ex->s->t0_real_ns, true);
+	iolat_expo_family(&x, "iolat_exporter_expositions_total",
+			  IOLAT_EXPO_COUNTER,
+			  "Expositions made: this one, the text files written and the scrapes served before it.");
+	iolat_expo_value(&x, NULL, 0, ++ex->made, false);
+	err = iolat_expo_end(&x);
+	if (fclose(f) || err) {
 		free(buf);
 		return NULL;
 	}
@@ -166,7 +182,7 @@ static int write_textfile(struct export_state *ex)
 {
 	char tmp[4096], path[4096];
 	size_t len;
-	char *buf = exposition(ex, &len);
+	char *buf = exposition(ex, IOLAT_EXPO_TEXT, &len);
 	FILE *f;
 	int err = 0;
 
@@ -229,18 +245,43 @@ static bool client_write(int fd, const char *buf, size_t len, double deadline)
 }
 
 /*
+ * The value of header @name in HTTP request @req (its first line, if
+ * more than one), into @buf; NULL if it has none.
+ */
+static const char *header(const char *req, const char *name, char *buf,
+			  size_t size)
+{
+	size_t n = strlen(name), len;
+	const char *p = req;
+
+	while ((p = strchr(p, '\n'))) {
+		p++;
+		if (strncasecmp(p, name, n) || p[n] != ':')
+			continue;
+		p += n + 1;
+		p += strspn(p, " \t");
+		len = strcspn(p, "\r\n");
+		snprintf(buf, size, "%.*s", (int)(len < size ? len : size - 1), p);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
  * One client of --listen, from its accept: its request read and its
  * answer written each within CLIENT_S, non-blocking, so that a client
  * that stalls or trickles holds the exporter back at most that long,
  * and clients that come together are each answered in turn (the
- * listening socket queues them).
+ * listening socket queues them).  The exposition is in the format its
+ * Accept header asks for: protobuf, with native histograms, or text.
  */
 static void serve(struct export_state *ex, int fd)
 {
 	static const char not_found[] =
 		"HTTP/1.0 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\niolat serves /metrics.\r\n";
 	double deadline = now_s() + CLIENT_S;
-	char req[1024], head[256];
+	char req[4096], head[256], accept[1024];
+	enum iolat_expo_format fmt;
 	size_t len, off = 0;
 	ssize_t n;
 	char *buf;
@@ -267,11 +308,13 @@ static void serve(struct export_state *ex, int fd)
 		close(fd);
 		return;
 	}
-	buf = exposition(ex, &len);
+	fmt = iolat_expo_negotiate(header(req, "Accept", accept, sizeof(accept)));
+	buf = exposition(ex, fmt, &len);
 	if (buf) {
 		h = snprintf(head, sizeof(head),
-			     "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-			     len);
+			     "HTTP/1.0 200 OK\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+			     fmt == IOLAT_EXPO_PROTOBUF ? IOLAT_EXPO_PB_TYPE :
+			     IOLAT_EXPO_TEXT_TYPE, len);
 		if (!client_write(fd, head, h, deadline) ||
 		    !client_write(fd, buf, len, deadline))
 			iolat_warn("a /metrics client went away: %s",

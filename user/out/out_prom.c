@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Prometheus text exposition (format 0.0.4) of a run: classic histograms
- * of request latency per device, op and stage (Q2C, D2C, NVMe), with the
- * same fixed bounds on every host so that sums across hosts are exact,
- * and counters from the module's exact accounting, so that rate() of
- * iolat_busy_seconds_total is %util and of iolat_inflight_seconds_total
- * is aqu-sz.
+ * iolat's Prometheus exposition of a run, in the text format (0.0.4) or
+ * the protobuf one (expo.h): classic histograms of request latency per
+ * device, op and stage (Q2C, D2C, NVMe), with the same fixed bounds on
+ * every host so that sums across hosts are exact, and counters from the
+ * module's exact accounting, so that rate() of iolat_busy_seconds_total
+ * is %util and of iolat_inflight_seconds_total is aqu-sz.
  *
  * Bounds: four per power of two from 2^10 ns (1 us) to 2^36 ns (68.7 s):
  * b = 2^e + j * 2^(e-2), j = 0..3.  Each is an edge of iolat's bins, and
@@ -14,29 +14,18 @@
  * --buckets takes every 2nd, 4th or 8th of them (2, 1 or 0.5 per power
  * of two) for a fleet that cannot keep 105 series per histogram: still
  * the same on every host that chose the same, and a subset of the finer.
+ * The protobuf exposition's histograms are also native ones, one series
+ * each, as fine as the histograms they are made from (prom_buckets.c).
  *
  * Every device's read and write series (Q2C and D2C; NVMe once an NVMe
  * command is seen) are there from the start, at zero, so that rate()
  * and increase() see the first requests; other ops once they are seen.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "out/output.h"
-
-#define U(x) ((unsigned long long)(x))
-
-#define PROM_FIRST_EXP	10
-#define PROM_LAST_EXP	36
-#define PROM_NR_BOUNDS	((PROM_LAST_EXP - PROM_FIRST_EXP) * 4 + 1)
-
-/* The k-th bound, an edge of iolat's bins. */
-uint64_t iolat_prom_bound(unsigned int k)
-{
-	unsigned int e = PROM_FIRST_EXP + k / 4;
-
-	return (1ULL << e) + (k % 4) * (1ULL << (e - 2));
-}
 
 /* "4", "2", "1", "0.5" (or NULL: 4) -> 1, 2, 4, 8. */
 int iolat_prom_parse_step(const char *per, unsigned int *step)
@@ -62,30 +51,16 @@ static const unsigned int prom_stages[] = {
 	IOLAT_STAGE_Q2C, IOLAT_STAGE_D2C, IOLAT_AN_NVME,
 };
 
-static void hist_series(FILE *f, const char *dev, unsigned int op,
-			const char *stage, const struct iolat_hist *h,
-			unsigned int step)
+static void hist_series(struct iolat_expo *x, const char *dev,
+			unsigned int op, const char *stage,
+			const struct iolat_hist *h)
 {
-	uint64_t below = 0;
-	unsigned int bin = 0, k;
+	const struct iolat_expo_label l[] = {
+		{ "device", dev }, { "op", iolat_an_op_name(op) },
+		{ "stage", stage },
+	};
 
-	for (k = 0; k < PROM_NR_BOUNDS; k += step ? step : 1) {
-		uint64_t b = iolat_prom_bound(k);
-
-		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
-			below += h->bins[bin++];
-		fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"%llu.%09llu\"} %llu\n",
-			dev, iolat_an_op_name(op), stage,
-			U((b - 1) / 1000000000ULL), U((b - 1) % 1000000000ULL),
-			U(below));
-	}
-	fprintf(f, "iolat_request_duration_seconds_bucket{device=\"%s\",op=\"%s\",stage=\"%s\",le=\"+Inf\"} %llu\n",
-		dev, iolat_an_op_name(op), stage, U(h->count));
-	fprintf(f, "iolat_request_duration_seconds_sum{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu.%09llu\n",
-		dev, iolat_an_op_name(op), stage,
-		U(h->sum / 1000000000ULL), U(h->sum % 1000000000ULL));
-	fprintf(f, "iolat_request_duration_seconds_count{device=\"%s\",op=\"%s\",stage=\"%s\"} %llu\n",
-		dev, iolat_an_op_name(op), stage, U(h->count));
+	iolat_expo_hist(x, l, 3, h);
 }
 
 /*
@@ -93,8 +68,7 @@ static void hist_series(FILE *f, const char *dev, unsigned int op,
  * made from them, as stages "above" and "below" ("below" only from
  * records: the module keeps no histogram of it).
  */
-static void split_series(FILE *f, const struct iolat_an *an,
-			 const struct iolat_an_dev *d)
+static void split_series(struct iolat_expo *x, const struct iolat_an_dev *d)
 {
 	const struct iolat_an_split *sp;
 	unsigned int op;
@@ -102,11 +76,9 @@ static void split_series(FILE *f, const struct iolat_an *an,
 	for (op = 0; op < IOLAT_AN_OPS; op++) {
 		sp = &d->split[op];
 		if (sp->above && sp->above->count)
-			hist_series(f, d->name, op, "above", sp->above,
-				    an->o.prom_step);
+			hist_series(x, d->name, op, "above", sp->above);
 		if (sp->below && sp->below->count)
-			hist_series(f, d->name, op, "below", sp->below,
-				    an->o.prom_step);
+			hist_series(x, d->name, op, "below", sp->below);
 	}
 }
 
@@ -121,20 +93,33 @@ static bool prom_always(const struct iolat_an *an, unsigned int op, int stage)
 	return stage != IOLAT_AN_NVME || an->nvme;
 }
 
-static void counter_head(FILE *f, const char *name, const char *help)
+/* A device's and op's count. */
+static void dev_op_value(struct iolat_expo *x, const char *dev,
+			 unsigned int op, uint64_t v, bool ns)
 {
-	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	const struct iolat_expo_label l[] = {
+		{ "device", dev }, { "op", iolat_an_op_name(op) },
+	};
+
+	iolat_expo_value(x, l, 2, v, ns);
 }
 
-static void ns_counter(FILE *f, const char *name, const char *dev,
-		       uint64_t ns)
+/* The requests or bytes of each device and op, from the records. */
+static void run_counts(struct iolat_expo *x, const struct iolat_an *an,
+		       bool bytes)
 {
-	fprintf(f, "%s{device=\"%s\"} %llu.%09llu\n", name, dev,
-		U(ns / 1000000000ULL), U(ns % 1000000000ULL));
+	unsigned int d, op;
+
+	for (d = 0; d < an->nr_devs; d++)
+		for (op = 0; op < IOLAT_AN_OPS; op++)
+			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
+				dev_op_value(x, an->devs[d].name, op,
+					     bytes ? an->devs[d].run[op].bytes :
+					     an->devs[d].run[op].ios, false);
 }
 
 /* A stack's bio-based devices: their I/Os' time below, from the counters. */
-static void below_counters(FILE *f, const struct iolat_an *an,
+static void below_counters(struct iolat_expo *x, const struct iolat_an *an,
 			   const struct iolat_dev_counters *c)
 {
 	unsigned int d, op;
@@ -144,43 +129,63 @@ static void below_counters(FILE *f, const struct iolat_an *an,
 		any |= c[d].valid && c[d].has_below;
 	if (!any)
 		return;
-	counter_head(f, "iolat_stack_below_seconds_total", "A stack's device: its I/Os' time below it, from the first request made from each to the last one's completion, exact; the rest of their time was above, in the stack's own layers.");
+	iolat_expo_family(x, "iolat_stack_below_seconds_total", IOLAT_EXPO_COUNTER, "A stack's device: its I/Os' time below it, from the first request made from each to the last one's completion, exact; the rest of their time was above, in the stack's own layers.");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; c[d].valid && c[d].has_below && op < IOLAT_OP_NR; op++)
 			if (c[d].ios[op])
-				fprintf(f, "iolat_stack_below_seconds_total{device=\"%s\",op=\"%s\"} %llu.%09llu\n",
-					an->devs[d].name, iolat_an_op_name(op),
-					U(c[d].below_ns[op] / 1000000000ULL),
-					U(c[d].below_ns[op] % 1000000000ULL));
-	counter_head(f, "iolat_stack_joined_total", "A stack's device: its I/Os with requests below it, exact.");
+				dev_op_value(x, an->devs[d].name, op,
+					     c[d].below_ns[op], true);
+	iolat_expo_family(x, "iolat_stack_joined_total", IOLAT_EXPO_COUNTER, "A stack's device: its I/Os with requests below it, exact.");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; c[d].valid && c[d].has_below && op < IOLAT_OP_NR; op++)
 			if (c[d].ios[op])
-				fprintf(f, "iolat_stack_joined_total{device=\"%s\",op=\"%s\"} %llu\n",
-					an->devs[d].name, iolat_an_op_name(op),
-					U(c[d].below_ios[op]));
+				dev_op_value(x, an->devs[d].name, op,
+					     c[d].below_ios[op], false);
 }
+
+/* The module's exact time counters of each device, in seconds. */
+static const struct {
+	const char *name, *help;
+	size_t off;	/* of the uint64_t in struct iolat_dev_counters */
+} time_counters[] = {
+	{ "iolat_busy_seconds_total",
+	  "Time with a request at the driver (issue to completion), exact: rate() is %util.",
+	  offsetof(struct iolat_dev_counters, busy_ns) },
+	{ "iolat_queue_busy_seconds_total",
+	  "Time with a request in the queue (first stage to completion), exact.",
+	  offsetof(struct iolat_dev_counters, qbusy_ns) },
+	{ "iolat_inflight_seconds_total",
+	  "Sum of the requests' times in the queue (first stage to completion): rate() is aqu-sz.",
+	  offsetof(struct iolat_dev_counters, qinflight_ns) },
+	{ "iolat_device_inflight_seconds_total",
+	  "Sum of the requests' times at the driver (issue to completion): rate() is the device's queue depth.",
+	  offsetof(struct iolat_dev_counters, inflight_ns) },
+};
 
 /**
  * iolat_prom_write() - the exposition of a run so far
- * @f: where to
+ * @x: where to, and in which format
  * @an: the analysis (histograms over the run)
  * @run: the session's accounting
  * @c: each device's counters, or NULL
  */
-void iolat_prom_write(FILE *f, const struct iolat_an *an,
+void iolat_prom_write(struct iolat_expo *x, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c)
 {
 	static struct iolat_hist zero;	/* a series before its first request */
 	const struct iolat_stats *st = &run->stats;
 	unsigned int d, op, s, i;
+	const struct iolat_expo_label build[] = {
+		{ "version", an->meta.cli_version[0] ? an->meta.cli_version :
+			     IOLAT_VERSION },
+		{ "module", an->meta.module_version },
+		{ "kernel", an->meta.kernel },
+	};
 
-	fprintf(f, "# HELP iolat_build_info The versions of iolat's CLI and module, and the kernel.\n# TYPE iolat_build_info gauge\n");
-	fprintf(f, "iolat_build_info{version=\"%s\",module=\"%s\",kernel=\"%s\"} 1\n",
-		an->meta.cli_version[0] ? an->meta.cli_version : IOLAT_VERSION,
-		an->meta.module_version, an->meta.kernel);
-	fprintf(f, "# HELP iolat_request_duration_seconds Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records; a stack's device also its I/Os' time above and below it.\n# TYPE iolat_request_duration_seconds histogram\n");
+	iolat_expo_family(x, "iolat_build_info", IOLAT_EXPO_GAUGE, "The versions of iolat's CLI and module, and the kernel.");
+	iolat_expo_value(x, build, 3, 1, false);
+	iolat_expo_family(x, "iolat_request_duration_seconds", IOLAT_EXPO_HISTOGRAM, "Block request latency per stage (Q2C queued to completed, D2C issued to completed, NVMe command), from iolat's per-request records; a stack's device also its I/Os' time above and below it.");
 	for (d = 0; d < an->nr_devs; d++)
 		for (op = 0; op < IOLAT_AN_OPS; op++)
 			for (s = 0; s < sizeof(prom_stages) / sizeof(prom_stages[0]); s++) {
@@ -188,73 +193,65 @@ void iolat_prom_write(FILE *f, const struct iolat_an *an,
 					an->devs[d].run[op].hist[prom_stages[s]];
 
 				if (h && h->count)
-					hist_series(f, an->devs[d].name, op,
+					hist_series(x, an->devs[d].name, op,
 						    iolat_an_stage_name(prom_stages[s]),
-						    h, an->o.prom_step);
+						    h);
 				else if (prom_always(an, op, prom_stages[s]))
-					hist_series(f, an->devs[d].name, op,
+					hist_series(x, an->devs[d].name, op,
 						    iolat_an_stage_name(prom_stages[s]),
-						    &zero, an->o.prom_step);
+						    &zero);
 			}
 	for (d = 0; d < an->nr_devs; d++)
-		split_series(f, an, &an->devs[d]);
-	counter_head(f, "iolat_requests_total", "Requests completed, from the records.");
-	for (d = 0; d < an->nr_devs; d++)
-		for (op = 0; op < IOLAT_AN_OPS; op++)
-			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
-				fprintf(f, "iolat_requests_total{device=\"%s\",op=\"%s\"} %llu\n",
-					an->devs[d].name, iolat_an_op_name(op),
-					U(an->devs[d].run[op].ios));
-	counter_head(f, "iolat_bytes_total", "Bytes of the requests completed, from the records.");
-	for (d = 0; d < an->nr_devs; d++)
-		for (op = 0; op < IOLAT_AN_OPS; op++)
-			if (an->devs[d].run[op].ios || prom_always(an, op, -1))
-				fprintf(f, "iolat_bytes_total{device=\"%s\",op=\"%s\"} %llu\n",
-					an->devs[d].name, iolat_an_op_name(op),
-					U(an->devs[d].run[op].bytes));
-	if (c) {
-		counter_head(f, "iolat_busy_seconds_total", "Time with a request at the driver (issue to completion), exact: rate() is %util.");
-		for (d = 0; d < an->nr_devs; d++)
+		split_series(x, &an->devs[d]);
+	iolat_expo_family(x, "iolat_requests_total", IOLAT_EXPO_COUNTER, "Requests completed, from the records.");
+	run_counts(x, an, false);
+	iolat_expo_family(x, "iolat_bytes_total", IOLAT_EXPO_COUNTER, "Bytes of the requests completed, from the records.");
+	run_counts(x, an, true);
+	for (i = 0; c && i < sizeof(time_counters) / sizeof(time_counters[0]); i++) {
+		iolat_expo_family(x, time_counters[i].name, IOLAT_EXPO_COUNTER,
+				  time_counters[i].help);
+		for (d = 0; d < an->nr_devs; d++) {
+			const struct iolat_expo_label l = {
+				"device", an->devs[d].name
+			};
+
 			if (c[d].valid)
-				ns_counter(f, "iolat_busy_seconds_total",
-					   an->devs[d].name, c[d].busy_ns);
-		counter_head(f, "iolat_queue_busy_seconds_total", "Time with a request in the queue (first stage to completion), exact.");
-		for (d = 0; d < an->nr_devs; d++)
-			if (c[d].valid)
-				ns_counter(f, "iolat_queue_busy_seconds_total",
-					   an->devs[d].name, c[d].qbusy_ns);
-		counter_head(f, "iolat_inflight_seconds_total", "Sum of the requests' times in the queue (first stage to completion): rate() is aqu-sz.");
-		for (d = 0; d < an->nr_devs; d++)
-			if (c[d].valid)
-				ns_counter(f, "iolat_inflight_seconds_total",
-					   an->devs[d].name, c[d].qinflight_ns);
-		counter_head(f, "iolat_device_inflight_seconds_total", "Sum of the requests' times at the driver (issue to completion): rate() is the device's queue depth.");
-		for (d = 0; d < an->nr_devs; d++)
-			if (c[d].valid)
-				ns_counter(f, "iolat_device_inflight_seconds_total",
-					   an->devs[d].name, c[d].inflight_ns);
-		below_counters(f, an, c);
+				iolat_expo_value(x, &l, 1,
+						 *(const uint64_t *)((const char *)&c[d] +
+								     time_counters[i].off),
+						 true);
+		}
 	}
-	counter_head(f, "iolat_records_total", "Records delivered to iolat.");
-	fprintf(f, "iolat_records_total %llu\n", U(run->delivered));
-	counter_head(f, "iolat_records_dropped_total", "Completions not recorded, per reason.");
+	if (c)
+		below_counters(x, an, c);
+	iolat_expo_family(x, "iolat_records_total", IOLAT_EXPO_COUNTER, "Records delivered to iolat.");
+	iolat_expo_value(x, NULL, 0, run->delivered, false);
+	iolat_expo_family(x, "iolat_records_dropped_total", IOLAT_EXPO_COUNTER, "Completions not recorded, per reason.");
 	/* a reason's label: its text, words joined by '_' */
 	for (i = 0; i < IOLAT_STAT_NR; i++) {
-		const char *t = iolat_stat_info[i].text;
+		struct iolat_expo_label l = { "reason", NULL };
+		char reason[64], *p;
 
 		if (iolat_stat_info[i].class != IOLAT_SC_drop)
 			continue;
-		fprintf(f, "iolat_records_dropped_total{reason=\"");
-		for (; *t; t++)
-			fputc(*t == ' ' ? '_' : *t, f);
-		fprintf(f, "\"} %llu\n", U(st->n[i]));
+		snprintf(reason, sizeof(reason), "%s", iolat_stat_info[i].text);
+		for (p = reason; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		l.value = reason;
+		iolat_expo_value(x, &l, 1, st->n[i], false);
 	}
 }
 
 static void prom_summary(struct iolat_an *an, const struct iolat_run *run,
 			 const struct iolat_dev_counters *c)
 {
-	iolat_prom_write(stdout, an, run, c);
+	struct iolat_expo x;
+
+	iolat_expo_init(&x, IOLAT_EXPO_TEXT, stdout, an->o.prom_step,
+			&iolat_native_records);
+	iolat_prom_write(&x, an, run, c);
+	iolat_expo_end(&x);
 }
 
 const struct iolat_output iolat_out_prom = {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "analysis/analyze.h"
 #include "out/table.h"
+#include "out/expo.h"
 
 extern const struct iolat_output iolat_out_text, iolat_out_json,
 	iolat_out_csv, iolat_out_fio, iolat_out_prom, iolat_out_svg;
@@ -49,8 +50,7 @@ int iolat_an_args_parse(const struct iolat_an_args *a, struct iolat_an_opts *o,
 			const struct iolat_output **out);
 void iolat_an_args_free(struct iolat_an_args *a);
 /* out_prom.c */
-uint64_t iolat_prom_bound(unsigned int k);
-void iolat_prom_write(FILE *f, const struct iolat_an *an,
+void iolat_prom_write(struct iolat_expo *x, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c);
 /* req_row.c: a request as a row of a table (trace, -o csv) */
