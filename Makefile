@@ -107,7 +107,8 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/dev/device.o \
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
 EXPO_OBJS := $(BUILD)/user/out/expo.o $(BUILD)/user/out/expo_pb.o \
-	     $(BUILD)/user/out/prom_buckets.o $(BUILD)/gen/metrics.pb-c.o
+	     $(BUILD)/user/out/prom_buckets.o $(BUILD)/gen/metrics.pb-c.o \
+	     $(BUILD)/user/util/grow.o $(BUILD)/user/util/msg.o
 
 $(BUILD)/tests/unit/expo_test: tests/unit/expo_test.c $(EXPO_OBJS) $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -13,6 +13,7 @@
 #include "out/expo.h"
 #include "metrics.pb-c.h"
 #include "kselftest_harness.h"
+#include "unit.h"
 
 /*
  * The Accept headers of Prometheus 2.42's scrapes (scrape/scrape.go):
@@ -20,16 +21,6 @@
  */
 #define ACCEPT_NATIVE "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 #define ACCEPT_CLASSIC "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
-
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
-}
 
 /* Bucket i holds (2^((i-1)/2^s), 2^(i/2^s)]: every value, every schema. */
 TEST(native_index_by_definition)

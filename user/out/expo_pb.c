@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "out/expo.h"
+#include "util/util.h"
 #include "metrics.pb-c.h"
 
 typedef Io__Prometheus__Client__MetricFamily pb_family;
@@ -21,9 +22,9 @@ typedef Io__Prometheus__Client__BucketSpan pb_span;
 /* The family being built, and everything allocated for it. */
 struct iolat_expo_pb {
 	pb_family fam;
-	size_t cap_metrics;
+	unsigned int cap_metrics;
 	void **ptrs;
-	size_t nr_ptrs, cap_ptrs;
+	unsigned int nr_ptrs, cap_ptrs;
 };
 
 /* @n zeroed bytes that the family's end frees; NULL (x->failed) if not. */
@@ -32,17 +33,8 @@ static void *pb_alloc(struct iolat_expo *x, size_t n)
 	struct iolat_expo_pb *pb = x->pb;
 	void *p;
 
-	if (pb->nr_ptrs == pb->cap_ptrs) {
-		size_t cap = pb->cap_ptrs ? 2 * pb->cap_ptrs : 64;
-		void **ptrs = realloc(pb->ptrs, cap * sizeof(*ptrs));
-
-		if (!ptrs) {
-			x->failed = true;
-			return NULL;
-		}
-		pb->ptrs = ptrs;
-		pb->cap_ptrs = cap;
-	}
+	pb->ptrs = iolat_grow(pb->ptrs, &pb->cap_ptrs, pb->nr_ptrs + 1,
+			      sizeof(*pb->ptrs));
 	p = calloc(1, n ? n : 1);
 	if (!p)
 		x->failed = true;
@@ -120,17 +112,8 @@ static pb_metric *pb_metric_new(struct iolat_expo *x,
 	if (!pb || !pb->fam.name)
 		return NULL;
 	fam = &pb->fam;
-	if (fam->n_metric == pb->cap_metrics) {
-		size_t cap = pb->cap_metrics ? 2 * pb->cap_metrics : 16;
-		pb_metric **ms = realloc(fam->metric, cap * sizeof(*ms));
-
-		if (!ms) {
-			x->failed = true;
-			return NULL;
-		}
-		fam->metric = ms;
-		pb->cap_metrics = cap;
-	}
+	fam->metric = iolat_grow(fam->metric, &pb->cap_metrics,
+				 fam->n_metric + 1, sizeof(*fam->metric));
 	m = pb_alloc(x, sizeof(*m));
 	if (!m)
 		return NULL;
