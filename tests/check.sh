@@ -634,7 +634,7 @@ for k in $KERNELS; do
 	# instruction budgets (tests/bench/cost.sh --check), and the locked
 	# instructions and clock reads per I/O (tests/bench/profile.sh --check)
 	# and the packages installed on a systemd system (tests/pkg/installed.sh)
-	[ "$k" = 6.1 ] && ready+=(demo cost locks cpus8-6.1 installed-6.1)
+	[ "$k" = 6.1 ] && ready+=(demo cost locks cpus8-6.1 installed-6.1+6.12)
 	[ "$k" = newest ] && ready+=(cpus8-newest)
 done
 # The packages (tests/pkg): the Debian ones, whose module source is built

@@ -1,27 +1,31 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-#   tests/pkg/sysroot.sh KERNEL
+#   tests/pkg/sysroot.sh KERNEL[+KERNEL...]
 #
 # A Debian 12 root with systemd as init, for the packages' install test
 # (tests/pkg/installed.sh): debootstrap's bookworm, then, with the
-# machine's own apt sources, the kernel KERNEL (tests/guest/kernels.sh)
-# as a package with its headers, so that its initramfs boots the root and
-# DKMS builds against it, DKMS and its compiler, the CLI's libraries and
-# Prometheus; what the guest needs and no network to get it.  Made once
-# in $IOLAT_CACHE/sysroot-KERNEL (about 1.3 GB), its path printed.
+# machine's own apt sources, each kernel KERNEL (tests/guest/kernels.sh;
+# bookworm's) as a package with its headers, so that its initramfs boots
+# the root and DKMS builds against it, DKMS and its compiler, the CLI's
+# libraries and Prometheus; what the guest needs and no network to get
+# it.  Made once in $IOLAT_CACHE/sysroot-KERNEL[+KERNEL...] (about 1.3 GB
+# and 0.4 GB a further kernel), its path printed.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-kernel=${1:?usage: $0 KERNEL}
+kernel=${1:?usage: $0 KERNEL[+KERNEL...]}
 cache=${IOLAT_CACHE:-/var/cache/iolat}
 dir=$cache/sysroot-$kernel
-kver=$(cat "$("$ROOT/tests/guest/kernels.sh" dir "$kernel")/kver")
+kvers=()
+for k in ${kernel//+/ }; do
+	kvers+=("$(cat "$("$ROOT/tests/guest/kernels.sh" dir "$k")/kver")")
+done
 log() { echo "sysroot: $*" >&2; }
 
-# the key: the kernel and this script
-key="$kver $(sha256sum "$0" | cut -c1-16)"
+# the key: the kernels and this script
+key="${kvers[*]} $(sha256sum "$0" | cut -c1-16)"
 if [ -f "$dir/.ready" ] && [ "$(cat "$dir/.ready")" = "$key" ]; then
 	echo "$dir"
 	exit 0
@@ -42,10 +46,10 @@ in_root() {
 		mount --bind /dev "$1/dev" && d=$1 && shift && exec chroot "$d" "$@"' \
 		sh "$dir" "$@"
 }
-log "$kernel: the kernel $kver, its headers, DKMS, the CLI's libraries, Prometheus"
+log "$kernel: the kernels ${kvers[*]}, their headers, DKMS, the CLI's libraries, Prometheus"
 in_root apt-get -q update >>"$cache/sysroot-$kernel.log" 2>&1
 in_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y install \
-	--no-install-recommends "linux-image-$kver" "linux-headers-$kver" \
+	--no-install-recommends "${kvers[@]/#/linux-image-}" "${kvers[@]/#/linux-headers-}" \
 	initramfs-tools dkms gcc make libc6-dev libnl-3-200 libnl-genl-3-200 \
 	libpopt0 libprotobuf-c1 prometheus python3 iproute2 >>"$cache/sysroot-$kernel.log" 2>&1 ||
 	{ tail -n 20 "$cache/sysroot-$kernel.log" >&2; exit 1; }
