@@ -53,7 +53,8 @@ static void iolat_budget_dev(struct iolat_budget *b,
  *	it is built
  * @specs: its devices, as START gives them to iolat_session_start()
  * @nr: how many
- * @ring_slots: records per CPU buffer
+ * @ring_slots: records per CPU buffer, or 0 for the default (set in
+ *	@b->ring_slots)
  * @mode: IOLAT_MODE_*
  *
  * The CPUs' parts count the CPUs online now (cpus.h); one that comes
@@ -71,8 +72,6 @@ void iolat_budget_count(struct iolat_budget *b,
 
 	memset(b, 0, sizeof(*b));
 	b->cpus = num_online_cpus();
-	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
-		ring_slots = IOLAT_RING_MIN;
 	b->session = iolat_alloc_bytes(sizeof(struct iolat_session)) +
 		     iolat_alloc_bytes(array_size(nr,
 						  sizeof(struct iolat_dev *))) +
@@ -94,8 +93,20 @@ void iolat_budget_count(struct iolat_budget *b,
 	}
 	if (lower)
 		b->inflight += iolat_links_bytes(upper_slots);
-	b->per_cpu = iolat_cpu_bytes(ring_slots) + acct + hist;
-	b->rings = b->cpus * iolat_cpu_bytes(ring_slots);
+	/*
+	 * whole records with NVMe commands or a stack's links (the links'
+	 * own rule, iolat_links_init()); without records, the buffers
+	 * only hold the counters
+	 */
+	b->stride = iolat_ring_stride((mode & IOLAT_MODE_NVME) ||
+				      (lower && upper_slots));
+	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
+		ring_slots = IOLAT_RING_MIN;
+	else if (!ring_slots)
+		ring_slots = iolat_session_ring_default(b->stride);
+	b->ring_slots = ring_slots;
+	b->per_cpu = iolat_cpu_bytes(ring_slots, b->stride) + acct + hist;
+	b->rings = b->cpus * iolat_cpu_bytes(ring_slots, b->stride);
 	b->acct = b->cpus * acct;
 	b->hist = b->cpus * hist;
 }

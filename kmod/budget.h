@@ -21,6 +21,8 @@ struct iolat_budget {
 	u64 map;	/* the device map, once built (devmap.h) */
 	u64 cpus;	/* the CPUs counted: those online */
 	u64 per_cpu;	/* the parts of one CPU, in rings, acct and hist */
+	unsigned int ring_slots;	/* records a ring */
+	unsigned int stride;		/* a ring slot's bytes (ring.h) */
 };
 
 void iolat_budget_count(struct iolat_budget *b,

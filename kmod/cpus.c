@@ -49,7 +49,7 @@ static int iolat_cpus_alloc(struct iolat_session *s, unsigned int cpu)
 	c = iolat_zalloc(sizeof(*c), node);
 	if (!c)
 		return -ENOMEM;
-	err = iolat_ring_init(&c->ring, s->ring_slots, node);
+	err = iolat_ring_init(&c->ring, s->ring_slots, s->ring_stride, node);
 	if (err) {
 		kvfree(c);
 		return err;
@@ -160,12 +160,13 @@ void iolat_cpus_free(struct iolat_session *s)
 
 /*
  * What iolat_cpus_alloc() allocates for a CPU's own part, @ring_slots
- * records a ring; its devices' parts are their units' (budget.c).
+ * records of @stride bytes a ring; its devices' parts are their units'
+ * (budget.c).
  */
-size_t iolat_cpu_bytes(unsigned int ring_slots)
+size_t iolat_cpu_bytes(unsigned int ring_slots, unsigned int stride)
 {
 	return iolat_alloc_bytes(sizeof(struct iolat_cpu)) +
-	       iolat_ring_bytes(ring_slots);
+	       iolat_ring_bytes(ring_slots, stride);
 }
 
 /* What @s holds now: its own and its CPUs' parts. */

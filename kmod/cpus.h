@@ -70,7 +70,7 @@ int iolat_cpus_init(void);
 void iolat_cpus_exit(void);
 int iolat_cpus_start(struct iolat_session *s);
 void iolat_cpus_free(struct iolat_session *s);
-size_t iolat_cpu_bytes(unsigned int ring_slots);
+size_t iolat_cpu_bytes(unsigned int ring_slots, unsigned int stride);
 u64 iolat_cpus_mem(const struct iolat_session *s);
 bool iolat_cpus_take_remote(struct iolat_session *s, const struct bio *bio,
 			    struct iolat_stash_entry *copy);

@@ -144,13 +144,15 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->op = iolat_record_op(rq->cmd_flags);
 	rec->pad = 0;
 	rec->error = error;
+	/* the rest only in whole records: the ring's slot ends before */
 	if (nvme) {
 		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
 		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
+		rec->link = x->link;
 	} else if (s->nvme || s->links) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
+		rec->link = x->link;
 	}
-	rec->link = x->link;
 	iolat_record_publish(s, rs, pos);
 }
 
@@ -200,9 +202,11 @@ void iolat_record_emit_upper(struct iolat_session *s,
 	rec->op = u->op;
 	rec->pad = 0;
 	rec->error = error;
-	if (s->nvme || s->links)
+	/* the rest only in whole records: the ring's slot ends before */
+	if (s->nvme || s->links) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
-	rec->link = u->link;
+		rec->link = u->link;
+	}
 	iolat_record_publish(s, rs, pos);
 }
 

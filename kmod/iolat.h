@@ -329,6 +329,7 @@ struct iolat_session {
 	/* each CPU's part, NULL for a CPU not online since it began (cpus.h) */
 	struct iolat_cpu **cpu;			/* [nr_cpu_ids] */
 	unsigned int ring_slots;		/* records per CPU ring */
+	unsigned int ring_stride;		/* a ring slot's bytes */
 	struct hlist_node cpuhp;		/* in cpus.c's hotplug state */
 	bool cpuhp_added;
 	atomic_t nr_cpus;			/* CPUs with a part */
@@ -573,7 +574,7 @@ int iolat_session_join(struct iolat_session *s,
 		       struct netlink_ext_ack *extack);
 int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
 		      struct netlink_ext_ack *extack);
-unsigned int iolat_session_ring_default(void);
+unsigned int iolat_session_ring_default(unsigned int stride);
 u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr);
 int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack);

@@ -211,7 +211,7 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 			       struct iolat_dev_spec *parsed, unsigned int max)
 {
 	struct iolat_filter filter;
-	unsigned int nr = 0, i, slots = iolat_session_ring_default();
+	unsigned int nr = 0, i, slots = 0;	/* 0: the default (budget.c) */
 	const struct nlattr *nla;
 	int rem, err;
 	u32 mode;

@@ -16,29 +16,34 @@
  * iolat_ring_init() - set up an empty ring
  * @r: the ring
  * @nr_slots: number of records it holds, a power of two
+ * @stride: the bytes of a slot, iolat_ring_stride()
  * @node: NUMA node to allocate on
  *
- * Return: 0 or -ENOMEM; -EINVAL if @nr_slots is not a power of two.
+ * Return: 0 or -ENOMEM; -EINVAL if @nr_slots is not a power of two or
+ * @stride is not a whole number of cache lines holding the block part.
  */
-int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node)
+int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
+		    unsigned int stride, int node)
 {
-	if (!is_power_of_2(nr_slots))
+	if (!is_power_of_2(nr_slots) || stride < IOLAT_RING_SLOT_BLOCK ||
+	    stride > sizeof(struct iolat_ring_slot) ||
+	    stride % SMP_CACHE_BYTES)
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
-	r->slots = iolat_zalloc(array_size(nr_slots, sizeof(*r->slots)), node);
+	r->slots = iolat_zalloc(array_size(nr_slots, stride), node);
 	if (!r->slots)
 		return -ENOMEM;
 	local_set(&r->head, 0);
 	r->mask = nr_slots - 1;
+	r->stride = stride;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_ring_init);
 
-/* What iolat_ring_init() allocates for @nr_slots records. */
-size_t iolat_ring_bytes(unsigned int nr_slots)
+/* What iolat_ring_init() allocates for @nr_slots records of @stride. */
+size_t iolat_ring_bytes(unsigned int nr_slots, unsigned int stride)
 {
-	return iolat_alloc_bytes(array_size(nr_slots,
-					    sizeof(struct iolat_ring_slot)));
+	return iolat_alloc_bytes(array_size(nr_slots, stride));
 }
 
 void iolat_ring_free(struct iolat_ring *r)
@@ -64,7 +69,7 @@ unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max)
 
 	for (n = 0; n < max; n++, pos++)
 		/* pairs with iolat_ring_publish() */
-		if (smp_load_acquire(&r->slots[pos & r->mask].seq) != pos + 1)
+		if (smp_load_acquire(&iolat_ring_slot(r, pos)->seq) != pos + 1)
 			break;
 	return n;
 }
@@ -75,7 +80,8 @@ EXPORT_SYMBOL_IF_KUNIT(iolat_ring_readable);
  * @r: the ring (any CPU's); callers serialise readers
  * @dst: where to copy the records, with no alignment needed
  * @max: room in @dst, in records
- * @size: bytes of each record to copy, from its start
+ * @size: bytes of each record to copy, from its start: as far as the
+ *	ring's slots hold it
  *
  * Copies records in order while they are published, stopping at the
  * first slot still being written, and gives their slots back.
@@ -88,8 +94,10 @@ unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
 	unsigned long pos = r->tail;
 	unsigned int n;
 
+	if (WARN_ON_ONCE(size > r->stride - offsetof(struct iolat_ring_slot, rec)))
+		return 0;
 	for (n = 0; n < max; n++, pos++) {
-		struct iolat_ring_slot *slot = &r->slots[pos & r->mask];
+		struct iolat_ring_slot *slot = iolat_ring_slot(r, pos);
 
 		/* pairs with iolat_ring_publish(): the record is complete */
 		if (smp_load_acquire(&slot->seq) != pos + 1)

@@ -15,6 +15,7 @@
 #ifndef _IOLAT_RING_H
 #define _IOLAT_RING_H
 
+#include <linux/kernel.h>
 #include <linux/types.h>
 #include <linux/percpu.h>
 #include <linux/cache.h>
@@ -33,6 +34,22 @@ struct iolat_ring_slot {
 	struct iolat_record rec;
 } ____cacheline_aligned;
 
+/*
+ * A ring's slots are as large as the records its session sends need: a
+ * whole struct iolat_ring_slot (three cache lines) for @whole records
+ * (iolat_session_whole_records()), the block part's (two) for the
+ * others; a record is written only as far as its session sends it
+ * (emit.c).
+ */
+#define IOLAT_RING_SLOT_BLOCK \
+	ALIGN(offsetof(struct iolat_ring_slot, rec) + IOLAT_RECORD_BLOCK_SIZE, \
+	      SMP_CACHE_BYTES)
+
+static inline unsigned int iolat_ring_stride(bool whole)
+{
+	return whole ? sizeof(struct iolat_ring_slot) : IOLAT_RING_SLOT_BLOCK;
+}
+
 /* A session's counters, n[IOLAT_S_X] what IOLAT_STAT_A_X counts (lib/stats.h). */
 struct iolat_cpu_stats {
 	u64 n[IOLAT_STAT_NR];
@@ -45,9 +62,17 @@ struct iolat_cpu_stats {
 struct iolat_ring {
 	local_t head;			/* next position to reserve */
 	unsigned long mask;		/* slots - 1 */
-	struct iolat_ring_slot *slots;
+	void *slots;			/* of @stride bytes each */
+	unsigned int stride;		/* iolat_ring_stride() */
 	unsigned long tail ____cacheline_aligned; /* first not consumed */
 };
+
+/* The slot of position @pos. */
+static inline struct iolat_ring_slot *iolat_ring_slot(const struct iolat_ring *r,
+						      unsigned long pos)
+{
+	return r->slots + (pos & r->mask) * r->stride;
+}
 
 /**
  * iolat_ring_reserve() - reserve the next slot of this CPU's ring
@@ -69,7 +94,7 @@ iolat_ring_reserve(struct iolat_ring *r, unsigned long *pos)
 			return NULL;
 	} while (local_cmpxchg(&r->head, head, head + 1) != head);
 	*pos = head;
-	return &r->slots[head & r->mask];
+	return iolat_ring_slot(r, head);
 }
 
 static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
@@ -79,8 +104,9 @@ static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
 	smp_store_release(&slot->seq, pos + 1);
 }
 
-int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots, int node);
-size_t iolat_ring_bytes(unsigned int nr_slots);
+int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
+		    unsigned int stride, int node);
+size_t iolat_ring_bytes(unsigned int nr_slots, unsigned int stride);
 void iolat_ring_free(struct iolat_ring *r);
 unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max);
 unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,

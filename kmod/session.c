@@ -82,7 +82,6 @@ static void iolat_session_free(struct iolat_session *s)
 static struct iolat_session *iolat_session_alloc(u32 portid,
 						 const struct iolat_dev_spec *specs,
 						 unsigned int nr_specs,
-						 unsigned int ring_slots,
 						 const struct iolat_filter *filter,
 						 u32 mode,
 						 const struct iolat_budget *b,
@@ -105,10 +104,9 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->nvme = mode & IOLAT_MODE_NVME;
 	/* the counters and the histograms are per device, whoever asked */
 	s->want_who = mode & IOLAT_MODE_WHO;
-	/* without records, the buffers only hold the counters */
-	if (!iolat_session_records(s))
-		ring_slots = IOLAT_RING_MIN;
-	s->ring_slots = ring_slots;
+	/* as counted (budget.c) */
+	s->ring_slots = b->ring_slots;
+	s->ring_stride = b->stride;
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
@@ -139,6 +137,9 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	err = iolat_links_init(s);
 	if (err)
 		goto fail;
+	/* whole records in the ring's slots: budget.c's rule, the links' */
+	WARN_ON_ONCE((s->nvme || s->links) !=
+		     (s->ring_stride == sizeof(struct iolat_ring_slot)));
 	if (s->nvme) {
 		err = iolat_session_nvme(s, specs, extack);
 		if (err)
@@ -269,7 +270,8 @@ int iolat_session_init(void)
  * @portid: the socket
  * @specs: devices to trace, validated
  * @nr_specs: how many, 1..IOLAT_MAX_DEVS
- * @ring_slots: records per CPU buffer, a power of two
+ * @ring_slots: records per CPU buffer, a power of two; 0: as many as
+ *	fit the ring_mb module parameter (iolat_session_ring_default())
  * @filter: which requests to record
  * @mode: IOLAT_MODE_*: keep the counters (acct.h) but write no
  *	record; trace the NVMe commands of the devices that are NVMe
@@ -320,7 +322,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		err = -EBUSY;
 		goto out;
 	}
-	s = iolat_session_alloc(portid, specs, nr_specs, ring_slots, filter,
+	s = iolat_session_alloc(portid, specs, nr_specs, filter,
 				mode, &b, extack);
 	if (IS_ERR(s)) {
 		if (PTR_ERR(s) == -ENOMEM)
@@ -349,16 +351,16 @@ out:
 /**
  * iolat_session_ring_default() - records per CPU buffer when START
  *	gives none
+ * @stride: a slot's bytes (ring.h)
  *
  * IOLAT_RING_DEFAULT, or fewer, a power of two, so that the buffers of
  * every CPU online fit in the ring_mb module parameter's MiB; at least
  * IOLAT_RING_MIN.
  */
-unsigned int iolat_session_ring_default(void)
+unsigned int iolat_session_ring_default(unsigned int stride)
 {
 	u64 fit = div_u64((u64)READ_ONCE(ring_mb) << 20,
-			  num_online_cpus() *
-			  (u32)sizeof(struct iolat_ring_slot));
+			  num_online_cpus() * stride);
 
 	if (fit < IOLAT_RING_MIN)
 		return IOLAT_RING_MIN;

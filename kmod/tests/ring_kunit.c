@@ -2,19 +2,22 @@
 /*
  * KUnit suite "iolat_ring": the per-CPU ring of kmod/ring.c, as built
  * into iolat.ko (reached through EXPORT_SYMBOL_IF_KUNIT): order, overflow
- * and wrap, a writer interrupted by another, the block size of a drain.
+ * and wrap, a writer interrupted by another, the block size of a drain
+ * and of a slot.
  */
 #include <kunit/test.h>
 #include "../iolat.h"
 #include "../../lib/record.h"
 #include "suites.h"
 
-static struct iolat_ring *ring_new(struct kunit *test, unsigned int slots)
+static struct iolat_ring *ring_new(struct kunit *test, unsigned int slots,
+				   bool whole)
 {
 	struct iolat_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	KUNIT_ASSERT_EQ(test, iolat_ring_init(r, slots, NUMA_NO_NODE), 0);
+	KUNIT_ASSERT_EQ(test, iolat_ring_init(r, slots, iolat_ring_stride(whole),
+					      NUMA_NO_NODE), 0);
 	return r;
 }
 
@@ -33,12 +36,13 @@ static void ring_put(struct kunit *test, struct iolat_ring *r, u64 id)
 static void iolat_ring_order_test(struct kunit *test)
 {
 	struct iolat_record *out;
-	struct iolat_ring *r = ring_new(test, 64), bad;
+	struct iolat_ring *r = ring_new(test, 64, true), bad;
 	unsigned long pos;
 	unsigned int i, round;
 	u64 id = 0, want = 0;
 
-	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 48, NUMA_NO_NODE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 48, iolat_ring_stride(true),
+					      NUMA_NO_NODE), -EINVAL);
 	out = kunit_kcalloc(test, 64, sizeof(*out), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	for (round = 0; round < 5; round++) {
@@ -61,7 +65,7 @@ static void iolat_ring_order_test(struct kunit *test)
  */
 static void iolat_ring_nested_test(struct kunit *test)
 {
-	struct iolat_ring *r = ring_new(test, 64);
+	struct iolat_ring *r = ring_new(test, 64, true);
 	struct iolat_ring_slot *outer, *inner;
 	struct iolat_record *out;
 	unsigned long opos, ipos;
@@ -86,23 +90,37 @@ static void iolat_ring_nested_test(struct kunit *test)
 }
 
 /*
- * A session without NVMe reads the block part of each record: the CLI
- * decodes it with the NVMe part zero, the block part whole.
+ * A session without NVMe or a stack keeps the block part of each record,
+ * in slots of two cache lines, and reads that: the CLI decodes it with
+ * the NVMe part zero, the block part whole.  Writing a slot's block part
+ * touches no byte of the next slot; a whole record's slot is three lines.
  */
 static void iolat_ring_block_size_test(struct kunit *test)
 {
-	struct iolat_ring *r = ring_new(test, 64);
+	struct iolat_ring *r = ring_new(test, 64, false), bad;
 	struct iolat_record *want, out;
-	struct iolat_ring_slot *slot;
+	struct iolat_ring_slot *slot, *next;
 	unsigned long pos;
 	u8 *buf;
 
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(false), 2U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(true), 3U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_LE(test, offsetof(struct iolat_ring_slot, rec) +
+			IOLAT_RECORD_BLOCK_SIZE, iolat_ring_stride(false));
+	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 64, SMP_CACHE_BYTES,
+					      NUMA_NO_NODE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 64, 200, NUMA_NO_NODE),
+			-EINVAL);
 	buf = kunit_kzalloc(test, 2 * IOLAT_RECORD_BLOCK_SIZE, GFP_KERNEL);
 	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
 	KUNIT_ASSERT_TRUE(test, buf && want);
 	slot = iolat_ring_reserve(r, &pos);
 	KUNIT_ASSERT_NOT_NULL(test, slot);
-	memset(&slot->rec, 0x5a, sizeof(slot->rec));
+	next = iolat_ring_slot(r, pos + 1);
+	KUNIT_EXPECT_EQ(test, (u8 *)next - (u8 *)slot, (long)iolat_ring_stride(false));
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)next, SMP_CACHE_BYTES));
+	memset(&slot->rec, 0x5a, IOLAT_RECORD_BLOCK_SIZE);
+	KUNIT_EXPECT_EQ(test, next->seq, 0UL);
 	slot->rec.sector = 42;
 	slot->rec.error = -5;
 	memcpy(want, &slot->rec, IOLAT_RECORD_BLOCK_SIZE);
