@@ -94,12 +94,17 @@ void iolat_budget_count(struct iolat_budget *b,
 	if (lower)
 		b->inflight += iolat_links_bytes(upper_slots);
 	/*
-	 * whole records with NVMe commands or a stack's links (the links'
-	 * own rule, iolat_links_init()); without records, the buffers
-	 * only hold the counters
+	 * records up to the link with NVMe commands or a stack's links (the
+	 * links' own rule, iolat_links_init()), whole with cgroups; without
+	 * records, the buffers only hold the counters
 	 */
-	b->stride = iolat_ring_stride((mode & IOLAT_MODE_NVME) ||
-				      (lower && upper_slots));
+	if (mode & IOLAT_MODE_CGROUPS)
+		b->record_size = sizeof(struct iolat_record);
+	else if ((mode & IOLAT_MODE_NVME) || (lower && upper_slots))
+		b->record_size = IOLAT_RECORD_LINK_SIZE;
+	else
+		b->record_size = IOLAT_RECORD_BLOCK_SIZE;
+	b->stride = iolat_ring_stride(b->record_size);
 	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
 		ring_slots = IOLAT_RING_MIN;
 	else if (!ring_slots)

@@ -22,6 +22,7 @@ struct iolat_budget {
 	u64 cpus;	/* the CPUs counted: those online */
 	u64 per_cpu;	/* the parts of one CPU, in rings, acct and hist */
 	unsigned int ring_slots;	/* records a ring */
+	unsigned int record_size;	/* the part of a record sent (ring.h) */
 	unsigned int stride;		/* a ring slot's bytes (ring.h) */
 };
 

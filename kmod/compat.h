@@ -10,7 +10,9 @@
 #define _IOLAT_COMPAT_H
 
 #include <linux/backing-dev.h>
+#include <linux/blk-cgroup.h>
 #include <linux/blkdev.h>
+#include <linux/cgroup.h>
 #include <linux/blk-mq.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -179,6 +181,39 @@ static inline dev_t iolat_bio_devt(const struct bio *bio)
 	const struct gendisk *disk = bio->bi_disk;
 #endif
 	return disk ? MKDEV(disk->major, disk->first_minor) : 0;
+}
+
+/*
+ * The cgroup @bio is charged to, as its id (struct iolat_record's
+ * cgroup), or 0: its blkg's blkcg's cgroup, in the io controller's
+ * hierarchy, by bio_blkcg_css() once the blkg's struct is private to the
+ * block layer (v5.19), by the blkg itself before; 4.19's bio without a
+ * blkg yet, by its bi_css if it has one.
+ */
+static inline u64 iolat_bio_cgroup(struct bio *bio)
+{
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
+	struct cgroup_subsys_state *css;
+
+#ifdef IOLAT_HAVE_BIO_BLKCG_CSS
+	css = bio_blkcg_css(bio);
+#else
+	css = bio->bi_blkg ? &bio->bi_blkg->blkcg->css : NULL;
+#ifdef IOLAT_HAVE_BIO_BI_CSS
+	if (!css)
+		css = bio->bi_css;
+#endif
+#endif
+	if (!css || !css->cgroup)
+		return 0;
+#ifdef IOLAT_HAVE_CGROUP_ID
+	return cgroup_id(css->cgroup);
+#else
+	return css->cgroup->kn->id.id;
+#endif
+#else
+	return 0;
+#endif
 }
 
 /*

@@ -149,10 +149,13 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
 		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
 		rec->link = x->link;
-	} else if (s->nvme || s->links) {
+	} else if (s->record_size > IOLAT_RECORD_BLOCK_SIZE) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 		rec->link = x->link;
 	}
+	/* the bios are there until the completion's end (above) */
+	if (s->cgroups)
+		rec->cgroup = rq->bio ? iolat_bio_cgroup(rq->bio) : 0;
 	iolat_record_publish(s, rs, pos);
 }
 
@@ -202,11 +205,13 @@ void iolat_record_emit_upper(struct iolat_session *s,
 	rec->op = u->op;
 	rec->pad = 0;
 	rec->error = error;
-	/* the rest only in whole records: the ring's slot ends before */
-	if (s->nvme || s->links) {
+	/* the rest only as far as the session sends it: its slots end there */
+	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 		rec->link = u->link;
 	}
+	if (s->cgroups)
+		rec->cgroup = 0;
 	iolat_record_publish(s, rs, pos);
 }
 
@@ -233,7 +238,8 @@ void iolat_record_emit_admin(struct iolat_session *s,
 	if (!rs)
 		return;
 	rec = &rs->rec;
-	memset(rec, 0, sizeof(*rec));
+	/* as far as the session sends it: its slot ends there */
+	memset(rec, 0, s->record_size);
 	rec->d_ns = slot->setup_ns;
 	rec->c_ns = slot->done_ns;
 	rec->bytes = blk_rq_bytes(rq);

@@ -251,6 +251,7 @@ struct iolat_filter {
 #define IOLAT_MODE_AGGREGATE		BIT(2)	/* IOLAT_A_AGGREGATE */
 /* the module's own: keep submitters (iolat_mode_who()) */
 #define IOLAT_MODE_WHO			BIT(3)
+#define IOLAT_MODE_CGROUPS		BIT(4)	/* IOLAT_A_CGROUPS */
 
 /*
  * IOLAT_MODE_WHO if a session of START's @mode and @filter keeps its
@@ -330,6 +331,7 @@ struct iolat_session {
 	struct iolat_cpu **cpu;			/* [nr_cpu_ids] */
 	unsigned int ring_slots;		/* records per CPU ring */
 	unsigned int ring_stride;		/* a ring slot's bytes */
+	unsigned int record_size;	/* of each record it sends (ring.h) */
 	struct hlist_node cpuhp;		/* in cpus.c's hotplug state */
 	bool cpuhp_added;
 	atomic_t nr_cpus;			/* CPUs with a part */
@@ -341,6 +343,7 @@ struct iolat_session {
 	struct iolat_link *links;
 	u32 nr_links;
 	bool nvme;		/* NVMe commands too (IOLAT_A_NVME) */
+	bool cgroups;		/* records carry cgroups (IOLAT_A_CGROUPS) */
 	bool nvme_attached;	/* the NVMe probes are registered */
 	unsigned int nr_ctrls;
 	struct iolat_nvme_ctrl *ctrls;	/* [nr_devs] */

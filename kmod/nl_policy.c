@@ -85,6 +85,7 @@ const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_COUNTERS_ONLY] = { .type = NLA_FLAG },
 	[IOLAT_A_AGGREGATE] = { .type = NLA_FLAG },
 	[IOLAT_A_NVME] = { .type = NLA_FLAG },
+	[IOLAT_A_CGROUPS] = { .type = NLA_FLAG },
 	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
 };
 

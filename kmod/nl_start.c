@@ -169,7 +169,14 @@ static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 
 	*mode = (attrs[IOLAT_A_COUNTERS_ONLY] ? IOLAT_MODE_COUNTERS_ONLY : 0) |
 		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
-		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0);
+		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0) |
+		(attrs[IOLAT_A_CGROUPS] ? IOLAT_MODE_CGROUPS : 0);
+	if ((*mode & IOLAT_MODE_CGROUPS) &&
+	    (*mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_CGROUPS],
+				    "cgroups are in records: a session that writes none has no place for them");
+		return -EINVAL;
+	}
 	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {
 		static const int filters[] = {
 			IOLAT_A_FILTER_OPS, IOLAT_A_FILTER_PID,

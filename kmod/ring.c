@@ -25,7 +25,8 @@
 int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 		    unsigned int stride, int node)
 {
-	if (!is_power_of_2(nr_slots) || stride < IOLAT_RING_SLOT_BLOCK ||
+	if (!is_power_of_2(nr_slots) ||
+	    stride < iolat_ring_stride(IOLAT_RECORD_BLOCK_SIZE) ||
 	    stride > sizeof(struct iolat_ring_slot) ||
 	    stride % SMP_CACHE_BYTES)
 		return -EINVAL;

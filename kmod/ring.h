@@ -35,19 +35,19 @@ struct iolat_ring_slot {
 } ____cacheline_aligned;
 
 /*
- * A ring's slots are as large as the records its session sends need: a
- * whole struct iolat_ring_slot (three cache lines) for @whole records
- * (iolat_session_whole_records()), the block part's (two) for the
- * others; a record is written only as far as its session sends it
- * (emit.c).
+ * A session sends each record as far as it needs (budget.c): its block
+ * part (IOLAT_RECORD_BLOCK_SIZE), with the NVMe part and the stack's
+ * link when it has NVMe commands or a stack (IOLAT_RECORD_LINK_SIZE), or
+ * whole, with the cgroup, when it asks for cgroups.  Its ring's slots
+ * are as large as that needs, in whole cache lines: two, three or four;
+ * a record is written only as far as its session sends it (emit.c).
  */
-#define IOLAT_RING_SLOT_BLOCK \
-	ALIGN(offsetof(struct iolat_ring_slot, rec) + IOLAT_RECORD_BLOCK_SIZE, \
-	      SMP_CACHE_BYTES)
+#define IOLAT_RECORD_LINK_SIZE	offsetof(struct iolat_record, cgroup)
 
-static inline unsigned int iolat_ring_stride(bool whole)
+static inline unsigned int iolat_ring_stride(unsigned int record_size)
 {
-	return whole ? sizeof(struct iolat_ring_slot) : IOLAT_RING_SLOT_BLOCK;
+	return ALIGN(offsetof(struct iolat_ring_slot, rec) + record_size,
+		     SMP_CACHE_BYTES);
 }
 
 /* A session's counters, n[IOLAT_S_X] what IOLAT_STAT_A_X counts (lib/stats.h). */

@@ -102,11 +102,13 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->counters_only = mode & IOLAT_MODE_COUNTERS_ONLY;
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
+	s->cgroups = mode & IOLAT_MODE_CGROUPS;
 	/* the counters and the histograms are per device, whoever asked */
 	s->want_who = mode & IOLAT_MODE_WHO;
 	/* as counted (budget.c) */
 	s->ring_slots = b->ring_slots;
 	s->ring_stride = b->stride;
+	s->record_size = b->record_size;
 	s->base_ns = iolat_now();
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
@@ -137,9 +139,9 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	err = iolat_links_init(s);
 	if (err)
 		goto fail;
-	/* whole records in the ring's slots: budget.c's rule, the links' */
-	WARN_ON_ONCE((s->nvme || s->links) !=
-		     (s->ring_stride == sizeof(struct iolat_ring_slot)));
+	/* the NVMe part and the link sent: budget.c's rule, the links' */
+	WARN_ON_ONCE((s->nvme || s->links || s->cgroups) !=
+		     (s->record_size > IOLAT_RECORD_BLOCK_SIZE));
 	if (s->nvme) {
 		err = iolat_session_nvme(s, specs, extack);
 		if (err)

@@ -10,16 +10,19 @@
 #include "../../lib/record.h"
 #include "suites.h"
 
+/* A ring of records sent as far as @size (ring.h). */
 static struct iolat_ring *ring_new(struct kunit *test, unsigned int slots,
-				   bool whole)
+				   unsigned int size)
 {
 	struct iolat_ring *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	KUNIT_ASSERT_EQ(test, iolat_ring_init(r, slots, iolat_ring_stride(whole),
+	KUNIT_ASSERT_EQ(test, iolat_ring_init(r, slots, iolat_ring_stride(size),
 					      NUMA_NO_NODE), 0);
 	return r;
 }
+
+#define WHOLE	sizeof(struct iolat_record)
 
 static void ring_put(struct kunit *test, struct iolat_ring *r, u64 id)
 {
@@ -36,12 +39,12 @@ static void ring_put(struct kunit *test, struct iolat_ring *r, u64 id)
 static void iolat_ring_order_test(struct kunit *test)
 {
 	struct iolat_record *out;
-	struct iolat_ring *r = ring_new(test, 64, true), bad;
+	struct iolat_ring *r = ring_new(test, 64, WHOLE), bad;
 	unsigned long pos;
 	unsigned int i, round;
 	u64 id = 0, want = 0;
 
-	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 48, iolat_ring_stride(true),
+	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 48, iolat_ring_stride(WHOLE),
 					      NUMA_NO_NODE), -EINVAL);
 	out = kunit_kcalloc(test, 64, sizeof(*out), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, out);
@@ -65,7 +68,7 @@ static void iolat_ring_order_test(struct kunit *test)
  */
 static void iolat_ring_nested_test(struct kunit *test)
 {
-	struct iolat_ring *r = ring_new(test, 64, true);
+	struct iolat_ring *r = ring_new(test, 64, WHOLE);
 	struct iolat_ring_slot *outer, *inner;
 	struct iolat_record *out;
 	unsigned long opos, ipos;
@@ -93,20 +96,24 @@ static void iolat_ring_nested_test(struct kunit *test)
  * A session without NVMe or a stack keeps the block part of each record,
  * in slots of two cache lines, and reads that: the CLI decodes it with
  * the NVMe part zero, the block part whole.  Writing a slot's block part
- * touches no byte of the next slot; a whole record's slot is three lines.
+ * touches no byte of the next slot; a record up to its link takes three
+ * lines, a whole one (with its cgroup) four.
  */
 static void iolat_ring_block_size_test(struct kunit *test)
 {
-	struct iolat_ring *r = ring_new(test, 64, false), bad;
+	struct iolat_ring *r = ring_new(test, 64, IOLAT_RECORD_BLOCK_SIZE), bad;
 	struct iolat_record *want, out;
 	struct iolat_ring_slot *slot, *next;
 	unsigned long pos;
 	u8 *buf;
 
-	KUNIT_EXPECT_EQ(test, iolat_ring_stride(false), 2U * SMP_CACHE_BYTES);
-	KUNIT_EXPECT_EQ(test, iolat_ring_stride(true), 3U * SMP_CACHE_BYTES);
-	KUNIT_EXPECT_LE(test, offsetof(struct iolat_ring_slot, rec) +
-			IOLAT_RECORD_BLOCK_SIZE, iolat_ring_stride(false));
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(IOLAT_RECORD_BLOCK_SIZE),
+			2U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(IOLAT_RECORD_LINK_SIZE),
+			3U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(WHOLE), 4U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(WHOLE),
+			sizeof(struct iolat_ring_slot));
 	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 64, SMP_CACHE_BYTES,
 					      NUMA_NO_NODE), -EINVAL);
 	KUNIT_EXPECT_EQ(test, iolat_ring_init(&bad, 64, 200, NUMA_NO_NODE),
@@ -117,7 +124,8 @@ static void iolat_ring_block_size_test(struct kunit *test)
 	slot = iolat_ring_reserve(r, &pos);
 	KUNIT_ASSERT_NOT_NULL(test, slot);
 	next = iolat_ring_slot(r, pos + 1);
-	KUNIT_EXPECT_EQ(test, (u8 *)next - (u8 *)slot, (long)iolat_ring_stride(false));
+	KUNIT_EXPECT_EQ(test, (u8 *)next - (u8 *)slot,
+			(long)iolat_ring_stride(IOLAT_RECORD_BLOCK_SIZE));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)next, SMP_CACHE_BYTES));
 	memset(&slot->rec, 0x5a, IOLAT_RECORD_BLOCK_SIZE);
 	KUNIT_EXPECT_EQ(test, next->seq, 0UL);

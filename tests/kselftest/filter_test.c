@@ -382,4 +382,19 @@ TEST_F_TIMEOUT(filter, device_filter_exact, 300)
 	EXPECT_EQ(0, json_sum(out, "dropped"));
 }
 
+/*
+ * Each request's cgroup against the kernel's own count per cgroup:
+ * cgroups_vs_io_stat.py runs fio in two new cgroups of v2, reads in one
+ * and writes in the other, under `iolat trace --cgroups`, and compares
+ * each cgroup's requests and bytes with its io.stat.
+ */
+TEST_F_TIMEOUT(filter, cgroups_match_io_stat, 600)
+{
+	int st = sh("python3 " IOLAT_KSFT_DIR "/cgroups_vs_io_stat.py %s nullb0 /tmp >/tmp/iolat_cg.out 2>&1",
+		    env("IOLAT_CLI"));
+
+	fprintf(stderr, "%s", slurp("/tmp/iolat_cg.out") ?: "");
+	EXPECT_EQ(0, st);
+}
+
 IOLAT_HARNESS_MAIN

@@ -233,4 +233,88 @@ TEST(reads_version_3_files)
 			cli(), DIR));
 }
 
+/*
+ * A version 6 file (records of 184 bytes, without the cgroup), made here
+ * from a version 7 one that this CLI wrote, block by block, each records
+ * block's records cut to 184 bytes and its checksum made again: report
+ * reads it as the same run (the JSON of both the same).
+ */
+TEST(reads_version_6_files)
+{
+	struct iolat_session s = { .nr_devs = 1 };
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_info info = { .abi_version = IOLAT_ABI_VERSION };
+	struct iolat_run run = { .seconds = 1 };
+	struct iolat_dev_counters c = { .valid = true, .major = 250 };
+	struct iolat_file_block_head bh;
+	static unsigned char buf[1 << 20], cut[1 << 20];
+	struct iolat_record r;
+	struct iolat_file *f;
+	FILE *in, *out;
+	unsigned int i, n;
+
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	s.devs = calloc(1, sizeof(*s.devs));
+	ASSERT_TRUE(h && s.devs);
+	strcpy(s.devs[0].name, "nullb0");
+	s.devs[0].major = 250;
+	s.devs[0].nr_hwq = 1;
+	s.devs[0].depth = 64;
+	s.devs[0].nvme_ctrl = -1;
+	iolat_file_header_fill(h, &s, &info, 1000000000ULL, 0);
+	EXPECT_EQ(7, h->version);
+	EXPECT_EQ(sizeof(struct iolat_record), h->record_size);
+	f = iolat_file_create(DIR "/v7.rec", h);
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < 3000; i++) {
+		memset(&r, 0, sizeof(r));
+		r.major = 250;
+		r.q_ns = 1000000000ULL + 100000ULL * i;
+		r.c_ns = r.q_ns + 50000 + 10 * i;
+		r.bytes = 4096;
+		r.nr_bios = 1;
+		r.op = i % 3 ? IOLAT_OP_READ : IOLAT_OP_WRITE;
+		r.cgroup = 4242;
+		ASSERT_EQ(0, iolat_file_records(f, &r));
+	}
+	c.ios[IOLAT_OP_READ] = 2000;
+	c.ios[IOLAT_OP_WRITE] = 1000;
+	run.delivered = 3000;
+	run.stats.written = 3000;
+	ASSERT_EQ(0, iolat_file_end(f, 2000000000ULL, &run, 1, &c));
+	ASSERT_EQ(0, iolat_file_close(f));
+
+	in = fopen(DIR "/v7.rec", "r");
+	out = fopen(DIR "/v6.rec", "w");
+	ASSERT_TRUE(in && out);
+	ASSERT_EQ(1, fread(h, sizeof(*h), 1, in));
+	h->version = 6;
+	h->record_size = IOLAT_FILE_V6_RECORD;
+	fwrite(h, sizeof(*h), 1, out);
+	while (fread(&bh, sizeof(bh), 1, in) == 1) {
+		ASSERT_GE(sizeof(buf), bh.len);
+		ASSERT_EQ(bh.len, fread(buf, 1, bh.len, in));
+		if (bh.type != IOLAT_FB_RECORDS) {
+			put_block(out, bh.type, buf, bh.len);
+			continue;
+		}
+		n = bh.len / sizeof(struct iolat_record);
+		for (i = 0; i < n; i++)
+			memcpy(cut + i * IOLAT_FILE_V6_RECORD,
+			       buf + i * sizeof(struct iolat_record),
+			       IOLAT_FILE_V6_RECORD);
+		put_block(out, bh.type, cut, n * IOLAT_FILE_V6_RECORD);
+	}
+	fclose(in);
+	ASSERT_EQ(0, fclose(out));
+	ASSERT_EQ(0, sh("%s report -o json %s/v7.rec >%s/v7.json && %s report -o json %s/v6.rec >%s/v6.json 2>%s/err",
+			cli(), DIR, DIR, cli(), DIR, DIR, DIR))
+		TH_LOG("%s", slurp(DIR "/err"));
+	EXPECT_EQ(0, sh("cmp %s/v7.json %s/v6.json", DIR, DIR));
+	EXPECT_EQ(2000, json_after(strstr(slurp(DIR "/v6.json"), "\"op\": \"read\""),
+				   "\"ios\": "));
+	free(s.devs);
+	free(h);
+}
+
 TEST_HARNESS_MAIN

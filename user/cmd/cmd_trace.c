@@ -25,6 +25,7 @@ struct trace_state {
 	struct iolat_table tab;	/* its fmt: -o */
 	uint64_t t0_ns;		/* CLOCK_MONOTONIC at start, as the module's */
 	int nvme;		/* --nvme: a line per NVMe command */
+	int cgroups;		/* --cgroups: each request's cgroup */
 	uint64_t no_command;	/* --nvme: requests without one */
 };
 
@@ -142,7 +143,7 @@ static void header(struct trace_state *t)
 		iolat_table_init(&t->tab, nvme_cols, NR_NVME, t->tab.fmt,
 				 stdout);
 	else
-		iolat_row_table(&t->tab, t->tab.fmt, stdout);
+		iolat_row_table(&t->tab, t->tab.fmt, stdout, t->cgroups);
 	iolat_table_header(&t->tab);
 }
 
@@ -187,6 +188,9 @@ int cmd_trace(int argc, const char **argv)
 		{ "nvme", 0, POPT_ARG_NONE, &t.nvme, 0,
 		  "a line per NVMe command (qid, cid, opcode, status...), admin commands included; no -d: every NVMe namespace",
 		  NULL },
+		{ "cgroups", 0, POPT_ARG_NONE, &t.cgroups, 0,
+		  "each request's cgroup, the one the kernel charges it to (from its first bio): its path in the io controller's hierarchy",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -202,6 +206,11 @@ int cmd_trace(int argc, const char **argv)
 	if (iolat_fmt_parse(outname, IOLAT_FMT_ALL, &t.tab.fmt))
 		goto out;
 	s.nvme = t.nvme;
+	s.cgroups = t.cgroups;
+	if (t.cgroups && t.nvme) {
+		iolat_err("--cgroups is of the block requests' lines, not --nvme's");
+		goto out;
+	}
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
 		goto out;

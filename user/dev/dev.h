@@ -184,5 +184,8 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 			const struct iolat_diskstats *ka,
 			const struct iolat_diskstats *kb,
 			struct iolat_stat_row *row);
+/* cgroup.c: a record's cgroup, by its id */
+const char *iolat_cgroup_path(uint64_t id);
+const char *iolat_cgroup_root(void);
 
 #endif /* IOLAT_DEV_H */

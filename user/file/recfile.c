@@ -107,9 +107,6 @@ void iolat_file_header_fill(struct iolat_file_header *h,
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
 	}
 	h->nr_devs = s->nr_devs;
-	/* a file that fits version 5 is one, for the readers before 6 */
-	if (s->nr_devs <= IOLAT_FILE_HEADER_DEVS)
-		h->version = 5;
 	h->flags = s->nvme ? IOLAT_FILE_F_NVME : 0;
 	for (d = 0; d < s->nr_devs && d < IOLAT_FILE_HEADER_DEVS; d++)
 		file_dev(&h->devs[d], &s->devs[d]);

@@ -15,10 +15,12 @@
 
 #define MAX_BLOCK (64U << 20)	/* a block's payload at most */
 
-/* The size of a file's records: ABI 4's before version 4. */
+/* The size of a file's records: without the link before version 4, the cgroup before 7. */
 static size_t file_record_size(const struct iolat_file_header *h)
 {
-	return h->version < 4 ? IOLAT_FILE_V3_RECORD :
+	if (h->version < 4)
+		return IOLAT_FILE_V3_RECORD;
+	return h->version < 7 ? IOLAT_FILE_V6_RECORD :
 				sizeof(struct iolat_record);
 }
 

@@ -146,6 +146,7 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info);
 #define IOLAT_START_COUNTERS_ONLY	1U	/* IOLAT_A_COUNTERS_ONLY */
 #define IOLAT_START_NVME		2U	/* IOLAT_A_NVME */
 #define IOLAT_START_AGGREGATE		4U	/* IOLAT_A_AGGREGATE */
+#define IOLAT_START_CGROUPS		8U	/* IOLAT_A_CGROUPS */
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
 		   const struct iolat_filter *filter, uint32_t mode);

@@ -330,6 +330,8 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	     nla_put_flag(msg, IOLAT_A_COUNTERS_ONLY)) ||
 	    ((mode & IOLAT_START_AGGREGATE) &&
 	     nla_put_flag(msg, IOLAT_A_AGGREGATE)) ||
+	    ((mode & IOLAT_START_CGROUPS) &&
+	     nla_put_flag(msg, IOLAT_A_CGROUPS)) ||
 	    (nvme && nla_put_flag(msg, IOLAT_A_NVME)))
 		goto nomem;
 	return nl_transact(nl, msg, NULL, NULL);

@@ -54,7 +54,8 @@ void iolat_prom_write(struct iolat_expo *x, const struct iolat_an *an,
 		      const struct iolat_run *run,
 		      const struct iolat_dev_counters *c);
 /* req_row.c: a request as a row of a table (trace, -o csv) */
-void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f);
+void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f,
+		     bool cgroups);
 void iolat_row(struct iolat_table *t, const struct iolat_record *r,
 	       const char *dev, uint64_t t0_ns, uint64_t real_offset);
 void iolat_safe_comm(char *dst, const char *comm);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "out/output.h"
+#include "dev/dev.h"
 
 static const struct {
 	uint32_t bit;
@@ -59,7 +60,7 @@ void iolat_safe_comm(char *dst, const char *comm)
 enum {
 	T_TIME, T_COMM, T_PID, T_DEV, T_OP, T_SECTOR, T_BYTES, T_STAGE,
 	T_HWQ = T_STAGE + IOLAT_STAGE_NR, T_TAG, T_QD, T_BIO, T_RQ, T_FLAGS,
-	NR_TEXT
+	T_CGROUP, NR_TEXT	/* the cgroup last: only with --cgroups */
 };
 
 static struct iolat_col text_cols[NR_TEXT] = {
@@ -75,14 +76,16 @@ static struct iolat_col text_cols[NR_TEXT] = {
 	[T_QD] = { "qd", "qd", 3 },
 	[T_BIO] = { "bio", "bio", 3 },
 	[T_RQ] = { "rq", "rq", 2 },
-	[T_FLAGS] = { "flags", "flags", 0 },
+	[T_FLAGS] = { "flags", "flags", -12 },
+	[T_CGROUP] = { "cgroup", "cgroup", 0 },
 };
 
 enum {
 	D_Q, D_G, D_I, D_D, D_C, D_DEV, D_MAJOR, D_MINOR, D_OP, D_FLAGS,
 	D_SECTOR, D_BYTES, D_HWQ, D_TAG, D_BIOS, D_REQUEUES, D_QDI, D_QDD,
 	D_ERROR, D_PID, D_TGID, D_COMM, D_STAGE,
-	D_REAL = D_STAGE + IOLAT_STAGE_NR, D_LINK, NR_DATA
+	D_REAL = D_STAGE + IOLAT_STAGE_NR, D_LINK,
+	D_CGROUP, D_CGROUP_ID, NR_DATA	/* the cgroup's last: --cgroups */
 };
 
 static struct iolat_col data_cols[NR_DATA] = {
@@ -98,6 +101,7 @@ static struct iolat_col data_cols[NR_DATA] = {
 	[D_PID] = { "pid" }, [D_TGID] = { "tgid" },
 	[D_COMM] = { "comm", .str = true },
 	[D_REAL] = { "c_real_ns" }, [D_LINK] = { "link" },
+	[D_CGROUP] = { "cgroup", .str = true }, [D_CGROUP_ID] = { "cgroup_id" },
 };
 
 /* The stages' keys: "Q2C" in text, "Q2C_ns" in CSV and JSON. */
@@ -108,8 +112,10 @@ static char stage_keys[IOLAT_STAGE_NR][8];
  * @t: the table
  * @fmt: its format
  * @f: where
+ * @cgroups: with each request's cgroup (the records have them)
  */
-void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f)
+void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f,
+		     bool cgroups)
 {
 	unsigned int stage;
 
@@ -121,10 +127,34 @@ void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f)
 		text_cols[T_STAGE + stage].head = iolat_stage_name(stage);
 		text_cols[T_STAGE + stage].width = 9;
 	}
+	/* without cgroups, the flags end a line of text, not a column */
+	text_cols[T_FLAGS].width = cgroups ? -12 : 0;
 	if (fmt == IOLAT_FMT_TEXT)
-		iolat_table_init(t, text_cols, NR_TEXT, fmt, f);
+		iolat_table_init(t, text_cols, cgroups ? NR_TEXT : T_CGROUP,
+				 fmt, f);
 	else
-		iolat_table_init(t, data_cols, NR_DATA, fmt, f);
+		iolat_table_init(t, data_cols, cgroups ? NR_DATA : D_CGROUP,
+				 fmt, f);
+}
+
+/* A request's cgroup, if its table has the column. */
+static void cgroup_cells(struct iolat_table *t, const struct iolat_record *r)
+{
+	bool text = t->fmt == IOLAT_FMT_TEXT;
+	const char *path;
+	char id[32];
+
+	if (t->nr != (text ? NR_TEXT : NR_DATA) || !r->cgroup)
+		return;
+	path = iolat_cgroup_path(r->cgroup);
+	if (!path) {
+		/* not in the hierarchy now, nor when last looked at */
+		snprintf(id, sizeof(id), "#%llu", (unsigned long long)r->cgroup);
+		path = id;
+	}
+	iolat_cell_str(t, text ? T_CGROUP : D_CGROUP, path);
+	if (!text)
+		iolat_cell_u64(t, D_CGROUP_ID, r->cgroup);
 }
 
 static void text_cells(struct iolat_table *t, const struct iolat_record *r,
@@ -220,6 +250,7 @@ void iolat_row(struct iolat_table *t, const struct iolat_record *r,
 		text_cells(t, r, flags, comm, t0_ns);
 	else
 		data_cells(t, r, flags, comm, real_offset);
+	cgroup_cells(t, r);
 	iolat_table_row(t, NULL);
 }
 
@@ -229,7 +260,7 @@ static struct iolat_table csv_table;
 static int csv_begin(struct iolat_an *an)
 {
 	(void)an;
-	iolat_row_table(&csv_table, IOLAT_FMT_CSV, stdout);
+	iolat_row_table(&csv_table, IOLAT_FMT_CSV, stdout, false);
 	iolat_table_header(&csv_table);
 	return 0;
 }

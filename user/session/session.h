@@ -97,6 +97,7 @@ struct iolat_session {
 	bool aggregate;		/* histograms in the module, no records */
 	bool aggregate_or_stream;	/* records if the module cannot aggregate */
 	bool nvme;		/* NVMe commands too; no -d: every namespace */
+	bool cgroups;		/* each record's cgroup (IOLAT_A_CGROUPS) */
 	double duration;
 	uint32_t ring;
 	const char **cmd;

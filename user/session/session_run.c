@@ -480,7 +480,8 @@ int iolat_session_run(struct iolat_session *s)
 	s->t0_ns = mono_ns();
 	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
 	mode = (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
-	       (s->nvme ? IOLAT_START_NVME : 0);
+	       (s->nvme ? IOLAT_START_NVME : 0) |
+	       (s->cgroups ? IOLAT_START_CGROUPS : 0);
 	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter,
 			     mode | (s->aggregate ? IOLAT_START_AGGREGATE : 0));
 	if (err == -E2BIG && s->aggregate && s->aggregate_or_stream) {

@@ -91,6 +91,8 @@ enum iolat_attr {
 	/* u64 (GET_INFO): that of the asking socket's session, if it has one */
 	IOLAT_A_SESSION_MEM_BYTES,
 	IOLAT_A_NR_SESSIONS,	/* u32 (GET_INFO): sessions now */
+	/* flag (START): each record carries its I/O's cgroup (cgroup) */
+	IOLAT_A_CGROUPS,
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -413,10 +415,11 @@ enum iolat_op {
  * in the session; 0: no such I/O (or not known: a request whose first
  * bio was not the remapped one, a lower bio split by blk-mq).
  *
- * A session with neither IOLAT_A_NVME nor a stack sends only the first
- * IOLAT_RECORD_BLOCK_SIZE bytes of each record (IOLAT_A_RECORD_SIZE in
- * every READ message says which); the others all of it, the NVMe part
- * zero without IOLAT_A_NVME.  184 bytes, no holes.
+ * A session with neither IOLAT_A_NVME, a stack nor IOLAT_A_CGROUPS sends
+ * only the first IOLAT_RECORD_BLOCK_SIZE bytes of each record
+ * (IOLAT_A_RECORD_SIZE in every READ message says which); the others all
+ * of it, the NVMe part zero without IOLAT_A_NVME, cgroup zero without
+ * IOLAT_A_CGROUPS.  192 bytes, no holes.
  */
 struct iolat_record {
 	__u64 q_ns;
@@ -465,6 +468,14 @@ struct iolat_record {
 	__u8 nvme_pad;
 	/* a stack */
 	__u64 link;
+	/*
+	 * IOLAT_A_CGROUPS: the cgroup of the request's first bio, the one
+	 * the kernel charges it to (its blkcg's, in the hierarchy of the io
+	 * controller: v2, or v1's blkio), as its id (the kernfs node's,
+	 * which name_to_handle_at() gives for the cgroup's directory); 0:
+	 * none (a flush, a bio-based device's I/O, an admin command)
+	 */
+	__u64 cgroup;
 };
 
 /* The block part of struct iolat_record: a session without NVMe sends that. */

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A record's cgroup (struct iolat_record's cgroup: its kernfs id) -> its
+ * path in the io controller's hierarchy: cgroup v2's where its root
+ * lists "io" in cgroup.controllers, else v1's blkio.  The hierarchy's
+ * directories are walked once, and again when an id is not found (a
+ * cgroup made since), at most once a second.  A cgroup keeps the path it
+ * was seen under after it is removed.
+ *
+ * A cgroup is known by its kernfs node's inode number, the low 32 bits
+ * of its id: the id is the inode number and a generation above it
+ * (4.19 to 5.4: union kernfs_node_id; since 5.5, a u64 made so), and a
+ * directory's st_ino is the whole id since 5.5, the inode number alone
+ * before (also on RHEL 8's 4.18).  The generation only moves once the
+ * 32-bit numbers wrap.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <mntent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "dev/dev.h"
+#include "util/util.h"
+
+struct cg_entry {
+	uint32_t ino;		/* key() */
+	char *path;		/* from the hierarchy's root: "/", "/a/b" */
+};
+
+static struct {
+	char root[PATH_MAX];	/* the hierarchy's mount; "" not found */
+	bool looked;
+	struct cg_entry *e;
+	unsigned int nr, cap;
+	double scanned_s;	/* the last walk, CLOCK_MONOTONIC */
+} cg;
+
+/* A cgroup's key: its kernfs inode number, the id's low 32 bits. */
+static uint32_t key(uint64_t id)
+{
+	return (uint32_t)id;
+}
+
+/* Does cgroup v2's root @dir have the io controller? */
+static bool v2_has_io(const char *dir)
+{
+	char path[PATH_MAX + 32], line[512], *tok, *save;
+	bool io = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f))
+		for (tok = strtok_r(line, " \n", &save); tok && !io;
+		     tok = strtok_r(NULL, " \n", &save))
+			io = !strcmp(tok, "io");
+	fclose(f);
+	return io;
+}
+
+/* The io controller's hierarchy, into cg.root ("" if none). */
+static void find_root(void)
+{
+	char v1[PATH_MAX] = "";
+	struct mntent *m;
+	FILE *f;
+
+	cg.looked = true;
+	f = setmntent("/proc/self/mounts", "r");
+	if (!f)
+		return;
+	while ((m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup2") && !cg.root[0] &&
+		    v2_has_io(m->mnt_dir))
+			snprintf(cg.root, sizeof(cg.root), "%s", m->mnt_dir);
+		else if (!strcmp(m->mnt_type, "cgroup") && !v1[0] &&
+			 hasmntopt(m, "blkio"))
+			snprintf(v1, sizeof(v1), "%s", m->mnt_dir);
+	}
+	endmntent(f);
+	/* blkio on v1 is the io controller wherever it is mounted */
+	if (v1[0])
+		snprintf(cg.root, sizeof(cg.root), "%s", v1);
+}
+
+static struct cg_entry *find(uint32_t ino)
+{
+	unsigned int i;
+
+	for (i = 0; i < cg.nr; i++)
+		if (cg.e[i].ino == ino)
+			return &cg.e[i];
+	return NULL;
+}
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	size_t root = strlen(cg.root);
+
+	(void)ftw;
+	if (type != FTW_D || find(key(st->st_ino)))
+		return 0;
+	cg.e = iolat_grow(cg.e, &cg.cap, cg.nr + 1, sizeof(*cg.e));
+	cg.e[cg.nr].ino = key(st->st_ino);
+	cg.e[cg.nr].path = strdup(path[root] ? path + root : "/");
+	if (cg.e[cg.nr].path)
+		cg.nr++;
+	return 0;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/**
+ * iolat_cgroup_path() - a cgroup's path in the io controller's hierarchy
+ * @id: struct iolat_record's cgroup
+ *
+ * Return: "/", "/system.slice/x.service"...; NULL for 0 (none) or an id
+ * not found.
+ */
+const char *iolat_cgroup_path(uint64_t id)
+{
+	struct cg_entry *e;
+
+	if (!id)
+		return NULL;
+	e = find(key(id));
+	if (e)
+		return e->path;
+	if (!cg.looked)
+		find_root();
+	if (!cg.root[0] || (cg.nr && mono_s() - cg.scanned_s < 1))
+		return NULL;
+	cg.scanned_s = mono_s();
+	nftw(cg.root, walk_one, 32, FTW_PHYS | FTW_MOUNT);
+	e = find(key(id));
+	return e ? e->path : NULL;
+}
+
+/* The io controller's hierarchy's mount, or NULL if none is. */
+const char *iolat_cgroup_root(void)
+{
+	if (!cg.looked)
+		find_root();
+	return cg.root[0] ? cg.root : NULL;
+}
