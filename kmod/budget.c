@@ -3,6 +3,8 @@
  * A session's memory, part by part (budget.h).
  */
 #include <linux/cpumask.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/overflow.h>
 #include "budget.h"
 #include "inflight.h"
@@ -47,6 +49,21 @@ static void iolat_budget_dev(struct iolat_budget *b,
 	}
 }
 
+/*
+ * Records per CPU buffer when START gives none: IOLAT_RING_DEFAULT, or
+ * fewer, a power of two, so that the buffers of the @cpus online fit in
+ * @ring_bytes; at least IOLAT_RING_MIN.
+ */
+static unsigned int iolat_budget_ring_default(u64 ring_bytes, u64 cpus,
+					      unsigned int stride)
+{
+	u64 fit = div64_u64(ring_bytes, cpus * stride);
+
+	if (fit < IOLAT_RING_MIN)
+		return IOLAT_RING_MIN;
+	return min_t(u64, IOLAT_RING_DEFAULT, rounddown_pow_of_two(fit));
+}
+
 /**
  * iolat_budget_count() - what a session of these devices allocates
  * @b: set to its parts; @b->map is 0, the map's size being known once
@@ -55,6 +72,7 @@ static void iolat_budget_dev(struct iolat_budget *b,
  * @nr: how many
  * @ring_slots: records per CPU buffer, or 0 for the default (set in
  *	@b->ring_slots)
+ * @ring_bytes: the default records' room: the ring_mb module parameter, bytes
  * @mode: IOLAT_MODE_*
  *
  * The CPUs' parts count the CPUs online now (cpus.h); one that comes
@@ -62,7 +80,7 @@ static void iolat_budget_dev(struct iolat_budget *b,
  */
 void iolat_budget_count(struct iolat_budget *b,
 			const struct iolat_dev_spec *specs, unsigned int nr,
-			unsigned int ring_slots, u32 mode)
+			unsigned int ring_slots, u64 ring_bytes, u32 mode)
 {
 	u64 acct = 0, hist = 0;	/* a CPU's parts of the devices */
 	size_t tables;
@@ -108,7 +126,8 @@ void iolat_budget_count(struct iolat_budget *b,
 	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
 		ring_slots = IOLAT_RING_MIN;
 	else if (!ring_slots)
-		ring_slots = iolat_session_ring_default(b->stride);
+		ring_slots = iolat_budget_ring_default(ring_bytes, b->cpus,
+						       b->stride);
 	b->ring_slots = ring_slots;
 	b->per_cpu = iolat_cpu_bytes(ring_slots, b->stride) + acct + hist;
 	b->rings = b->cpus * iolat_cpu_bytes(ring_slots, b->stride);

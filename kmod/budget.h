@@ -28,7 +28,7 @@ struct iolat_budget {
 
 void iolat_budget_count(struct iolat_budget *b,
 			const struct iolat_dev_spec *specs, unsigned int nr,
-			unsigned int ring_slots, u32 mode);
+			unsigned int ring_slots, u64 ring_bytes, u32 mode);
 
 void iolat_budget_added(struct iolat_budget *b,
 			const struct iolat_dev_spec *spec, u32 mode,

@@ -577,7 +577,6 @@ int iolat_session_join(struct iolat_session *s,
 		       struct netlink_ext_ack *extack);
 int iolat_session_map(struct iolat_session *s, struct iolat_dev *d,
 		      struct netlink_ext_ack *extack);
-unsigned int iolat_session_ring_default(unsigned int stride);
 u64 iolat_session_mem(u32 portid, u64 *mine, unsigned int *nr);
 int iolat_session_stop(u32 portid, struct iolat_cpu_stats *stats,
 		       struct netlink_ext_ack *extack);

@@ -273,7 +273,7 @@ int iolat_session_init(void)
  * @specs: devices to trace, validated
  * @nr_specs: how many, 1..IOLAT_MAX_DEVS
  * @ring_slots: records per CPU buffer, a power of two; 0: as many as
- *	fit the ring_mb module parameter (iolat_session_ring_default())
+ *	fit the ring_mb module parameter (budget.c)
  * @filter: which requests to record
  * @mode: IOLAT_MODE_*: keep the counters (acct.h) but write no
  *	record; trace the NVMe commands of the devices that are NVMe
@@ -295,7 +295,8 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 
 	/* what it would take, before anything is allocated */
 	mode |= iolat_mode_who(mode, filter);
-	iolat_budget_count(&b, specs, nr_specs, ring_slots, mode);
+	iolat_budget_count(&b, specs, nr_specs, ring_slots,
+			   (u64)READ_ONCE(ring_mb) << 20, mode);
 	need = iolat_budget_total(&b);
 	if (need > (u64)READ_ONCE(max_session_mb) << 20) {
 		pr_info_ratelimited("a session of %u devices needs %llu MiB (histograms %llu, records %llu, tables %llu), over max_session_mb=%u\n",
@@ -348,25 +349,6 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 out:
 	mutex_unlock(&iolat_mutex);
 	return err;
-}
-
-/**
- * iolat_session_ring_default() - records per CPU buffer when START
- *	gives none
- * @stride: a slot's bytes (ring.h)
- *
- * IOLAT_RING_DEFAULT, or fewer, a power of two, so that the buffers of
- * every CPU online fit in the ring_mb module parameter's MiB; at least
- * IOLAT_RING_MIN.
- */
-unsigned int iolat_session_ring_default(unsigned int stride)
-{
-	u64 fit = div_u64((u64)READ_ONCE(ring_mb) << 20,
-			  num_online_cpus() * stride);
-
-	if (fit < IOLAT_RING_MIN)
-		return IOLAT_RING_MIN;
-	return min_t(u64, IOLAT_RING_DEFAULT, rounddown_pow_of_two(fit));
 }
 
 /**
