@@ -171,6 +171,11 @@ static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
 		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0) |
 		(attrs[IOLAT_A_CGROUPS] ? IOLAT_MODE_CGROUPS : 0);
+	if ((*mode & IOLAT_MODE_CGROUPS) && !IS_ENABLED(CONFIG_BLK_CGROUP)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_CGROUPS],
+				    "this kernel has no block cgroups (CONFIG_BLK_CGROUP): its I/O has no cgroup to name");
+		return -EOPNOTSUPP;
+	}
 	if ((*mode & IOLAT_MODE_CGROUPS) &&
 	    (*mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_CGROUPS],
