@@ -17,7 +17,8 @@
 # - Once it has scraped every request (histogram_count() and
 #   iolat_requests_total are IOLAT.json's counts), histogram_quantile()
 #   over the native histogram agrees with iolat's own percentile of the
-#   same requests within the schema's bucket width.  Prometheus places a
+#   same requests within the schema's bucket width (two sessions: see
+#   below).  Prometheus places a
 #   quantile in the bucket of its rank, linearly; iolat gives the
 #   midpoint of the module's bin of that rank, whose count the exporter
 #   put whole in the bucket of that midpoint: both are in one bucket.
@@ -26,7 +27,13 @@
 #   The two sessions stamp each request with their own probes, which a
 #   vCPU descheduled between them can put apart: a quantile is compared
 #   where at least 10 requests lie above it (not the tail's last few,
-#   which are such requests), p50, p90 and p99 of IOLAT.json here.
+#   which are such requests), p50, p90 and p99 of IOLAT.json here; and a
+#   rank that falls at an edge of the module's bins can be on either
+#   side of it in the two sessions (make check saw p90 of 3000 reads at
+#   315.7 us in Prometheus, 345.1 us in record -A: adjacent buckets), so
+#   the two may be one bucket further apart.  That a bin's count is in
+#   its midpoint's bucket, which makes one histogram's quantiles agree
+#   within one bucket, tests/unit/expo_test.c shows exactly.
 #
 # Waits for Prometheus's scrapes as long as they take (a ceiling of ten
 # minutes, not a floor).  Prints what it compared; exits 1 on a mismatch.
@@ -136,7 +143,7 @@ for k, st in want.items():
             continue
         v = st[name + "_ns"] / 1e9
         p = scalar(f"histogram_quantile({q}, {sel(*k)})")
-        tol = (growth - 1) * min(p, v)
+        tol = (growth * growth - 1) * min(p, v)
         clamped = st[name + "_ns"] in (st["min_ns"], st["max_ns"])
         if clamped:
             tol += v / 16
