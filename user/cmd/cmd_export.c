@@ -556,6 +556,7 @@ int cmd_export(int argc, const char **argv)
 		goto out;
 	ex.every_s = args.every_s;
 	ao.prom_step = args.prom_step;
+	iolat_an_default_pct(&ao);
 	if (args.dir && access(args.dir, W_OK)) {
 		iolat_err("--textfile: cannot write in %s: %s", args.dir,
 			  strerror(errno));
@@ -616,6 +617,13 @@ int cmd_export(int argc, const char **argv)
 	}
 	if (ex.ready)
 		iolat_notify("STOPPING=1");
+	/* -o json: what the exposition held at the end, with percentiles */
+	if (args.output && !iolat_out_json.begin(&ex.an)) {
+		struct iolat_run run = s.run;
+
+		run.delivered = ex.an.records;
+		iolat_out_json.summary(&ex.an, &run, ex.have_c ? ex.c : NULL);
+	}
 	/*
 	 * No stale numbers left for node_exporter to serve as if current:
 	 * the text file goes with the exporter.

@@ -14,6 +14,7 @@ struct export_args {
 	char *dir;		/* --textfile DIR */
 	char *listen;		/* --listen ADDR:PORT */
 	char *every, *buckets;
+	char *output;		/* -o json: the run, at its end */
 	int records;
 	double every_s;		/* -i, parsed */
 	unsigned int prom_step;	/* --buckets, parsed */

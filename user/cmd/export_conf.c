@@ -118,6 +118,9 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 		{ "records", 0, POPT_ARG_NONE, &a->records, 0,
 		  "stream every request's record and analyse it here, rather than read the module's histograms (costs as much as record)",
 		  NULL },
+		{ "output", 'o', POPT_ARG_STRING, &a->output, 0,
+		  "json: at the end, the run's histograms and percentiles (those the exposition holds) as record -A -o json prints them",
+		  "json" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -144,6 +147,11 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 		iolat_err("export needs --textfile DIR or --listen ADDR:PORT");
 		return -1;
 	}
+	if (a->output && strcmp(a->output, "json")) {
+		iolat_err("export -o takes json (the run at its end), not '%s'",
+			  a->output);
+		return -1;
+	}
 	a->every_s = 15;
 	if (a->every && iolat_parse_secs("-i", a->every, IOLAT_MIN_INTERVAL_S,
 					 &a->every_s))
@@ -159,6 +167,7 @@ void export_args_free(struct export_args *a)
 	free(a->listen);
 	free(a->every);
 	free(a->buckets);
+	free(a->output);
 	if (a->pc)
 		poptFreeContext(a->pc);
 	free(a->argv);
@@ -186,7 +195,7 @@ void export_args_fixed(const struct export_args *a, const struct export_args *b,
 
 	for (i = 0; !devs && i < x->nr_devargs; i++)
 		devs = strcmp(x->devargs[i], y->devargs[i]);
-	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s%s",
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s%s%s",
 		 devs ? " -d" : "",
 		 !export_same(x->include, y->include) ? " --include" : "",
 		 !export_same(x->exclude, y->exclude) ? " --exclude" : "",
@@ -196,5 +205,6 @@ void export_args_fixed(const struct export_args *a, const struct export_args *b,
 		 x->pid != y->pid || x->tgid != y->tgid ? " -p/--tid" : "",
 		 x->duration != y->duration || x->ring != y->ring ? " -t/-b" : "",
 		 !export_same(x->summary, y->summary) ? " --summary" : "",
-		 a->records != b->records ? " --records" : "");
+		 a->records != b->records ? " --records" : "",
+		 !export_same(a->output, b->output) ? " -o" : "");
 }
