@@ -82,23 +82,22 @@ void iolat_expo_value(struct iolat_expo *x, const struct iolat_expo_label *l,
 void iolat_expo_hist(struct iolat_expo *x, const struct iolat_expo_label *l,
 		     unsigned int nr, const struct iolat_hist *h)
 {
-	uint64_t below = 0;
-	unsigned int bin = 0, k;
+	uint64_t below[IOLAT_PROM_NR_BOUNDS];
+	unsigned int i, n;
 	char le[48];
 
 	if (x->fmt == IOLAT_EXPO_PROTOBUF) {
 		iolat_expo_pb_hist(x, l, nr, h);
 		return;
 	}
-	for (k = 0; k < IOLAT_PROM_NR_BOUNDS; k += x->step) {
-		uint64_t b = iolat_prom_bound(k);
+	n = iolat_prom_classic(h, x->step, below);
+	for (i = 0; i < n; i++) {
+		uint64_t b = iolat_prom_bound(i * x->step);
 
-		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
-			below += h->bins[bin++];
 		snprintf(le, sizeof(le), "le=\"%llu.%09llu\"",
 			 U((b - 1) / 1000000000ULL), U((b - 1) % 1000000000ULL));
 		text_series(x, "_bucket", l, nr, le);
-		fprintf(x->f, " %llu\n", U(below));
+		fprintf(x->f, " %llu\n", U(below[i]));
 	}
 	text_series(x, "_bucket", l, nr, "le=\"+Inf\"");
 	fprintf(x->f, " %llu\n", U(h->count));

@@ -83,6 +83,8 @@ enum iolat_expo_format iolat_expo_negotiate(const char *accept);
 
 /* The classic buckets: the k-th bound, their number (out_prom.c). */
 uint64_t iolat_prom_bound(unsigned int k);
+unsigned int iolat_prom_classic(const struct iolat_hist *h, unsigned int step,
+				uint64_t below[]);
 #define IOLAT_PROM_FIRST_EXP	10
 #define IOLAT_PROM_LAST_EXP	36
 #define IOLAT_PROM_NR_BOUNDS \

@@ -167,25 +167,22 @@ void iolat_expo_pb_value(struct iolat_expo *x, const struct iolat_expo_label *l,
 static int pb_classic(struct iolat_expo *x, pb_hist *ph,
 		      const struct iolat_hist *h)
 {
-	unsigned int bin = 0, k;
-	uint64_t below = 0;
+	uint64_t below[IOLAT_PROM_NR_BOUNDS];
+	unsigned int i, n = iolat_prom_classic(h, x->step, below);
 
-	ph->bucket = pb_alloc(x, IOLAT_PROM_NR_BOUNDS * sizeof(*ph->bucket));
+	ph->bucket = pb_alloc(x, n * sizeof(*ph->bucket));
 	if (!ph->bucket)
 		return -1;
-	for (k = 0; k < IOLAT_PROM_NR_BOUNDS; k += x->step) {
-		uint64_t b = iolat_prom_bound(k);
+	for (i = 0; i < n; i++) {
 		pb_bucket *pbk = pb_alloc(x, sizeof(*pbk));
 
 		if (!pbk)
 			return -1;
-		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
-			below += h->bins[bin++];
 		io__prometheus__client__bucket__init(pbk);
 		pbk->has_cumulative_count = true;
-		pbk->cumulative_count = below;
+		pbk->cumulative_count = below[i];
 		pbk->has_upper_bound = true;
-		pbk->upper_bound = (b - 1) / 1e9;
+		pbk->upper_bound = (iolat_prom_bound(i * x->step) - 1) / 1e9;
 		ph->bucket[ph->n_bucket++] = pbk;
 	}
 	return 0;

@@ -23,6 +23,30 @@ uint64_t iolat_prom_bound(unsigned int k)
 	return (1ULL << e) + (k % 4) * (1ULL << (e - 2));
 }
 
+/**
+ * iolat_prom_classic() - the classic buckets of a histogram
+ * @h: the histogram, of nanoseconds
+ * @step: every @step-th bound
+ * @below: set to each bound's count of values below it, IOLAT_PROM_NR_BOUNDS at most
+ *
+ * Return: how many bounds.
+ */
+unsigned int iolat_prom_classic(const struct iolat_hist *h, unsigned int step,
+				uint64_t below[])
+{
+	unsigned int bin = 0, k, n = 0;
+	uint64_t sum = 0;
+
+	for (k = 0; k < IOLAT_PROM_NR_BOUNDS; k += step) {
+		uint64_t b = iolat_prom_bound(k);
+
+		while (bin < IOLAT_HIST_NR_BINS && iolat_hist_bin_lo(bin) < b)
+			sum += h->bins[bin++];
+		below[n++] = sum;
+	}
+	return n;
+}
+
 const struct iolat_native_opts iolat_native_records = {
 	.schema = IOLAT_HIST_SUB_BITS,
 	.zero_ns = 2,
