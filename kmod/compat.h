@@ -184,13 +184,12 @@ static inline dev_t iolat_bio_devt(const struct bio *bio)
 }
 
 /*
- * The cgroup @bio is charged to, as its id (struct iolat_record's
- * cgroup), or 0: its blkg's blkcg's cgroup, in the io controller's
- * hierarchy, by bio_blkcg_css() once the blkg's struct is private to the
- * block layer (v5.19), by the blkg itself before; 4.19's bio without a
- * blkg yet, by its bi_css if it has one.
+ * The css of the blkcg @bio is charged to, in the io controller's
+ * hierarchy, or NULL: by bio_blkcg_css() once the blkg's struct is
+ * private to the block layer (v5.19), by the blkg itself before; 4.19's
+ * bio without a blkg yet, by its bi_css if it has one.
  */
-static inline u64 iolat_bio_cgroup(struct bio *bio)
+static inline struct cgroup_subsys_state *iolat_bio_css(struct bio *bio)
 {
 #if IS_ENABLED(CONFIG_BLK_CGROUP)
 	struct cgroup_subsys_state *css;
@@ -204,16 +203,55 @@ static inline u64 iolat_bio_cgroup(struct bio *bio)
 		css = bio->bi_css;
 #endif
 #endif
-	if (!css || !css->cgroup)
-		return 0;
+	return css && css->cgroup ? css : NULL;
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * A cgroup's id: its kernfs node's, one u64 since v5.5 (cgroup_id(),
+ * "kernfs: convert to u64 id"), the inode number and its generation
+ * above it before (union kernfs_node_id, 4.14 and RHEL 8's 4.18).
+ */
+static inline u64 iolat_cgroup_id(struct cgroup *cgrp)
+{
 #ifdef IOLAT_HAVE_CGROUP_ID
-	return cgroup_id(css->cgroup);
+	return cgroup_id(cgrp);
 #else
-	return css->cgroup->kn->id.id;
+	return cgrp->kn->id.id;
 #endif
-#else
-	return 0;
-#endif
+}
+
+/*
+ * The cgroup @bio is charged to, as its id (struct iolat_record's
+ * cgroup), or 0.
+ */
+static inline u64 iolat_bio_cgroup(struct bio *bio)
+{
+	struct cgroup_subsys_state *css = iolat_bio_css(bio);
+
+	return css ? iolat_cgroup_id(css->cgroup) : 0;
+}
+
+/*
+ * Is @bio (NULL: a request without one) charged to one of @ids (their
+ * low 32 bits: IOLAT_A_FILTER_CGROUPS) or to a cgroup under one?  Its
+ * cgroup's ancestors are walked up to the root: a few levels, pinned by
+ * the bio's reference on its own.
+ */
+static inline bool iolat_bio_in_cgroups(struct bio *bio, const u32 *ids,
+					unsigned int nr)
+{
+	struct cgroup_subsys_state *css = bio ? iolat_bio_css(bio) : NULL;
+	struct cgroup *cgrp;
+	unsigned int i;
+
+	for (cgrp = css ? css->cgroup : NULL; cgrp; cgrp = cgroup_parent(cgrp))
+		for (i = 0; i < nr; i++)
+			if ((u32)iolat_cgroup_id(cgrp) == ids[i])
+				return true;
+	return false;
 }
 
 /*

@@ -243,6 +243,9 @@ struct iolat_filter {
 	u32 tgid;
 	char comm[IOLAT_COMM_LEN];
 	u64 min_ns;
+	/* IOLAT_A_FILTER_CGROUPS: low 32 bits (iolat_bio_in_cgroups()) */
+	u32 nr_cgroups;
+	u32 cgroups[IOLAT_FILTER_CGROUPS];
 };
 
 /* START's modes (session.c) */

@@ -86,6 +86,8 @@ const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_AGGREGATE] = { .type = NLA_FLAG },
 	[IOLAT_A_NVME] = { .type = NLA_FLAG },
 	[IOLAT_A_CGROUPS] = { .type = NLA_FLAG },
+	[IOLAT_A_FILTER_CGROUPS] = { .type = NLA_BINARY,
+				     .len = IOLAT_FILTER_CGROUPS * sizeof(u64) },
 	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
 };
 

@@ -160,6 +160,38 @@ static void iolat_nl_parse_filter(struct nlattr **attrs,
 			sizeof(f->comm));
 	if (attrs[IOLAT_A_FILTER_MIN_NS])
 		f->min_ns = nla_get_u64(attrs[IOLAT_A_FILTER_MIN_NS]);
+	if (attrs[IOLAT_A_FILTER_CGROUPS]) {
+		const struct nlattr *a = attrs[IOLAT_A_FILTER_CGROUPS];
+		const u8 *ids = nla_data(a);
+		unsigned int i;
+		u64 id;
+
+		/* iolat_nl_check_cgroups(): whole u64s, at most the array */
+		f->nr_cgroups = nla_len(a) / sizeof(u64);
+		for (i = 0; i < f->nr_cgroups; i++) {
+			memcpy(&id, ids + i * sizeof(id), sizeof(id));
+			f->cgroups[i] = (u32)id;
+		}
+	}
+}
+
+/* IOLAT_A_FILTER_CGROUPS: 1 to IOLAT_FILTER_CGROUPS u64s, on a kernel with them. */
+static int iolat_nl_check_cgroups(const struct nlattr *a,
+				  struct netlink_ext_ack *extack)
+{
+	if (!a)
+		return 0;
+	if (!IS_ENABLED(CONFIG_BLK_CGROUP)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "this kernel has no block cgroups (CONFIG_BLK_CGROUP): its I/O has no cgroup to filter by");
+		return -EOPNOTSUPP;
+	}
+	if (!nla_len(a) || nla_len(a) % sizeof(u64)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "the cgroup filter is an array of u64 cgroup ids");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* START's flags, of which at most one of the ways to keep no records. */
@@ -186,7 +218,7 @@ static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 		static const int filters[] = {
 			IOLAT_A_FILTER_OPS, IOLAT_A_FILTER_PID,
 			IOLAT_A_FILTER_TGID, IOLAT_A_FILTER_COMM,
-			IOLAT_A_FILTER_MIN_NS,
+			IOLAT_A_FILTER_MIN_NS, IOLAT_A_FILTER_CGROUPS,
 		};
 		unsigned int i;
 
@@ -267,6 +299,10 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 				    "the command name filter is empty");
 		return -EINVAL;
 	}
+	err = iolat_nl_check_cgroups(info->attrs[IOLAT_A_FILTER_CGROUPS],
+				     info->extack);
+	if (err)
+		return err;
 	iolat_nl_parse_filter(info->attrs, &filter);
 	err = iolat_nl_parse_mode(info, &mode);
 	if (err)

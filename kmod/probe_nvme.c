@@ -304,9 +304,11 @@ static void iolat_probe_nvme_setup(IOLAT_TP_NVME_SETUP_PROTO(data, rq, cmd))
 		memset(&slot->who, 0, sizeof(slot->who));
 		if (in_task() && !(current->flags & PF_KTHREAD))
 			known = iolat_submitter_set(&slot->who, current);
+		/* an admin command: no bio, so no cgroup to keep */
 		slot->filtered = !iolat_filter_wanted(&s->filter,
 						      IOLAT_OP_OTHER,
-						      &slot->who, known);
+						      &slot->who, known) ||
+				 s->filter.nr_cgroups;
 	}
 	qd = atomic_inc_return(&c->qids[qid].n) - 1;
 	slot->qd = min_t(int, max(qd, 0), U16_MAX);

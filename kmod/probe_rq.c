@@ -120,7 +120,10 @@ filter:
 	slot->filtered = !iolat_filter_wanted(&s->filter,
 					      iolat_record_op(rq->cmd_flags),
 					      &x->who,
-					      slot->flags & IOLAT_F_SUBMITTER);
+					      slot->flags & IOLAT_F_SUBMITTER) ||
+			 (s->filter.nr_cgroups &&
+			  !iolat_bio_in_cgroups(rq->bio, s->filter.cgroups,
+						s->filter.nr_cgroups));
 }
 
 /* Does the session keep a request of stages @done that completed at @now? */

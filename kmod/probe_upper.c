@@ -165,7 +165,10 @@ static void iolat_probe_upper_queue(IOLAT_TP_BIO_PROTO(data, bio))
 	if (in_task() && !(current->flags & PF_KTHREAD))
 		u->flags |= iolat_submitter_set(&u->who, current);
 	u->filtered = !iolat_filter_wanted(&s->filter, u->op, &u->who,
-					   u->flags & IOLAT_F_SUBMITTER);
+					   u->flags & IOLAT_F_SUBMITTER) ||
+		      (s->filter.nr_cgroups &&
+		       !iolat_bio_in_cgroups(bio, s->filter.cgroups,
+					     s->filter.nr_cgroups));
 	iolat_upper_join(s, d, u, u->q_ns);
 	u->link = 0;
 	u->low_first = 0;

@@ -15,6 +15,7 @@
  * 32-bit numbers wrap.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "dev/dev.h"
 #include "util/util.h"
@@ -155,4 +157,43 @@ const char *iolat_cgroup_root(void)
 	if (!cg.looked)
 		find_root();
 	return cg.root[0] ? cg.root : NULL;
+}
+
+/**
+ * iolat_cgroup_resolve() - a cgroup named on the command line, as an id
+ * @arg: its directory, or its path in the io controller's hierarchy as
+ *	 iolat prints it ("/system.slice/x.service", or without the "/")
+ * @id: its id for IOLAT_A_FILTER_CGROUPS, the directory's inode number
+ *
+ * Return: 0, or -1 with the reason printed.
+ */
+int iolat_cgroup_resolve(const char *arg, uint64_t *id)
+{
+	const char *root = iolat_cgroup_root();
+	char path[2 * PATH_MAX];
+	struct stat rs, st;
+	size_t n;
+
+	if (!root) {
+		iolat_err("--cgroup %s: no io controller's hierarchy is mounted (cgroup v2 with io, or v1's blkio)",
+			  arg);
+		return -1;
+	}
+	n = strlen(root);
+	if (!strncmp(arg, root, n) && (!arg[n] || arg[n] == '/'))
+		snprintf(path, sizeof(path), "%s", arg);
+	else
+		snprintf(path, sizeof(path), "%s%s%s", root,
+			 *arg == '/' ? "" : "/", arg);
+	if (stat(root, &rs) || stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		iolat_err("--cgroup %s: no such cgroup in %s", arg, root);
+		return -1;
+	}
+	if (st.st_dev != rs.st_dev) {
+		iolat_err("--cgroup %s: %s is not in the io controller's hierarchy (%s)",
+			  arg, path, root);
+		return -1;
+	}
+	*id = st.st_ino;
+	return 0;
 }

@@ -187,5 +187,6 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 /* cgroup.c: a record's cgroup, by its id */
 const char *iolat_cgroup_path(uint64_t id);
 const char *iolat_cgroup_root(void);
+int iolat_cgroup_resolve(const char *arg, uint64_t *id);
 
 #endif /* IOLAT_DEV_H */

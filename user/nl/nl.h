@@ -89,6 +89,8 @@ struct iolat_filter {
 	uint32_t tgid;
 	char comm[IOLAT_COMM_LEN];
 	uint64_t min_ns;
+	unsigned int nr_cgroups;	/* --cgroup: ids, iolat_cgroup_resolve() */
+	uint64_t cgroups[IOLAT_FILTER_CGROUPS];
 };
 /* One clock of the clock test (enum iolat_clock_attr). */
 #define IOLAT_MAX_CLOCK_PAIRS 64

@@ -326,6 +326,9 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	    (f->tgid && nla_put_u32(msg, IOLAT_A_FILTER_TGID, f->tgid)) ||
 	    (f->comm[0] && nla_put_string(msg, IOLAT_A_FILTER_COMM, f->comm)) ||
 	    (f->min_ns && nla_put_u64(msg, IOLAT_A_FILTER_MIN_NS, f->min_ns)) ||
+	    (f->nr_cgroups &&
+	     nla_put(msg, IOLAT_A_FILTER_CGROUPS,
+		     f->nr_cgroups * sizeof(*f->cgroups), f->cgroups)) ||
 	    ((mode & IOLAT_START_COUNTERS_ONLY) &&
 	     nla_put_flag(msg, IOLAT_A_COUNTERS_ONLY)) ||
 	    ((mode & IOLAT_START_AGGREGATE) &&

@@ -27,6 +27,8 @@ struct iolat_session_opts {
 	char *ops, *comm, *min_lat;
 	char *summary;
 	int pid, tgid;
+	unsigned int nr_cgroups;	/* --cgroup */
+	uint64_t cgroups[IOLAT_FILTER_CGROUPS];
 };
 struct iolat_run {
 	double seconds;

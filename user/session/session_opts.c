@@ -35,6 +35,9 @@ struct poptOption iolat_session_options[] = {
 	  "keep only requests submitted by thread TID", "TID" },
 	{ "comm", 'c', POPT_ARG_STRING, NULL, 'c',
 	  "keep only requests submitted by tasks named COMM", "COMM" },
+	{ "cgroup", 0, POPT_ARG_STRING, NULL, 'G',
+	  "keep only requests charged to this cgroup or one under it (repeat for more)",
+	  "CGROUP" },
 	{ "min-latency", 'm', POPT_ARG_STRING, NULL, 'm',
 	  "keep only requests slower than this (e.g. 500us, 10ms)", "TIME" },
 	{ "summary", 0, POPT_ARG_STRING, NULL, 'S',
@@ -135,6 +138,19 @@ static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 	case 'm':
 		free(o->min_lat);
 		o->min_lat = (char *)arg;
+		return 1;
+	case 'G':
+		if (o->nr_cgroups == IOLAT_FILTER_CGROUPS) {
+			iolat_err("at most %d --cgroup a session",
+				  IOLAT_FILTER_CGROUPS);
+			free((void *)arg);
+			return -1;
+		}
+		v = iolat_cgroup_resolve(arg, &o->cgroups[o->nr_cgroups]);
+		free((void *)arg);
+		if (v)
+			return -1;
+		o->nr_cgroups++;
 		return 1;
 	case 'S':
 		free(o->summary);
@@ -443,6 +459,8 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 	}
 	s->filter.pid = o->pid;
 	s->filter.tgid = o->tgid;
+	s->filter.nr_cgroups = o->nr_cgroups;
+	memcpy(s->filter.cgroups, o->cgroups, sizeof(o->cgroups));
 	s->summary = o->summary;
 	s->duration = o->duration;
 	s->ring = o->ring;

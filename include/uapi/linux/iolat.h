@@ -29,6 +29,7 @@
 #define IOLAT_RING_MAX		(1U << 20)
 #define IOLAT_RING_DEFAULT	8192
 #define IOLAT_COMM_LEN		16	/* TASK_COMM_LEN */
+#define IOLAT_FILTER_CGROUPS	8	/* cgroups of IOLAT_A_FILTER_CGROUPS */
 #define IOLAT_NVME_ADMIN_TAGS	64	/* admin commands in flight per controller */
 #define IOLAT_MAX_EVENTS	16	/* session events kept until read */
 
@@ -93,6 +94,15 @@ enum iolat_attr {
 	IOLAT_A_NR_SESSIONS,	/* u32 (GET_INFO): sessions now */
 	/* flag (START): each record carries its I/O's cgroup (cgroup) */
 	IOLAT_A_CGROUPS,
+	/*
+	 * binary (START): u64 cgroup ids, 1 to IOLAT_FILTER_CGROUPS: keep the
+	 * requests whose first bio is charged to one of these cgroups of the
+	 * io controller's hierarchy (v2, or v1's blkio) or to a cgroup under
+	 * one.  A cgroup is known by its directory's inode number (st_ino);
+	 * the module compares the low 32 bits (the kernfs inode number, the
+	 * whole id before v5.5 having a generation above it).
+	 */
+	IOLAT_A_FILTER_CGROUPS,
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
