@@ -1,51 +1,63 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-#   cgroups_vs_io_stat.py IOLAT DEVICE OUTDIR
+#   cgroups_vs_io_stat.py IOLAT DEVICE OUTDIR v2 [WBDEVICE]
+#   cgroups_vs_io_stat.py IOLAT DEVICE OUTDIR v1
 #
-# filter_test's cgroups_match_io_stat: each request's cgroup, as
-# `iolat trace --cgroups -o csv` gives it, against the kernel's own
-# count per cgroup (io.stat).  Two new cgroups of cgroup v2 with the io
-# controller; fio in each, 4 KiB direct random reads in one, writes in
-# the other, on DEVICE with merges off (a bio a request: io.stat counts
-# bios); iolat traces from before the first starts to after the last
-# ends.  Each cgroup's reads, writes and bytes in iolat's lines equal its
-# io.stat for DEVICE (new cgroups: from zero), and every line of the
-# two fio jobs names one of them.  A kernel without block cgroups (no io
-# or blkio controller in /proc/cgroups: the debug kernel's config) cannot
-# attribute: there, iolat must refuse --cgroups and say why.  Prints
-# what it compared; exits 1 on a difference, 2 if it cannot set up the
-# cgroups.
+# filter_test's cgroups_match_io_stat (v2) and cgroups_v1_match_blkio
+# (v1): each request's cgroup, as `iolat trace --cgroups -o csv` gives
+# it, against the kernel's own count per cgroup.  Two new cgroups of the
+# io controller's hierarchy (v2's io, or v1's blkio mounted here); fio
+# in each, 4 KiB direct random reads in one, writes in the other, on
+# DEVICE with merges off (a bio a request: the kernel counts bios); iolat
+# traces from before the first starts to after the last ends, and the
+# kernel's counts are read before and after it (bracketing).  Checks:
+# 1. each cgroup's reads, writes and bytes in iolat's lines equal the
+#    growth of its io.stat (v1: blkio.throttle.io_serviced and
+#    io_service_bytes) for DEVICE, and every line of the fio jobs names
+#    one of them;
+# 2. `record --cgroups -o json`'s table, again with both jobs: each
+#    cgroup's requests and bytes against the kernel's, its Q2C p50 and
+#    p99 against its fio job's clat: fio's clat is from io_submit() to
+#    the reaping of the completion, and contains Q2C, so fio's
+#    percentile bounds iolat's, within fio's bin width (its bins are 1/64
+#    of a power of two; fio reports their middle).  What fio adds is
+#    printed.  The cgroups' shares of the queue time sum to 1;
+# 3. --cgroup A: every line kept is A's, as many as A's growth, and the
+#    module counts B's requests as filtered;
+# 4. v2 with WBDEVICE (a device made for it, so that its page cache's
+#    inode is new): buffered writes by a process in A, flushed by a
+#    `sync` run from the root, are A's, in iolat as in A's io.stat, and
+#    submitted by the writeback (sync itself or a flusher), not by the
+#    writer.  A kernel without the memory controller has no cgroup
+#    writeback and charges the root: iolat must too.  (v1 has no cgroup
+#    writeback: the flusher's cgroup, the root, is charged there.)
+# A kernel without block cgroups (no io or blkio controller in
+# /proc/cgroups: the debug kernel's config) cannot attribute: there,
+# iolat must refuse --cgroups and --cgroup and say why.  Prints what it
+# compared; exits 1 on a difference, 2 if it cannot set up the cgroups.
 import csv
+import json
 import os
 import subprocess
 import sys
 
-iolat, dev, out = sys.argv[1:4]
-root = "/sys/fs/cgroup"
+iolat, dev, out, mode = sys.argv[1:5]
+wbdev = sys.argv[5] if len(sys.argv) > 5 else None
 names = ("iolat_a", "iolat_b")
 jobs = {"iolat_a": ("randread", 2000), "iolat_b": ("randwrite", 1000)}
+root = "/sys/fs/cgroup" if mode == "v2" else "/tmp/iolat_blkio"
+bad = 0
 
 
 def sh(cmd):
     return subprocess.run(cmd, shell=True).returncode
 
 
-def setup():
-    if sh(f"grep -q ' {root} cgroup2 ' /proc/mounts") and \
-       sh(f"mount -t cgroup2 none {root}"):
-        return "cannot mount cgroup v2"
-    if "io" not in open(f"{root}/cgroup.controllers").read().split():
-        return "no io controller in cgroup v2"
-    with open(f"{root}/cgroup.subtree_control", "w") as f:
-        f.write("+io")
-    for n in names:
-        if os.path.isdir(f"{root}/{n}"):
-            os.rmdir(f"{root}/{n}")
-        os.mkdir(f"{root}/{n}")
-    with open(f"/sys/block/{dev}/queue/nomerges", "w") as f:
-        f.write("2")
-    return None
+def say(ok, what):
+    global bad
+    bad += not ok
+    print(what + ("" if ok else "  WRONG"))
 
 
 def controllers():
@@ -55,58 +67,246 @@ def controllers():
         return []
 
 
+# cgroup writeback needs the memory controller (CONFIG_CGROUP_WRITEBACK
+# follows CONFIG_MEMCG): the old kernels' fixture configs have none
+cgwb = mode == "v2" and "memory" in controllers()
+
+
+def setup():
+    if mode == "v1":
+        os.makedirs(root, exist_ok=True)
+        if sh(f"mountpoint -q {root}") and \
+           sh(f"mount -t cgroup -o blkio none {root}"):
+            return "cannot mount v1's blkio (bound to cgroup v2?)"
+    else:
+        if sh(f"grep -q ' {root} cgroup2 ' /proc/mounts") and \
+           sh(f"mount -t cgroup2 none {root}"):
+            return "cannot mount cgroup v2"
+        have = open(f"{root}/cgroup.controllers").read().split()
+        if "io" not in have:
+            return "no io controller in cgroup v2"
+        with open(f"{root}/cgroup.subtree_control", "w") as f:
+            f.write("+io" + (" +memory" if cgwb else ""))
+    majmin = open(f"/sys/block/{dev}/dev").read().strip()
+    for n in names:
+        if os.path.isdir(f"{root}/{n}"):
+            os.rmdir(f"{root}/{n}")
+        os.mkdir(f"{root}/{n}")
+        # v1's throttle counts a cgroup's bios only where it has a rule
+        # (6.1's blk_throtl_bio() behind blk_should_throtl(), since about
+        # v5.19; 4.19 counts them all): one no I/O here reaches, a
+        # thousand million a second
+        for rw in ("read", "write") if mode == "v1" else ():
+            with open(f"{root}/{n}/blkio.throttle.{rw}_iops_device", "w") as f:
+                f.write(f"{majmin} 1000000000")
+    for d in (dev, wbdev):
+        if d:
+            with open(f"/sys/block/{d}/queue/nomerges", "w") as f:
+                f.write("2")
+    return None
+
+
+def teardown():
+    for n in names:
+        if os.path.isdir(f"{root}/{n}"):
+            os.rmdir(f"{root}/{n}")
+    if mode == "v1":
+        sh(f"umount {root}")
+    else:
+        # give the controllers back, for a v1 mount of blkio after this
+        sh(f"echo '-io -memory' >{root}/cgroup.subtree_control 2>/dev/null")
+
+
+def kernel_counts(n, d):
+    """cgroup n's (reads, writes, read bytes, written bytes) on device d"""
+    majmin = open(f"/sys/block/{d}/dev").read().strip()
+    if mode == "v2":
+        stat = {}
+        for line in open(f"{root}/{n}/io.stat"):
+            f = line.split()
+            if f and f[0] == majmin:
+                stat = dict(kv.split("=") for kv in f[1:])
+        return tuple(int(stat.get(k, 0)) for k in ("rios", "wios", "rbytes", "wbytes"))
+    got = {}
+    for fn, k in (("io_serviced", "ios"), ("io_service_bytes", "bytes")):
+        for line in open(f"{root}/{n}/blkio.throttle.{fn}"):
+            f = line.split()
+            if len(f) == 3 and f[0] == majmin:
+                got[(f[1], k)] = int(f[2])
+    return tuple(got.get(k, 0) for k in (("Read", "ios"), ("Write", "ios"),
+                                         ("Read", "bytes"), ("Write", "bytes")))
+
+
+def in_cgroup(n, cmd):
+    return f"sh -c 'echo $$ > {root}/{n}/cgroup.procs && exec {cmd}'"
+
+
+def traced(tag, d, cmd, extra=()):
+    """iolat trace --cgroups over cmd on d: its rows, the kernel's growth
+    per cgroup, and the session's summary"""
+    before = {n: kernel_counts(n, d) for n in names}
+    with open(f"{out}/{tag}.csv", "w") as o, open(f"{out}/{tag}.err", "w") as e:
+        rc = subprocess.run([iolat, "trace", "--cgroups", "-o", "csv", "-d", d,
+                             "--summary", f"{out}/{tag}.sum", *extra,
+                             "--", "sh", "-c", cmd], stdout=o, stderr=e).returncode
+    after = {n: kernel_counts(n, d) for n in names}
+    if rc:
+        print(f"iolat trace ({tag}): exits {rc}:", open(f"{out}/{tag}.err").read())
+        sys.exit(1)
+    grew = {n: tuple(a - b for a, b in zip(after[n], before[n])) for n in names}
+    return list(csv.DictReader(open(f"{out}/{tag}.csv"))), grew, \
+        json.load(open(f"{out}/{tag}.sum"))
+
+
+def fio_jobs(tag):
+    return " & ".join(in_cgroup(
+        n, f"fio --name={n} --filename=/dev/{dev} --rw={rw} --bs=4k --direct=1 "
+        f"--ioengine=libaio --iodepth=4 --number_ios={ios} --size=256M --eta=never "
+        f"--output-format=json --output={out}/{tag}_{n}.json")
+        for n, (rw, ios) in jobs.items()) + " & wait"
+
+
+def per_cgroup(rows, comm=None):
+    """(cgroup, op) -> [requests, bytes]"""
+    seen = {}
+    for r in rows:
+        if comm and r["comm"] != comm:
+            continue
+        v = seen.setdefault((r["cgroup"], r["op"]), [0, 0])
+        v[0] += 1
+        v[1] += int(r["bytes"])
+    return seen
+
+
+def last_json(text):
+    """the last of the JSON objects of text that has devices: the run's"""
+    dec, i, last = json.JSONDecoder(), 0, {}
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return last
+        o, i = dec.raw_decode(text, i)
+        if "devices" in o:
+            last = o
+
+
+def sum_key(o, key):
+    if isinstance(o, dict):
+        return sum(v if k == key and isinstance(v, int) else sum_key(v, key)
+                   for k, v in o.items())
+    if isinstance(o, list):
+        return sum(sum_key(v, key) for v in o)
+    return 0
+
+
+def compare_counts(seen, grew, only=names):
+    for n in only:
+        k = grew[n]
+        for i, op in enumerate(("read", "write")):
+            got = tuple(seen.pop(("/" + n, op), (0, 0))[:2])
+            want = (k[i], k[i + 2])
+            say(got == want, f"/{n} {op}: iolat {got[0]} requests, {got[1]} bytes; "
+                f"kernel {want[0]}, {want[1]}")
+
+
+# a kernel without block cgroups: refused, and said
 if not {"io", "blkio"} & set(controllers()):
-    p = subprocess.run([iolat, "trace", "--cgroups", "-d", dev, "-t", "1"],
-                       capture_output=True, text=True)
-    said = "no block cgroups (CONFIG_BLK_CGROUP)" in p.stderr
-    print(f"no io controller in this kernel: iolat trace --cgroups exits {p.returncode}: {p.stderr.strip()}")
-    sys.exit(0 if p.returncode and said else 1)
+    for args in (["--cgroups"], ["--cgroup", "/"]):
+        p = subprocess.run([iolat, "trace", *args, "-d", dev, "-t", "1"],
+                           capture_output=True, text=True)
+        said = "no block cgroups (CONFIG_BLK_CGROUP)" in p.stderr or \
+               "no io controller's hierarchy is mounted" in p.stderr
+        say(p.returncode and said, f"no io controller in this kernel: iolat trace "
+            f"{' '.join(args)} exits {p.returncode}: {p.stderr.strip()}")
+    sys.exit(1 if bad else 0)
 why = setup()
 if why:
     print("cgroups:", why)
+    teardown()
     sys.exit(2)
-majmin = open(f"/sys/block/{dev}/dev").read().strip()
-fio = " & ".join(
-    f"sh -c 'echo $$ > {root}/{n}/cgroup.procs && exec fio --name={n} "
-    f"--filename=/dev/{dev} --rw={rw} --bs=4k --direct=1 --ioengine=libaio "
-    f"--iodepth=4 --number_ios={ios} --size=256M --eta=never --output=/dev/null'"
-    for n, (rw, ios) in jobs.items()) + " & wait"
-with open(f"{out}/cg.csv", "w") as o, open(f"{out}/cg.err", "w") as e:
-    rc = subprocess.run([iolat, "trace", "--cgroups", "-o", "csv", "-d", dev,
-                         "--", "sh", "-c", fio], stdout=o, stderr=e).returncode
-if rc:
-    print("iolat trace:", rc, open(f"{out}/cg.err").read())
-    sys.exit(1)
 
-# iolat's lines per cgroup and op
-seen = {}
-for row in csv.DictReader(open(f"{out}/cg.csv")):
-    if row["comm"] != "fio":
-        continue
-    k = (row["cgroup"], row["op"])
-    n, b = seen.get(k, (0, 0))
-    seen[k] = (n + 1, b + int(row["bytes"]))
-
-bad = 0
-for n in names:
-    stat = {}
-    for line in open(f"{root}/{n}/io.stat"):
-        f = line.split()
-        if f and f[0] == majmin:
-            stat = dict(kv.split("=") for kv in f[1:])
-    for op, ios, byts in (("read", "rios", "rbytes"), ("write", "wios", "wbytes")):
-        want = (int(stat.get(ios, 0)), int(stat.get(byts, 0)))
-        got = seen.pop(("/" + n, op), (0, 0))
-        ok = got == want
-        bad += not ok
-        print(f"/{n} {op}: iolat {got[0]} requests, {got[1]} bytes; "
-              f"io.stat {want[0]}, {want[1]}{'' if ok else '  DIFFERENT'}")
-    if not int(stat.get(jobs[n][0] == "randread" and "rios" or "wios", 0)):
-        print(f"/{n}: io.stat counted none of its fio's I/O")
-        bad += 1
+# 1. the two jobs, every request's cgroup against the kernel's counts
+rows, grew, _ = traced("both", dev, fio_jobs("both"))
+seen = per_cgroup(rows, "fio")
+compare_counts(seen, grew)
+for n, (rw, _) in jobs.items():
+    if not grew[n][0 if rw == "randread" else 1]:
+        say(False, f"/{n}: the kernel counted none of its fio's I/O")
 for k, v in seen.items():
-    print(f"fio's requests in another cgroup: {k} {v}")
-    bad += 1
-for n in names:
-    os.rmdir(f"{root}/{n}")
+    say(False, f"fio's requests in another cgroup: {k} {v[:2]}")
+
+# 2. record --cgroups: each cgroup's table row against the kernel's
+# counts, and its Q2C percentiles against its fio job's clat
+before = {n: kernel_counts(n, dev) for n in names}
+with open(f"{out}/rec.json", "w") as o, open(f"{out}/rec.err", "w") as e:
+    rc = subprocess.run([iolat, "record", "--cgroups", "-o", "json", "-P", "50,99",
+                         "-d", dev, "--", "sh", "-c", fio_jobs("rec")],
+                        stdout=o, stderr=e).returncode
+grew = {n: tuple(a - b for a, b in zip(kernel_counts(n, dev), before[n]))
+        for n in names}
+if rc:
+    print("iolat record --cgroups: exits", rc, open(f"{out}/rec.err").read())
+    sys.exit(1)
+rec = last_json(open(f"{out}/rec.json").read())
+table = {g["cgroup"]: g for g in rec.get("cgroups", []) if g["device"] == dev}
+for n, (rw, _) in jobs.items():
+    op = "read" if rw == "randread" else "write"
+    g = table.get("/" + n, {})
+    got = (g.get("ios", 0), g.get("bytes", 0))
+    want = (sum(grew[n][:2]), sum(grew[n][2:]))
+    say(got == want, f"record --cgroups: /{n}: {got[0]} requests, {got[1]} bytes, "
+        f"{100 * g.get('queue_share', 0):.1f}% of the queue time; kernel {want[0]}, {want[1]}")
+    fio = json.load(open(f"{out}/rec_{n}.json"))["jobs"][0][op]["clat_ns"]["percentile"]
+    for pct in (50, 99):
+        f, q = fio[f"{pct}.000000"], g.get("Q2C", {}).get(f"p{pct}_ns", 0)
+        say(0 < q <= f * (1 + 1 / 64),
+            f"/{n} {op} p{pct}: iolat Q2C {q} ns, fio clat {f} ns "
+            f"(fio adds {f - q} ns: the syscall and the reaping)")
+shares = sum(g["queue_share"] for g in table.values())
+say(abs(shares - 1) < 0.001, f"record --cgroups: the shares of {dev}'s queue time sum to {shares:.4f}")
+
+# 3. --cgroup A keeps A's, counts B's as filtered
+a, b = names
+rows, grew, summary = traced("filter", dev, fio_jobs("filter"),
+                             ["--cgroup", a if mode == "v1" else f"{root}/{a}"])
+others = [r for r in rows if r["cgroup"] != "/" + a]
+say(not others, f"--cgroup {a}: {len(rows)} lines, {len(others)} of another cgroup")
+compare_counts(per_cgroup(rows), grew, (a,))
+filtered = sum_key(summary, "filtered")
+say(filtered == grew[b][0] + grew[b][1],
+    f"--cgroup {a}: {filtered} requests filtered; /{b}'s: {grew[b][0] + grew[b][1]}")
+
+# 4. writeback: A's dirty pages, flushed by sync from the root, are A's
+# (the device held open meanwhile: its last close would flush them, in
+# dd's own context)
+if mode == "v2" and wbdev:
+    cmd = (f"exec 3</dev/{wbdev} && " +
+           in_cgroup(a, f"dd if=/dev/zero of=/dev/{wbdev} bs=64k count=64 "
+                        "status=none") + " && sync")
+    rows, grew, _ = traced("wb", wbdev, cmd)
+    writes = [r for r in rows if r["op"] == "write"]
+    seen = per_cgroup(writes)
+    compare_counts(seen, grew, (a,))
+    if cgwb:
+        say(grew[a][3] >= 64 * 65536,
+            f"writeback: /{a}'s io.stat grew by {grew[a][3]} bytes written, "
+            f"dd wrote {64 * 65536}")
+        for k, v in seen.items():
+            say(False, f"writeback: {v[0]} writes, {v[1]} bytes, charged to {k[0]}, not /{a}")
+    else:
+        # the kernel charges the flusher's cgroup, the root: so must iolat
+        root_w = seen.get(("/", "write"), [0, 0])[1]
+        say(not grew[a][3] and root_w >= 64 * 65536,
+            f"writeback: no memory controller, so no cgroup writeback in this "
+            f"kernel: /{a}'s io.stat grew by {grew[a][3]} bytes written, iolat "
+            f"charged {root_w} bytes to the root, dd wrote {64 * 65536}")
+    by = {}
+    for r in writes:
+        by[r["comm"] or "(a kernel thread)"] = by.get(r["comm"] or "(a kernel thread)", 0) + 1
+    say(sum(v for c, v in by.items() if c != "dd") > 0,
+        f"writeback: the writes submitted by {by}")
+elif mode == "v2":
+    say(False, "writeback: no device given for it")
+teardown()
 sys.exit(1 if bad else 0)

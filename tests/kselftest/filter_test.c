@@ -383,17 +383,35 @@ TEST_F_TIMEOUT(filter, device_filter_exact, 300)
 }
 
 /*
- * Each request's cgroup against the kernel's own count per cgroup:
- * cgroups_vs_io_stat.py runs fio in two new cgroups of v2, reads in one
- * and writes in the other, under `iolat trace --cgroups`, and compares
- * each cgroup's requests and bytes with its io.stat.
+ * Each request's cgroup against the kernel's own count per cgroup, the
+ * fio jobs' clat, the --cgroup filter and writeback: cgroups_vs_io_stat.py
+ * (its comment says what it checks) on cgroup v2, with a device of its
+ * own for the writeback.
  */
 TEST_F_TIMEOUT(filter, cgroups_match_io_stat, 600)
 {
-	int st = sh("python3 " IOLAT_KSFT_DIR "/cgroups_vs_io_stat.py %s nullb0 /tmp >/tmp/iolat_cg.out 2>&1",
+	char wb[32];
+	int st;
+
+	ASSERT_EQ(0, nullb_configfs());
+	ASSERT_EQ(0, nullb_make("iolatwb", "size=256", wb, sizeof(wb)));
+	st = sh("python3 " IOLAT_KSFT_DIR "/cgroups_vs_io_stat.py %s nullb0 /tmp v2 %s >/tmp/iolat_cg.out 2>&1",
+		env("IOLAT_CLI"), wb);
+	fprintf(stderr, "%s", slurp("/tmp/iolat_cg.out") ?: "");
+	nullb_remove("iolatwb");
+	EXPECT_EQ(0, st);
+}
+
+/*
+ * The same on cgroup v1, blkio mounted on its own (after the test above
+ * gave the io controller back), against blkio.throttle's counts.
+ */
+TEST_F_TIMEOUT(filter, cgroups_v1_match_blkio, 600)
+{
+	int st = sh("python3 " IOLAT_KSFT_DIR "/cgroups_vs_io_stat.py %s nullb0 /tmp v1 >/tmp/iolat_cg1.out 2>&1",
 		    env("IOLAT_CLI"));
 
-	fprintf(stderr, "%s", slurp("/tmp/iolat_cg.out") ?: "");
+	fprintf(stderr, "%s", slurp("/tmp/iolat_cg1.out") ?: "");
 	EXPECT_EQ(0, st);
 }
 

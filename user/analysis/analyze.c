@@ -451,6 +451,8 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		return;
 	first = r->q_ns ? r->q_ns : r->g_ns ? r->g_ns : r->i_ns ? r->i_ns :
 		r->d_ns;
+	if (an->o.cgroups)
+		iolat_an_cgroup_record(an, dev, r);
 	if (first && (!d->first_ns || first < d->first_ns))
 		d->first_ns = first;
 	if (end > d->last_ns)
@@ -593,5 +595,6 @@ void iolat_an_free(struct iolat_an *an)
 	free(an->qids);
 	an->procs = NULL;
 	an->qids = NULL;
+	iolat_an_cgroups_free(an);
 	iolat_stack_free(an);
 }

@@ -91,6 +91,20 @@ struct iolat_an_group {
 };
 
 /*
+ * One cgroup's requests on one device (an_cgroups.c): records with
+ * cgroups only.
+ */
+struct iolat_an_cg {
+	uint64_t id;		/* struct iolat_record's cgroup; 0: none */
+	char *path;		/* as its first request arrived; NULL unknown */
+	unsigned int dev;
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t q2c_ns;	/* summed: its share of the queue time */
+	struct iolat_hist *q2c, *d2c;
+};
+
+/*
  * One partition of a whole disk traced: its requests (by first sector),
  * bytes and latency; after the last, the disk's own: flushes, requests
  * outside every partition listed.
@@ -158,6 +172,7 @@ struct iolat_an_opts {
 	const char *pct_name[IOLAT_MAX_PCT];
 	int stage;		/* the stage of fio and prom output, plots */
 	unsigned int prom_step;	/* prom: every step-th of the finest bounds */
+	bool cgroups;		/* records carry cgroups: a group each */
 };
 
 struct iolat_an {
@@ -174,6 +189,8 @@ struct iolat_an {
 	unsigned int proc_mask;
 	struct iolat_an_group *qids;
 	unsigned int nr_qids;
+	struct iolat_an_cg *cgs;	/* o.cgroups: per cgroup and device */
+	unsigned int nr_cgs, cap_cgs, last_cg;
 	uint64_t records;
 	struct iolat_join *join;	/* a stack's I/Os being joined */
 	uint64_t split_orphans;	/* requests below whose I/O was not seen */
@@ -256,6 +273,16 @@ static inline void iolat_an_hist_add(struct iolat_an *an,
 	}
 	iolat_hist_add(*h, v);
 }
+
+/* an_cgroups.c */
+void iolat_an_cgroup_record(struct iolat_an *an, unsigned int dev,
+			    const struct iolat_record *r);
+double iolat_an_cg_share(const struct iolat_an *an,
+			 const struct iolat_an_cg *g);
+const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an);
+const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
+			     size_t len);
+void iolat_an_cgroups_free(struct iolat_an *an);
 
 /* stack.c */
 struct iolat_join;

@@ -127,7 +127,7 @@ int cmd_record(int argc, const char **argv)
 {
 	struct iolat_an_args a = { 0 };
 	char *path = NULL;
-	int aggregate = 0, nvme = 0, save_only = 0;
+	int aggregate = 0, nvme = 0, save_only = 0, cgroups = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices and filters:", NULL },
@@ -140,6 +140,9 @@ int cmd_record(int argc, const char **argv)
 		  NULL },
 		{ "nvme", 0, POPT_ARG_NONE, &nvme, 0,
 		  "also follow each request's NVMe command: the NVMe stage (nvme_setup_cmd to nvme_complete_rq) and a table per queue; no -d: every NVMe namespace",
+		  NULL },
+		{ "cgroups", 0, POPT_ARG_NONE, &cgroups, 0,
+		  "each request's cgroup (the one the kernel charges it to): a table per cgroup and device, and the cgroup column",
 		  NULL },
 		{ "aggregate", 'A', POPT_ARG_NONE, &aggregate, 0,
 		  "aggregate into histograms in the kernel: no per-request records (cheapest; no processes, sizes, offsets, csv or svg)",
@@ -178,7 +181,13 @@ int cmd_record(int argc, const char **argv)
 		iolat_err("--stage NVMe needs --nvme (the NVMe commands are not followed without it)");
 		goto out;
 	}
+	if (cgroups && aggregate) {
+		iolat_err("--cgroups takes each request's cgroup from its record: --aggregate keeps none");
+		goto out;
+	}
 	s.nvme = nvme;
+	s.cgroups = cgroups;
+	ao.cgroups = cgroups;
 	/* histograms only: cheap enough for every disk */
 	s.every_disk = aggregate;
 	rc = iolat_session_setup(&s, &o);

@@ -136,6 +136,34 @@ static void json_group(const struct iolat_an *an,
 	json_end(&jw);
 }
 
+/* --cgroups: each cgroup's requests on each device. */
+static void json_cgroups(const struct iolat_an *an)
+{
+	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
+	unsigned int i;
+	char buf[32];
+
+	json_arr(&jw, "cgroups");
+	for (i = 0; i < an->nr_cgs; i++) {
+		const struct iolat_an_cg *g = sorted ? sorted[i] : &an->cgs[i];
+
+		json_obj(&jw, NULL);
+		json_string(&jw, "cgroup", iolat_an_cg_name(g, buf, sizeof(buf)));
+		json_u64(&jw, "cgroup_id", g->id);
+		json_string(&jw, "device", an->devs[g->dev].name);
+		json_u64(&jw, "ios", g->ios);
+		json_u64(&jw, "bytes", g->bytes);
+		json_double(&jw, "queue_share", "%.4f", iolat_an_cg_share(an, g));
+		if (g->q2c)
+			json_hist(an, "Q2C", g->q2c);
+		if (g->d2c)
+			json_hist(an, "D2C", g->d2c);
+		json_end(&jw);
+	}
+	json_end(&jw);
+	free(sorted);
+}
+
 /* A whole disk's requests by partition (its own, flushes, last: "-"). */
 static void json_parts(const struct iolat_an *an,
 		       const struct iolat_an_dev *dv)
@@ -232,6 +260,8 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		json_group(an, sorted ? sorted[i] : &an->procs[i], true);
 	free(sorted);
 	json_end(&jw);
+	if (an->o.cgroups)
+		json_cgroups(an);
 	json_arr(&jw, "nvme_queues");
 	for (i = 0; i < an->nr_qids; i++)
 		json_group(an, &an->qids[i], false);

@@ -398,6 +398,33 @@ static void partitions(const struct iolat_an *an)
 	}
 }
 
+/* --cgroups: a row per cgroup and device, the busiest first. */
+static void cgroups(const struct iolat_an *an)
+{
+	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
+	char v[4][32], id[32];
+	unsigned int i;
+
+	if (an->nr_cgs)
+		printf("\n%-32s %-10s %9s %12s %9s %9s %9s %9s %6s\n", "cgroup",
+		       "device", "I/Os", "bytes", "Q2C p50", "Q2C p99",
+		       "D2C p50", "D2C p99", "queue%");
+	for (i = 0; i < an->nr_cgs; i++) {
+		const struct iolat_an_cg *g = sorted ? sorted[i] : &an->cgs[i];
+		const struct iolat_hist *h[4] = { g->q2c, g->q2c, g->d2c, g->d2c };
+		unsigned int k;
+
+		for (k = 0; k < 4; k++)
+			iolat_fmt_ns(v[k], sizeof(v[k]), h[k] ?
+				     iolat_hist_percentile(h[k], k % 2 ? 990000 : 500000) : 0);
+		printf("%-32s %-10s %9llu %12llu %9s %9s %9s %9s %6.1f\n",
+		       iolat_an_cg_name(g, id, sizeof(id)), an->devs[g->dev].name,
+		       U(g->ios), U(g->bytes), v[0], v[1], v[2], v[3],
+		       100 * iolat_an_cg_share(an, g));
+	}
+	free(sorted);
+}
+
 static void groups(const struct iolat_an *an)
 {
 	const struct iolat_an_group **sorted = iolat_an_procs_sorted(an);
@@ -424,6 +451,7 @@ static void groups(const struct iolat_an *an)
 		       U(g->ios), U(g->bytes), a, b);
 	}
 	free(sorted);
+	cgroups(an);
 	partitions(an);
 	stacks(an);
 	if (an->nr_qids)

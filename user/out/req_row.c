@@ -259,8 +259,7 @@ static struct iolat_table csv_table;
 
 static int csv_begin(struct iolat_an *an)
 {
-	(void)an;
-	iolat_row_table(&csv_table, IOLAT_FMT_CSV, stdout, false);
+	iolat_row_table(&csv_table, IOLAT_FMT_CSV, stdout, an->o.cgroups);
 	iolat_table_header(&csv_table);
 	return 0;
 }

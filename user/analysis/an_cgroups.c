@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-cgroup groups of `record --cgroups`: each cgroup's requests on each
+ * device (struct iolat_record's cgroup), their bytes, Q2C and D2C, and
+ * their share of the device's queue time (the sum of its requests' Q2C:
+ * what aqu-sz averages).  A cgroup's path is taken when its first
+ * request arrives, so that one removed before the end keeps its name.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/analyze.h"
+#include "dev/dev.h"
+
+static struct iolat_an_cg *cg_find(struct iolat_an *an, unsigned int dev,
+				   uint64_t id)
+{
+	struct iolat_an_cg *g;
+	const char *path;
+	unsigned int i;
+
+	if (an->nr_cgs && an->cgs[an->last_cg].id == id &&
+	    an->cgs[an->last_cg].dev == dev)
+		return &an->cgs[an->last_cg];
+	/* a few cgroups a device: a walk of them all */
+	for (i = 0; i < an->nr_cgs; i++) {
+		if (an->cgs[i].id == id && an->cgs[i].dev == dev) {
+			an->last_cg = i;
+			return &an->cgs[i];
+		}
+	}
+	an->cgs = iolat_grow(an->cgs, &an->cap_cgs, an->nr_cgs + 1,
+			     sizeof(*an->cgs));
+	g = &an->cgs[an->nr_cgs];
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	g->dev = dev;
+	path = iolat_cgroup_path(id);
+	g->path = path ? strdup(path) : NULL;
+	an->last_cg = an->nr_cgs;
+	return &an->cgs[an->nr_cgs++];
+}
+
+/**
+ * iolat_an_cgroup_record() - a block request into its cgroup's group
+ * @an: the analysis, whose records carry cgroups (an->o.cgroups)
+ * @dev: the record's device
+ * @r: the record
+ */
+void iolat_an_cgroup_record(struct iolat_an *an, unsigned int dev,
+			    const struct iolat_record *r)
+{
+	struct iolat_an_cg *g = cg_find(an, dev, r->cgroup);
+	uint64_t q2c = iolat_record_latency(r);
+
+	g->ios++;
+	g->bytes += r->bytes;
+	g->q2c_ns += q2c;
+	if (q2c)
+		iolat_an_hist_add(an, &g->q2c, q2c);
+	if (r->d_ns && r->c_ns > r->d_ns)
+		iolat_an_hist_add(an, &g->d2c, r->c_ns - r->d_ns);
+}
+
+/**
+ * iolat_an_cg_share() - a group's share of its device's queue time
+ * @an: the analysis
+ * @g: one of its groups
+ *
+ * Return: from 0 to 1; 0 if the device's requests had none.
+ */
+double iolat_an_cg_share(const struct iolat_an *an, const struct iolat_an_cg *g)
+{
+	uint64_t all = 0;
+	unsigned int i;
+
+	for (i = 0; i < an->nr_cgs; i++)
+		if (an->cgs[i].dev == g->dev)
+			all += an->cgs[i].q2c_ns;
+	return all ? (double)g->q2c_ns / all : 0;
+}
+
+static const struct iolat_an *sort_an;
+
+static int by_dev_ios(const void *a, const void *b)
+{
+	const struct iolat_an_cg *x = *(const struct iolat_an_cg **)a;
+	const struct iolat_an_cg *y = *(const struct iolat_an_cg **)b;
+	int c = strcmp(sort_an->devs[x->dev].name, sort_an->devs[y->dev].name);
+
+	if (c)
+		return c;
+	if (x->ios != y->ios)
+		return x->ios < y->ios ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/**
+ * iolat_an_cgroups_sorted() - the groups in the order shown
+ * @an: the analysis
+ *
+ * By device name, then most requests first.
+ * Return: an array of an->nr_cgs groups to free(), or NULL if there are
+ * none or out of memory (then an->cgs's order).
+ */
+const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an)
+{
+	const struct iolat_an_cg **out;
+	unsigned int i;
+
+	if (!an->nr_cgs)
+		return NULL;
+	out = calloc(an->nr_cgs, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < an->nr_cgs; i++)
+		out[i] = &an->cgs[i];
+	sort_an = an;
+	qsort(out, an->nr_cgs, sizeof(*out), by_dev_ios);
+	return out;
+}
+
+/* A group's name: its path, else its id (a cgroup gone before it was seen). */
+const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
+			     size_t len)
+{
+	if (g->path)
+		return g->path;
+	if (!g->id)
+		return "-";
+	snprintf(buf, len, "#%llu", (unsigned long long)g->id);
+	return buf;
+}
+
+void iolat_an_cgroups_free(struct iolat_an *an)
+{
+	unsigned int i;
+
+	for (i = 0; i < an->nr_cgs; i++) {
+		free(an->cgs[i].path);
+		free(an->cgs[i].q2c);
+		free(an->cgs[i].d2c);
+	}
+	free(an->cgs);
+	an->cgs = NULL;
+	an->nr_cgs = an->cap_cgs = 0;
+}
