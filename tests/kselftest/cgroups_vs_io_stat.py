@@ -30,7 +30,10 @@
 #    `sync` run from the root, are A's, in iolat as in A's io.stat, and
 #    submitted by the writeback (sync itself or a flusher), not by the
 #    writer.  A kernel without the memory controller has no cgroup
-#    writeback and charges the root: iolat must too.  (v1 has no cgroup
+#    writeback and charges the root: iolat must too;
+# 5. v2: `export --records --cgroups --cgroups-top 10` while 50 cgroups
+#    read: 10 named, the busiest, plus "other", whose requests and the
+#    named ones' sum to the device's iolat_requests_total.  (v1 has no cgroup
 #    writeback: the flusher's cgroup, the root, is charged there.)
 # A kernel without block cgroups (no io or blkio controller in
 # /proc/cgroups: the debug kernel's config) cannot attribute: there,
@@ -41,6 +44,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+import urllib.request
 
 iolat, dev, out, mode = sys.argv[1:5]
 wbdev = sys.argv[5] if len(sys.argv) > 5 else None
@@ -308,5 +313,61 @@ if mode == "v2" and wbdev:
         f"writeback: the writes submitted by {by}")
 elif mode == "v2":
     say(False, "writeback: no device given for it")
+
+# 5. export --records --cgroups --cgroups-top 10 over 50 cgroups: the 10
+# busiest by path, the rest as "other", the totals the device's.  The
+# exporter is scraped once, after the last dd: its naming is then of the
+# whole run (cgroup i reads 5 + i blocks: the busiest are 40 to 49)
+if mode == "v2":
+    many = [f"iolat_c{i:02d}" for i in range(50)]
+    for n in many:
+        os.makedirs(f"{root}/{n}", exist_ok=True)
+    want = {"/" + n: 5 + i for i, n in enumerate(many)}
+    port = 19317
+    sh("ip link set lo up")
+    ex = subprocess.Popen([iolat, "export", "--records", "--cgroups",
+                           "--cgroups-top", "10", "--listen", f"127.0.0.1:{port}",
+                           "-d", dev], stderr=open(f"{out}/ex.err", "w"))
+    # the exporter's first answer: it traces
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+    for i, n in enumerate(many):
+        sh(in_cgroup(n, f"dd if=/dev/{dev} of=/dev/null bs=4k count={5 + i} "
+                        "iflag=direct status=none"))
+    series, total = {}, None
+    # the records reach the exporter within a drain or two: until they add up
+    for _ in range(600):
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                      timeout=60).read().decode()
+        series = {}
+        for line in text.splitlines():
+            if line.startswith("iolat_cgroup_requests_total{") and f'device="{dev}"' in line:
+                cg = line.split('cgroup="')[1].split('"')[0]
+                series[cg] = int(float(line.split()[-1]))
+            if line.startswith("iolat_requests_total{") and f'device="{dev}"' in line:
+                total = (total or 0) + int(float(line.split()[-1]))
+        if sum(series.values()) >= sum(want.values()):
+            break
+        total = None
+        time.sleep(0.1)
+    ex.terminate()
+    ex.wait()
+    named = sorted(k for k in series if k != "other")
+    busiest = sorted("/" + n for n in many[40:])
+    say(named == busiest and "other" in series,
+        f"export --cgroups-top 10: {len(named)} named ({', '.join(named)}), "
+        f"other: {series.get('other')}; the 10 busiest are {busiest[0]} to {busiest[-1]}")
+    mine = sum(v for k, v in want.items())
+    say(sum(series.values()) == total and
+        all(series[k] == want[k] for k in named) and
+        series.get("other", 0) == mine - sum(want[k] for k in busiest),
+        f"export --cgroups: the cgroups' requests sum to {sum(series.values())}, "
+        f"the device's to {total}; the dd's {mine}")
+    for n in many:
+        os.rmdir(f"{root}/{n}")
 teardown()
 sys.exit(1 if bad else 0)

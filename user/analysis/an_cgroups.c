@@ -131,6 +131,35 @@ const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
 	return buf;
 }
 
+/**
+ * iolat_an_cgroups_name() - name at most @n cgroups of each device
+ * @an: the analysis
+ * @n: the most a device names
+ *
+ * The busiest cgroups (most requests) of each device that has fewer than
+ * @n named are named, and stay so for the run: a named series never
+ * goes back into "other", so every series of the exporter only grows.
+ */
+void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n)
+{
+	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
+	unsigned int i, j, named = 0;
+
+	if (!sorted)
+		return;
+	for (i = 0; i < an->nr_cgs; i = j) {
+		named = 0;
+		for (j = i; j < an->nr_cgs && sorted[j]->dev == sorted[i]->dev; j++)
+			named += sorted[j]->named;
+		for (j = i; j < an->nr_cgs && sorted[j]->dev == sorted[i]->dev; j++)
+			if (!sorted[j]->named && named < n) {
+				((struct iolat_an_cg *)sorted[j])->named = true;
+				named++;
+			}
+	}
+	free(sorted);
+}
+
 void iolat_an_cgroups_free(struct iolat_an *an)
 {
 	unsigned int i;

@@ -102,6 +102,7 @@ struct iolat_an_cg {
 	uint64_t bytes;
 	uint64_t q2c_ns;	/* summed: its share of the queue time */
 	struct iolat_hist *q2c, *d2c;
+	bool named;		/* exported by name (iolat_an_cgroups_name()) */
 };
 
 /*
@@ -173,6 +174,7 @@ struct iolat_an_opts {
 	int stage;		/* the stage of fio and prom output, plots */
 	unsigned int prom_step;	/* prom: every step-th of the finest bounds */
 	bool cgroups;		/* records carry cgroups: a group each */
+	unsigned int cgroups_top;	/* export: named a device, the rest other */
 };
 
 struct iolat_an {
@@ -282,6 +284,7 @@ double iolat_an_cg_share(const struct iolat_an *an,
 const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an);
 const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
 			     size_t len);
+void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n);
 void iolat_an_cgroups_free(struct iolat_an *an);
 
 /* stack.c */

@@ -138,6 +138,7 @@ static char *exposition(struct export_state *ex, enum iolat_expo_format fmt,
 	if (ex->agg && ex->s->nl && c)
 		agg_take(ex, c);
 	run.delivered = ex->an.records;
+	iolat_an_cgroups_name(&ex->an, ex->an.o.cgroups_top);
 	iolat_expo_init(&x, fmt, f, ex->an.o.prom_step,
 			ex->agg ? &iolat_native_module : &iolat_native_records);
 	iolat_prom_write(&x, &ex->an, &run, c);
@@ -556,6 +557,9 @@ int cmd_export(int argc, const char **argv)
 		goto out;
 	ex.every_s = args.every_s;
 	ao.prom_step = args.prom_step;
+	ao.cgroups = args.cgroups;
+	ao.cgroups_top = args.cgroups ? args.cgroups_top : 0;
+	s.cgroups = args.cgroups;
 	iolat_an_default_pct(&ao);
 	if (args.dir && access(args.dir, W_OK)) {
 		iolat_err("--textfile: cannot write in %s: %s", args.dir,

@@ -16,6 +16,9 @@ struct export_args {
 	char *every, *buckets;
 	char *output;		/* -o json: the run, at its end */
 	int records;
+	int cgroups;		/* --cgroups (with --records) */
+	char *top;		/* --cgroups-top N */
+	unsigned int cgroups_top;	/* parsed; default 10 */
 	double every_s;		/* -i, parsed */
 	unsigned int prom_step;	/* --buckets, parsed */
 	struct iolat_session_opts o;

@@ -118,6 +118,12 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 		{ "records", 0, POPT_ARG_NONE, &a->records, 0,
 		  "stream every request's record and analyse it here, rather than read the module's histograms (costs as much as record)",
 		  NULL },
+		{ "cgroups", 0, POPT_ARG_NONE, &a->cgroups, 0,
+		  "with --records: latency, requests and bytes per cgroup, each device's busiest --cgroups-top by path and the rest as cgroup=\"other\"",
+		  NULL },
+		{ "cgroups-top", 0, POPT_ARG_STRING, &a->top, 0,
+		  "cgroups named per device by --cgroups (default 10; once named, for the whole run)",
+		  "N" },
 		{ "output", 'o', POPT_ARG_STRING, &a->output, 0,
 		  "json: at the end, the run's histograms and percentiles (those the exposition holds) as record -A -o json prints them",
 		  "json" },
@@ -152,6 +158,22 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 			  a->output);
 		return -1;
 	}
+	if (a->cgroups && !a->records) {
+		iolat_err("export --cgroups needs --records: the module keeps no histograms per cgroup");
+		return -1;
+	}
+	a->cgroups_top = 10;
+	if (a->top) {
+		char *end;
+		unsigned long n = strtoul(a->top, &end, 10);
+
+		a->cgroups_top = *end || end == a->top || n > 10000 ? 0 : n;
+	}
+	if (a->top && (!a->cgroups || !a->cgroups_top)) {
+		iolat_err("--cgroups-top takes a number of cgroups from 1 to 10000, with --cgroups, not '%s'",
+			  a->top);
+		return -1;
+	}
 	a->every_s = 15;
 	if (a->every && iolat_parse_secs("-i", a->every, IOLAT_MIN_INTERVAL_S,
 					 &a->every_s))
@@ -168,6 +190,7 @@ void export_args_free(struct export_args *a)
 	free(a->every);
 	free(a->buckets);
 	free(a->output);
+	free(a->top);
 	if (a->pc)
 		poptFreeContext(a->pc);
 	free(a->argv);
@@ -205,6 +228,7 @@ void export_args_fixed(const struct export_args *a, const struct export_args *b,
 		 x->pid != y->pid || x->tgid != y->tgid ? " -p/--tid" : "",
 		 x->duration != y->duration || x->ring != y->ring ? " -t/-b" : "",
 		 !export_same(x->summary, y->summary) ? " --summary" : "",
-		 a->records != b->records ? " --records" : "",
+		 a->records != b->records || a->cgroups != b->cgroups ?
+		 " --records/--cgroups" : "",
 		 !export_same(a->output, b->output) ? " -o" : "");
 }

@@ -64,6 +64,70 @@ static void hist_series(struct iolat_expo *x, const char *dev,
 }
 
 /*
+ * export --cgroups: per device, its named cgroups (iolat_an_cgroups_name())
+ * by path and the rest summed as cgroup "other": their Q2C, requests and
+ * bytes, each family written by one pass of @what (0, 1, 2).
+ */
+static void cgroup_family(struct iolat_expo *x, const struct iolat_an *an,
+			  unsigned int what, struct iolat_hist *other)
+{
+	unsigned int d, i;
+	char buf[32];
+
+	for (d = 0; d < an->nr_devs; d++) {
+		struct iolat_expo_label l[] = {
+			{ "device", an->devs[d].name }, { "cgroup", "other" },
+		};
+		uint64_t n = 0;
+		bool rest = false;
+
+		iolat_hist_init(other);
+		for (i = 0; i < an->nr_cgs; i++) {
+			const struct iolat_an_cg *g = &an->cgs[i];
+			uint64_t v = what == 1 ? g->ios : g->bytes;
+
+			if (g->dev != d)
+				continue;
+			if (!g->named) {
+				rest = true;
+				n += v;
+				if (!what && g->q2c)
+					iolat_hist_merge(other, g->q2c);
+				continue;
+			}
+			l[1].value = iolat_an_cg_name(g, buf, sizeof(buf));
+			if (what)
+				iolat_expo_value(x, l, 2, v, false);
+			else if (g->q2c)
+				iolat_expo_hist(x, l, 2, g->q2c);
+		}
+		l[1].value = "other";
+		if (rest && what)
+			iolat_expo_value(x, l, 2, n, false);
+		else if (rest && other->count)
+			iolat_expo_hist(x, l, 2, other);
+	}
+}
+
+static void cgroup_series(struct iolat_expo *x, const struct iolat_an *an)
+{
+	struct iolat_hist *other;
+
+	if (!an->o.cgroups_top)
+		return;
+	other = malloc(sizeof(*other));
+	if (!other)
+		return;
+	iolat_expo_family(x, "iolat_cgroup_request_duration_seconds", IOLAT_EXPO_HISTOGRAM, "Block request latency (Q2C) per cgroup the kernel charged the requests to, from the records: each device's busiest cgroups by path (at most --cgroups-top, named for the rest of the run once named), the rest summed as cgroup=\"other\".");
+	cgroup_family(x, an, 0, other);
+	iolat_expo_family(x, "iolat_cgroup_requests_total", IOLAT_EXPO_COUNTER, "Requests completed per cgroup, as iolat_cgroup_request_duration_seconds names them.");
+	cgroup_family(x, an, 1, other);
+	iolat_expo_family(x, "iolat_cgroup_bytes_total", IOLAT_EXPO_COUNTER, "Bytes of the requests completed per cgroup, as iolat_cgroup_request_duration_seconds names them.");
+	cgroup_family(x, an, 2, other);
+	free(other);
+}
+
+/*
  * A stack's bio-based device: its I/Os' time above and below the requests
  * made from them, as stages "above" and "below" ("below" only from
  * records: the module keeps no histogram of it).
@@ -203,6 +267,7 @@ void iolat_prom_write(struct iolat_expo *x, const struct iolat_an *an,
 			}
 	for (d = 0; d < an->nr_devs; d++)
 		split_series(x, &an->devs[d]);
+	cgroup_series(x, an);
 	iolat_expo_family(x, "iolat_requests_total", IOLAT_EXPO_COUNTER, "Requests completed, from the records.");
 	run_counts(x, an, false);
 	iolat_expo_family(x, "iolat_bytes_total", IOLAT_EXPO_COUNTER, "Bytes of the requests completed, from the records.");
