@@ -16,6 +16,7 @@
 #    growth of its io.stat (v1: blkio.throttle.io_serviced and
 #    io_service_bytes) for DEVICE, and every line of the fio jobs names
 #    one of them;
+#    `top --cgroups` shows both cgroups, and no other, in its frames;
 # 2. `record --cgroups -o json`'s table, again with both jobs: each
 #    cgroup's requests and bytes against the kernel's, its Q2C p50 and
 #    p99 against its fio job's clat: fio's clat is from io_submit() to
@@ -240,6 +241,24 @@ for n, (rw, _) in jobs.items():
         say(False, f"/{n}: the kernel counted none of its fio's I/O")
 for k, v in seen.items():
     say(False, f"fio's requests in another cgroup: {k} {v[:2]}")
+
+# 1b. top --cgroups: both jobs' cgroups in its frames, no other; top is
+# stopped two frames after the jobs end, when it has shown all of them
+with open(f"{out}/top.txt", "w") as o:
+    top = subprocess.Popen([iolat, "top", "--cgroups", "-d", dev, "-i", "0.5"],
+                           stdout=o, stderr=subprocess.STDOUT)
+    sh(fio_jobs("top"))
+    mark = len(open(f"{out}/top.txt").read())
+    for _ in range(1200):
+        if open(f"{out}/top.txt").read()[mark:].count("\ncgroup ") >= 2:
+            break
+        time.sleep(0.1)
+    top.send_signal(2)
+    top.wait()
+rows = [l.split() for l in open(f"{out}/top.txt") if l.startswith("/")]
+shown = {r[0] for r in rows if r[1] == dev}
+say(shown == {"/" + n for n in names},
+    f"top --cgroups: {len(rows)} rows, of {sorted(shown)}")
 
 # 2. record --cgroups: each cgroup's table row against the kernel's
 # counts, and its Q2C percentiles against its fio job's clat

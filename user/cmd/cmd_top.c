@@ -3,10 +3,11 @@
  * iolat top: a live table, refreshed each interval, of the devices (IOPS,
  * MB/s, p50 and p99 of the requests completed in the interval, exact
  * %util and aqu-sz from the module's counters) and, with --procs, of the
- * processes doing the most I/O.  Without --procs the module keeps the
- * histograms (an aggregating session, as record -A) and top reads them
- * each interval: no record is streamed.  --procs streams every request's
- * record, for its submitter.  Ends on q, Ctrl-C, -n frames or -t.
+ * processes doing the most I/O (with --cgroups, of the cgroups).  Without
+ * either the module keeps the histograms (an aggregating session, as
+ * record -A) and top reads them each interval: no record is streamed.
+ * --procs and --cgroups stream every request's record, for its
+ * submitter or its cgroup.  Ends on q, Ctrl-C, -n frames or -t.
  * Without -d, every blk-mq disk.
  */
 #include <errno.h>
@@ -26,7 +27,9 @@ struct top_dev {
 	struct iolat_hist lat;
 };
 
+/* A process's requests on a device, or with --cgroups a cgroup's. */
 struct top_proc {
+	uint64_t cgroup;
 	uint32_t pid;
 	char comm[IOLAT_COMM_LEN];
 	unsigned int dev;
@@ -42,6 +45,7 @@ struct top_state {
 	long rows;		/* devices shown: the busiest; 0: all */
 	struct top_proc procs[TOP_PROCS];
 	unsigned int nr_procs;
+	bool cgroups;		/* --cgroups: procs[] are cgroups */
 	uint64_t others;	/* requests of processes beyond TOP_PROCS */
 	struct iolat_dev_counters *c[2];	/* [nr_devs] each */
 	struct iolat_agg_reader *agg;	/* without --procs */
@@ -63,12 +67,15 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 	t->devs[dev].ios++;
 	t->devs[dev].bytes += r->bytes;
 	iolat_hist_add(&t->devs[dev].lat, lat);
-	for (i = 0; i < t->nr_procs; i++)
-		if (t->procs[i].pid == r->pid && t->procs[i].dev == dev &&
-		    !strncmp(t->procs[i].comm, r->comm, IOLAT_COMM_LEN))
+	for (i = 0; i < t->nr_procs && !p; i++)
+		if (t->procs[i].dev == dev &&
+		    (t->cgroups ? t->procs[i].cgroup == r->cgroup :
+		     t->procs[i].pid == r->pid &&
+		     !strncmp(t->procs[i].comm, r->comm, IOLAT_COMM_LEN)))
 			p = &t->procs[i];
 	if (!p && t->nr_procs < TOP_PROCS) {
 		p = &t->procs[t->nr_procs++];
+		p->cgroup = r->cgroup;
 		p->pid = r->pid;
 		memcpy(p->comm, r->comm, IOLAT_COMM_LEN);
 		p->comm[IOLAT_COMM_LEN - 1] = '\0';
@@ -139,6 +146,17 @@ static const struct iolat_col proc_cols[NR_PROC_COLS] = {
 	[P_MBS] = { "mb_s", "MB/s", 9, 2 },
 	[P_P50] = { "p50_ns", "p50", 9 },
 	[P_P99] = { "p99_ns", "p99", 9 },
+};
+
+enum { G_CGROUP, G_DEV, G_IOPS, G_MBS, G_P50, G_P99, NR_CG_COLS };
+
+static const struct iolat_col cg_cols[NR_CG_COLS] = {
+	[G_CGROUP] = { "cgroup", "cgroup", -32 },
+	[G_DEV] = { "device", "device", -12 },
+	[G_IOPS] = { "iops", "IOPS", 9, 1 },
+	[G_MBS] = { "mb_s", "MB/s", 9, 2 },
+	[G_P50] = { "p50_ns", "p50", 9 },
+	[G_P99] = { "p99_ns", "p99", 9 },
 };
 
 /* Rate, throughput and percentiles: columns @c.. of a row of @t. */
@@ -254,12 +272,30 @@ static void frame(struct top_state *t, double elapsed)
 	}
 	qsort(t->procs, t->nr_procs, sizeof(t->procs[0]), by_ios);
 	printf("\n");
-	iolat_table_init(&t->tab, proc_cols, NR_PROC_COLS, IOLAT_FMT_TEXT,
-			 stdout);
+	if (t->cgroups)
+		iolat_table_init(&t->tab, cg_cols, NR_CG_COLS, IOLAT_FMT_TEXT,
+				 stdout);
+	else
+		iolat_table_init(&t->tab, proc_cols, NR_PROC_COLS,
+				 IOLAT_FMT_TEXT, stdout);
 	iolat_table_header(&t->tab);
 	for (i = 0; i < t->nr_procs && i < 20; i++) {
 		struct top_proc *p = &t->procs[i];
 
+		if (t->cgroups) {
+			const char *path = iolat_cgroup_path(p->cgroup);
+			char id[32];
+
+			snprintf(id, sizeof(id), "#%llu",
+				 (unsigned long long)p->cgroup);
+			iolat_cell_str(&t->tab, G_CGROUP, path ? path :
+				       p->cgroup ? id : "-");
+			iolat_cell_str(&t->tab, G_DEV, t->s->devs[p->dev].name);
+			rate_cells(&t->tab, G_IOPS, &p->lat, p->ios, p->bytes,
+				   secs);
+			iolat_table_row(&t->tab, NULL);
+			continue;
+		}
 		/* "-" (left empty): no submitter seen */
 		if (p->pid || p->comm[0]) {
 			iolat_cell_str(&t->tab, P_COMM,
@@ -271,8 +307,9 @@ static void frame(struct top_state *t, double elapsed)
 		iolat_table_row(&t->tab, NULL);
 	}
 	if (t->others)
-		printf("(%llu requests of further processes)\n",
-		       (unsigned long long)t->others);
+		printf("(%llu requests of further %s)\n",
+		       (unsigned long long)t->others,
+		       t->cgroups ? "cgroups" : "processes");
 done:
 	fflush(stdout);
 	t->nr_procs = 0;
@@ -307,7 +344,7 @@ int cmd_top(int argc, const char **argv)
 	char *every = NULL;
 	long frames = -1;	/* -n not given: until q, Ctrl-C or -t */
 	long rows = 20;
-	int procs = 0;
+	int procs = 0, cgroups = 0;
 	struct poptOption opts[] = {
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_session_options, 0,
 		  "Devices (default: all) and filters:", NULL },
@@ -321,11 +358,14 @@ int cmd_top(int argc, const char **argv)
 		{ "procs", 0, POPT_ARG_NONE, &procs, 0,
 		  "also the processes doing the most I/O: streams every request's record for its submitter (costs as much as record), where the table of devices alone reads the module's histograms",
 		  NULL },
+		{ "cgroups", 0, POPT_ARG_NONE, &cgroups, 0,
+		  "also the cgroups doing the most I/O, the ones the kernel charges it to: streams every request's record with its cgroup",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
-	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [--rows N] [--procs] [OPTION...]" };
+	struct iolat_session s = { .usage = "[-d DEV...] [-i SECS] [-n N] [--rows N] [--procs | --cgroups] [OPTION...]" };
 	struct top_state *t = calloc(1, sizeof(*t));
 	struct termios saved, raw;
 	bool restore = false;
@@ -350,8 +390,14 @@ int cmd_top(int argc, const char **argv)
 				  "-n takes a number of refreshes from 1");
 		goto out;
 	}
+	if (procs && cgroups) {
+		iolat_err("top shows the processes (--procs) or the cgroups (--cgroups), not both");
+		goto out;
+	}
 	s.every_disk = true;
-	s.aggregate = !procs;
+	s.aggregate = !procs && !cgroups;
+	s.cgroups = cgroups;
+	t->cgroups = cgroups;
 	s.aggregate_or_stream = true;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)
