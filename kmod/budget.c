@@ -112,14 +112,17 @@ void iolat_budget_count(struct iolat_budget *b,
 	if (lower)
 		b->inflight += iolat_links_bytes(upper_slots);
 	/*
-	 * records up to the link with NVMe commands or a stack's links (the
-	 * links' own rule, iolat_links_init()), whole with cgroups; without
-	 * records, the buffers only hold the counters
+	 * records whole with a stack's links (the links' own rule,
+	 * iolat_links_init()), up to the link with NVMe commands, up to
+	 * the cgroup with cgroups; without records, the buffers only hold
+	 * the counters
 	 */
-	if (mode & IOLAT_MODE_CGROUPS)
+	if (lower && upper_slots)
 		b->record_size = sizeof(struct iolat_record);
-	else if ((mode & IOLAT_MODE_NVME) || (lower && upper_slots))
-		b->record_size = IOLAT_RECORD_LINK_SIZE;
+	else if (mode & IOLAT_MODE_NVME)
+		b->record_size = IOLAT_RECORD_NVME_SIZE;
+	else if (mode & IOLAT_MODE_CGROUPS)
+		b->record_size = IOLAT_RECORD_CGROUP_SIZE;
 	else
 		b->record_size = IOLAT_RECORD_BLOCK_SIZE;
 	b->stride = iolat_ring_stride(b->record_size);

@@ -144,18 +144,22 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->op = iolat_record_op(rq->cmd_flags);
 	rec->pad = 0;
 	rec->error = error;
-	/* the rest only in whole records: the ring's slot ends before */
+	/*
+	 * the rest only as far as the session sends it: its slot ends
+	 * there (ring.h); the bios are there until the completion's end
+	 * (above)
+	 */
+	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE)
+		rec->cgroup = s->cgroups && rq->bio ?
+			      iolat_bio_cgroup(rq->bio) : 0;
 	if (nvme) {
 		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
 		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
-		rec->link = x->link;
-	} else if (s->record_size > IOLAT_RECORD_BLOCK_SIZE) {
+	} else if (s->record_size > IOLAT_RECORD_CGROUP_SIZE) {
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
-		rec->link = x->link;
 	}
-	/* the bios are there until the completion's end (above) */
-	if (s->cgroups)
-		rec->cgroup = rq->bio ? iolat_bio_cgroup(rq->bio) : 0;
+	if (s->record_size > IOLAT_RECORD_NVME_SIZE)
+		rec->link = x->link;
 	iolat_record_publish(s, rs, pos);
 }
 
@@ -206,12 +210,12 @@ void iolat_record_emit_upper(struct iolat_session *s,
 	rec->pad = 0;
 	rec->error = error;
 	/* the rest only as far as the session sends it: its slots end there */
-	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE) {
-		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
-		rec->link = u->link;
-	}
-	if (s->cgroups)
+	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE)
 		rec->cgroup = 0;
+	if (s->record_size > IOLAT_RECORD_CGROUP_SIZE)
+		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
+	if (s->record_size > IOLAT_RECORD_NVME_SIZE)
+		rec->link = u->link;
 	iolat_record_publish(s, rs, pos);
 }
 

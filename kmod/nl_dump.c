@@ -133,8 +133,10 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!cb->args[0])
 		iolat_nl_read_events(skb, cb, fam, s);
 	/* the part of its records the session sends (ring.h) */
-	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
+	BUILD_BUG_ON(offsetof(struct iolat_record, cgroup) !=
 		     IOLAT_RECORD_BLOCK_SIZE);
+	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
+		     IOLAT_RECORD_CGROUP_SIZE);
 	size = s->record_size;
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
 		/* a CPU with a part: possible, and online since the start */

@@ -36,13 +36,14 @@ struct iolat_ring_slot {
 
 /*
  * A session sends each record as far as it needs (budget.c): its block
- * part (IOLAT_RECORD_BLOCK_SIZE), with the NVMe part and the stack's
- * link when it has NVMe commands or a stack (IOLAT_RECORD_LINK_SIZE), or
- * whole, with the cgroup, when it asks for cgroups.  Its ring's slots
- * are as large as that needs, in whole cache lines: two, three or four;
- * a record is written only as far as its session sends it (emit.c).
+ * part (IOLAT_RECORD_BLOCK_SIZE), with the cgroup when it asks for
+ * cgroups (IOLAT_RECORD_CGROUP_SIZE), up to the NVMe part's end when it
+ * has NVMe commands (IOLAT_RECORD_NVME_SIZE), whole with a stack's link.
+ * Its ring's slots are as large as that needs, in whole cache lines:
+ * two, three or four; a record is written only as far as its session
+ * sends it (emit.c).
  */
-#define IOLAT_RECORD_LINK_SIZE	offsetof(struct iolat_record, cgroup)
+#define IOLAT_RECORD_NVME_SIZE	offsetof(struct iolat_record, link)
 
 static inline unsigned int iolat_ring_stride(unsigned int record_size)
 {

@@ -96,8 +96,8 @@ static void iolat_ring_nested_test(struct kunit *test)
  * A session without NVMe or a stack keeps the block part of each record,
  * in slots of two cache lines, and reads that: the CLI decodes it with
  * the NVMe part zero, the block part whole.  Writing a slot's block part
- * touches no byte of the next slot; a record up to its link takes three
- * lines, a whole one (with its cgroup) four.
+ * touches no byte of the next slot; one with its cgroup also takes two,
+ * one up to its link (NVMe) three, a whole one (a stack's link) four.
  */
 static void iolat_ring_block_size_test(struct kunit *test)
 {
@@ -109,7 +109,9 @@ static void iolat_ring_block_size_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, iolat_ring_stride(IOLAT_RECORD_BLOCK_SIZE),
 			2U * SMP_CACHE_BYTES);
-	KUNIT_EXPECT_EQ(test, iolat_ring_stride(IOLAT_RECORD_LINK_SIZE),
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(IOLAT_RECORD_CGROUP_SIZE),
+			2U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, iolat_ring_stride(IOLAT_RECORD_NVME_SIZE),
 			3U * SMP_CACHE_BYTES);
 	KUNIT_EXPECT_EQ(test, iolat_ring_stride(WHOLE), 4U * SMP_CACHE_BYTES);
 	KUNIT_EXPECT_EQ(test, iolat_ring_stride(WHOLE),

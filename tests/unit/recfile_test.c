@@ -234,12 +234,40 @@ TEST(reads_version_3_files)
 }
 
 /*
- * A version 6 file (records of 184 bytes, without the cgroup), made here
- * from a version 7 one that this CLI wrote, block by block, each records
- * block's records cut to 184 bytes and its checksum made again: report
- * reads it as the same run (the JSON of both the same).
+ * Write @n records of ABI 6 from @src into @out as a version 6 or 7 file
+ * has them (ABI 5's layout): the block part, then the NVMe part and the
+ * link, then (version 7) the cgroup; @size 184 or 192.
  */
-TEST(reads_version_6_files)
+static void put_old_records(FILE *out, const unsigned char *src,
+			    unsigned int n, unsigned int size)
+{
+	static unsigned char old[1 << 20];
+	const unsigned int rest = sizeof(struct iolat_record) -
+				  IOLAT_RECORD_CGROUP_SIZE;
+	struct iolat_record r;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&r, src + i * sizeof(r), sizeof(r));
+		memcpy(old + i * size, &r, IOLAT_RECORD_BLOCK_SIZE);
+		memcpy(old + i * size + IOLAT_RECORD_BLOCK_SIZE,
+		       &r.nvme_setup_ns, rest);
+		if (size == sizeof(r))
+			memcpy(old + i * size + IOLAT_RECORD_BLOCK_SIZE + rest,
+			       &r.cgroup, sizeof(r.cgroup));
+	}
+	put_block(out, IOLAT_FB_RECORDS, old, n * size);
+}
+
+/*
+ * Files of versions 6 (records of 184 bytes, without the cgroup) and 7
+ * (192, the cgroup at the end), made here from a version 8 one that this
+ * CLI wrote, block by block, each records block's records laid out as
+ * ABI 5's and its checksum made again: report reads both as the same
+ * run, the stack's links where they were (the JSON and the CSV of all
+ * three the same).
+ */
+TEST(reads_version_6_and_7_files)
 {
 	struct iolat_session s = { .nr_devs = 1 };
 	struct iolat_file_header *h = calloc(1, sizeof(*h));
@@ -247,11 +275,11 @@ TEST(reads_version_6_files)
 	struct iolat_run run = { .seconds = 1 };
 	struct iolat_dev_counters c = { .valid = true, .major = 250 };
 	struct iolat_file_block_head bh;
-	static unsigned char buf[1 << 20], cut[1 << 20];
+	static unsigned char buf[1 << 20];
 	struct iolat_record r;
 	struct iolat_file *f;
-	FILE *in, *out;
-	unsigned int i, n;
+	FILE *in, *out[2];
+	unsigned int i, v;
 
 	ASSERT_EQ(0, sh("mkdir -p " DIR));
 	s.devs = calloc(1, sizeof(*s.devs));
@@ -262,9 +290,9 @@ TEST(reads_version_6_files)
 	s.devs[0].depth = 64;
 	s.devs[0].nvme_ctrl = -1;
 	iolat_file_header_fill(h, &s, &info, 1000000000ULL, 0);
-	EXPECT_EQ(7, h->version);
+	EXPECT_EQ(8, h->version);
 	EXPECT_EQ(sizeof(struct iolat_record), h->record_size);
-	f = iolat_file_create(DIR "/v7.rec", h);
+	f = iolat_file_create(DIR "/v8.rec", h);
 	ASSERT_NE(NULL, f);
 	for (i = 0; i < 3000; i++) {
 		memset(&r, 0, sizeof(r));
@@ -275,6 +303,11 @@ TEST(reads_version_6_files)
 		r.nr_bios = 1;
 		r.op = i % 3 ? IOLAT_OP_READ : IOLAT_OP_WRITE;
 		r.cgroup = 4242;
+		/* a stack's request below an I/O: its link in the CSV */
+		if (i % 5 == 0) {
+			r.flags = IOLAT_F_STACK;
+			r.link = 1 + i / 5;
+		}
 		ASSERT_EQ(0, iolat_file_records(f, &r));
 	}
 	c.ios[IOLAT_OP_READ] = 2000;
@@ -284,33 +317,41 @@ TEST(reads_version_6_files)
 	ASSERT_EQ(0, iolat_file_end(f, 2000000000ULL, &run, 1, &c));
 	ASSERT_EQ(0, iolat_file_close(f));
 
-	in = fopen(DIR "/v7.rec", "r");
-	out = fopen(DIR "/v6.rec", "w");
-	ASSERT_TRUE(in && out);
+	in = fopen(DIR "/v8.rec", "r");
+	out[0] = fopen(DIR "/v6.rec", "w");
+	out[1] = fopen(DIR "/v7.rec", "w");
+	ASSERT_TRUE(in && out[0] && out[1]);
 	ASSERT_EQ(1, fread(h, sizeof(*h), 1, in));
-	h->version = 6;
-	h->record_size = IOLAT_FILE_V6_RECORD;
-	fwrite(h, sizeof(*h), 1, out);
+	for (v = 0; v < 2; v++) {
+		h->version = 6 + v;
+		h->record_size = v ? sizeof(struct iolat_record) :
+				     IOLAT_FILE_V6_RECORD;
+		fwrite(h, sizeof(*h), 1, out[v]);
+	}
 	while (fread(&bh, sizeof(bh), 1, in) == 1) {
 		ASSERT_GE(sizeof(buf), bh.len);
 		ASSERT_EQ(bh.len, fread(buf, 1, bh.len, in));
-		if (bh.type != IOLAT_FB_RECORDS) {
-			put_block(out, bh.type, buf, bh.len);
-			continue;
+		for (v = 0; v < 2; v++) {
+			if (bh.type != IOLAT_FB_RECORDS)
+				put_block(out[v], bh.type, buf, bh.len);
+			else
+				put_old_records(out[v], buf,
+						bh.len / sizeof(struct iolat_record),
+						v ? sizeof(struct iolat_record) :
+						    IOLAT_FILE_V6_RECORD);
 		}
-		n = bh.len / sizeof(struct iolat_record);
-		for (i = 0; i < n; i++)
-			memcpy(cut + i * IOLAT_FILE_V6_RECORD,
-			       buf + i * sizeof(struct iolat_record),
-			       IOLAT_FILE_V6_RECORD);
-		put_block(out, bh.type, cut, n * IOLAT_FILE_V6_RECORD);
 	}
 	fclose(in);
-	ASSERT_EQ(0, fclose(out));
-	ASSERT_EQ(0, sh("%s report -o json %s/v7.rec >%s/v7.json && %s report -o json %s/v6.rec >%s/v6.json 2>%s/err",
-			cli(), DIR, DIR, cli(), DIR, DIR, DIR))
-		TH_LOG("%s", slurp(DIR "/err"));
-	EXPECT_EQ(0, sh("cmp %s/v7.json %s/v6.json", DIR, DIR));
+	ASSERT_EQ(0, fclose(out[0]));
+	ASSERT_EQ(0, fclose(out[1]));
+	for (v = 6; v <= 8; v++)
+		ASSERT_EQ(0, sh("%s report -o json %s/v%u.rec >%s/v%u.json 2>%s/err && %s report -o csv %s/v%u.rec >%s/v%u.csv 2>>%s/err",
+				cli(), DIR, v, DIR, v, DIR, cli(), DIR, v, DIR, v, DIR))
+			TH_LOG("%s", slurp(DIR "/err"));
+	EXPECT_EQ(0, sh("cmp %s/v8.json %s/v6.json && cmp %s/v8.json %s/v7.json", DIR, DIR, DIR, DIR));
+	EXPECT_EQ(0, sh("cmp %s/v8.csv %s/v6.csv && cmp %s/v8.csv %s/v7.csv", DIR, DIR, DIR, DIR));
+	/* the links are in the CSV, where they were */
+	EXPECT_EQ(0, sh("grep -q ',600$' %s/v6.csv", DIR));
 	EXPECT_EQ(2000, json_after(strstr(slurp(DIR "/v6.json"), "\"op\": \"read\""),
 				   "\"ios\": "));
 	free(s.devs);

@@ -11,17 +11,19 @@
 
 /* The record file (docs/abi.md). */
 #define IOLAT_FILE_MAGIC	"IOLATREC"
-#define IOLAT_FILE_VERSION	7	/* 2: block checksums; 3: partitions;
+#define IOLAT_FILE_VERSION	8	/* 2: block checksums; 3: partitions;
 					 * 4: records of ABI 5 (link);
 					 * 5: the counters counted;
 					 * 6: devices beyond the header's;
-					 * 7: records with their cgroup
+					 * 7: records with their cgroup;
+					 * 8: records of ABI 6 (the cgroup
+					 * after the block part)
 					 */
 /* devices in the header; the rest in an IOLAT_FB_DEVS block after it */
 #define IOLAT_FILE_HEADER_DEVS	16
 /* the records of versions 2 and 3: ABI 4's, without the link */
 #define IOLAT_FILE_V3_RECORD	176
-/* those of versions 4 to 6: without the cgroup */
+/* those of versions 4 to 6: without the cgroup (7: at the end) */
 #define IOLAT_FILE_V6_RECORD	184
 #define IOLAT_FILE_ENDIAN	0x01020304U
 

@@ -15,13 +15,42 @@
 
 #define MAX_BLOCK (64U << 20)	/* a block's payload at most */
 
-/* The size of a file's records: without the link before version 4, the cgroup before 7. */
+/*
+ * The size of a file's records: without the link before version 4, the
+ * cgroup before 7 (file_record() says where their fields were).
+ */
 static size_t file_record_size(const struct iolat_file_header *h)
 {
 	if (h->version < 4)
 		return IOLAT_FILE_V3_RECORD;
 	return h->version < 7 ? IOLAT_FILE_V6_RECORD :
 				sizeof(struct iolat_record);
+}
+
+/*
+ * One record of a file's records block into @r: as it is since version 8
+ * (ABI 6); before, the NVMe part and the link followed the block part
+ * directly and the cgroup came last (version 7), where they now follow
+ * the cgroup.  An older file's records are shorter: the rest stays 0.
+ */
+static void file_record(const struct iolat_file_header *h, const void *src,
+			size_t size, struct iolat_record *r)
+{
+	const size_t block = IOLAT_RECORD_BLOCK_SIZE;
+	const size_t rest = sizeof(*r) - IOLAT_RECORD_CGROUP_SIZE;
+
+	memset(r, 0, sizeof(*r));
+	if (h->version >= 8) {
+		memcpy(r, src, size);
+		return;
+	}
+	memcpy(r, src, block);
+	/* the NVMe part, then the link from version 4 on */
+	memcpy(&r->nvme_setup_ns, (const char *)src + block,
+	       size - block < rest ? size - block : rest);
+	if (size >= block + rest + sizeof(r->cgroup))
+		memcpy(&r->cgroup, (const char *)src + block + rest,
+		       sizeof(r->cgroup));
 }
 
 /* The header is one this CLI reads: one clear message if not. */
@@ -259,11 +288,11 @@ static int block(const char *path, const struct iolat_file_header *h,
 
 	switch (type) {
 	case IOLAT_FB_RECORDS:
-		/* an older file's records are shorter: the rest stays 0 */
 		if (!len || len % size)
 			break;
 		for (i = 0; rd->record && i < len / size; i++) {
-			memcpy(&r, (const char *)buf + (size_t)i * size, size);
+			file_record(h, (const char *)buf + (size_t)i * size,
+				    size, &r);
 			rd->record(rd->arg, &r);
 		}
 		return 0;

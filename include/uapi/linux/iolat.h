@@ -18,7 +18,7 @@
 
 #define IOLAT_GENL_NAME		"iolat"
 #define IOLAT_GENL_VERSION	1
-#define IOLAT_ABI_VERSION	5
+#define IOLAT_ABI_VERSION	6
 
 /* Limits the module enforces; the CLI uses them to build valid requests. */
 #define IOLAT_MAX_DEVS		4096	/* devices per session */
@@ -425,11 +425,13 @@ enum iolat_op {
  * in the session; 0: no such I/O (or not known: a request whose first
  * bio was not the remapped one, a lower bio split by blk-mq).
  *
- * A session with neither IOLAT_A_NVME, a stack nor IOLAT_A_CGROUPS sends
- * only the first IOLAT_RECORD_BLOCK_SIZE bytes of each record
- * (IOLAT_A_RECORD_SIZE in every READ message says which); the others all
- * of it, the NVMe part zero without IOLAT_A_NVME, cgroup zero without
- * IOLAT_A_CGROUPS.  192 bytes, no holes.
+ * A session sends each record as far as it needs (IOLAT_A_RECORD_SIZE in
+ * every READ message says how far): the block part
+ * (IOLAT_RECORD_BLOCK_SIZE); with IOLAT_A_CGROUPS also the cgroup
+ * (IOLAT_RECORD_CGROUP_SIZE); with IOLAT_A_NVME up to the link; with a
+ * stack all of it.  A field sent but not asked for is zero.  192 bytes,
+ * no holes (ABI 6: the cgroup moved from the end into the block part's
+ * line, so that it costs a session 8 bytes, not the NVMe part's 80).
  */
 struct iolat_record {
 	__u64 q_ns;
@@ -456,6 +458,14 @@ struct iolat_record {
 	__u8 op;		/* enum iolat_op */
 	__u8 pad;
 	__s16 error;		/* 0 or a negative errno */
+	/*
+	 * IOLAT_A_CGROUPS: the cgroup of the request's first bio, the one
+	 * the kernel charges it to (its blkcg's, in the hierarchy of the io
+	 * controller: v2, or v1's blkio), as its id (the kernfs node's,
+	 * which name_to_handle_at() gives for the cgroup's directory); 0:
+	 * none (a flush, a bio-based device's I/O, an admin command)
+	 */
+	__u64 cgroup;
 	/* NVMe (IOLAT_F_NVME) */
 	__u64 nvme_setup_ns;
 	__u64 nvme_done_ns;
@@ -478,17 +488,11 @@ struct iolat_record {
 	__u8 nvme_pad;
 	/* a stack */
 	__u64 link;
-	/*
-	 * IOLAT_A_CGROUPS: the cgroup of the request's first bio, the one
-	 * the kernel charges it to (its blkcg's, in the hierarchy of the io
-	 * controller: v2, or v1's blkio), as its id (the kernfs node's,
-	 * which name_to_handle_at() gives for the cgroup's directory); 0:
-	 * none (a flush, a bio-based device's I/O, an admin command)
-	 */
-	__u64 cgroup;
 };
 
 /* The block part of struct iolat_record: a session without NVMe sends that. */
 #define IOLAT_RECORD_BLOCK_SIZE	104
+/* ... and the cgroup: a session with IOLAT_A_CGROUPS, without NVMe */
+#define IOLAT_RECORD_CGROUP_SIZE	112
 
 #endif /* _UAPI_LINUX_IOLAT_H */
