@@ -101,8 +101,8 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/dev/device.o \
 			      $(BUILD)/user/nl/decode.o $(BUILD)/user/dev/diskstats.o \
 			      $(BUILD)/user/util/json.o $(BUILD)/user/out/nvme_fields.o \
 			      $(BUILD)/user/out/table.o $(BUILD)/user/util/msg.o \
-			      $(BUILD)/user/util/parse.o \
-			      $(LIB_OBJS)
+			      $(BUILD)/user/util/parse.o $(BUILD)/user/dev/cgroup.o \
+			      $(BUILD)/user/util/grow.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include "dev/dev.h"
 #include "out/output.h"
 #include "util/json.h"
 #include "kselftest_harness.h"
@@ -525,6 +526,53 @@ static char *cli_out(const char *args, int *st)
  * The one JSON string writer: quotes, backslashes and control bytes
  * escaped, every other byte (UTF-8 included) as it is.
  */
+/*
+ * A cgroup's name: containers by runtime and short id, in a pod after
+ * its UID, under systemd's and cgroupfs's layouts; anything else by path.
+ */
+TEST(cgroup_names)
+{
+	static const char *const id =
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	static const char *const uid = "8d3b1c6e-1f2a-4b5c-9d8e-7f6a5b4c3d2e";
+	char path[512], buf[128];
+	static const struct {
+		const char *fmt, *want;
+	} cases[] = {
+		{ "/system.slice/docker-%s.scope", "docker:0123456789ab" },
+		{ "/docker/%s", "docker:0123456789ab" },
+		{ "/system.slice/libpod-%s.scope", "podman:0123456789ab" },
+		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod8d3b1c6e_1f2a_4b5c_9d8e_7f6a5b4c3d2e.slice/cri-containerd-%s.scope",
+		  "pod:%s containerd:0123456789abc" },
+		{ "/kubepods.slice/kubepods-pod8d3b1c6e_1f2a_4b5c_9d8e_7f6a5b4c3d2e.slice/crio-%s.scope",
+		  "pod:%s crio:0123456789abc" },
+		{ "/kubepods/besteffort/pod8d3b1c6e-1f2a-4b5c-9d8e-7f6a5b4c3d2e/%s",
+		  "pod:%s container:0123456789abc" },
+		{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod8d3b1c6e_1f2a_4b5c_9d8e_7f6a5b4c3d2e.slice",
+		  "pod:%s" },
+	};
+	char want[128];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), cases[i].fmt, id);
+		snprintf(want, sizeof(want), cases[i].want, uid);
+		EXPECT_STREQ(want, iolat_cgroup_name(path, buf, sizeof(buf)))
+			TH_LOG("%s", path);
+	}
+	/* by path: systemd units, the root, a scope that is no container */
+	EXPECT_STREQ("/system.slice/postgresql.service",
+		     iolat_cgroup_name("/system.slice/postgresql.service", buf,
+				       sizeof(buf)));
+	EXPECT_STREQ("/", iolat_cgroup_name("/", buf, sizeof(buf)));
+	EXPECT_STREQ("/kubepods.slice/kubepods-burstable.slice",
+		     iolat_cgroup_name("/kubepods.slice/kubepods-burstable.slice",
+				       buf, sizeof(buf)));
+	EXPECT_STREQ("/user.slice/docker-123.scope",
+		     iolat_cgroup_name("/user.slice/docker-123.scope", buf,
+				       sizeof(buf)));
+}
+
 TEST(json_strings_escaped)
 {
 	static const struct {

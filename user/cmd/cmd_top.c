@@ -284,11 +284,12 @@ static void frame(struct top_state *t, double elapsed)
 
 		if (t->cgroups) {
 			const char *path = iolat_cgroup_path(p->cgroup);
-			char id[32];
+			char id[32], name[128];
 
 			snprintf(id, sizeof(id), "#%llu",
 				 (unsigned long long)p->cgroup);
-			iolat_cell_str(&t->tab, G_CGROUP, path ? path :
+			iolat_cell_str(&t->tab, G_CGROUP, path ?
+				       iolat_cgroup_name(path, name, sizeof(name)) :
 				       p->cgroup ? id : "-");
 			iolat_cell_str(&t->tab, G_DEV, t->s->devs[p->dev].name);
 			rate_cells(&t->tab, G_IOPS, &p->lat, p->ios, p->bytes,

@@ -197,3 +197,110 @@ int iolat_cgroup_resolve(const char *arg, uint64_t *id)
 	*id = st.st_ino;
 	return 0;
 }
+
+/* @s is @n lowercase hex digits, then @end. */
+static bool hex_then(const char *s, size_t n, const char *end)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return !strcmp(s + n, end);
+}
+
+/* A container's directory: its runtime's short id into @id, or NULL. */
+static const char *container(const char *dir, const char *parent, char *id,
+			     size_t len)
+{
+	static const struct {
+		const char *prefix, *runtime;
+		unsigned int shown;	/* as docker ps, crictl, podman ps */
+	} scopes[] = {
+		{ "docker-", "docker", 12 },
+		{ "cri-containerd-", "containerd", 13 },
+		{ "crio-", "crio", 13 },
+		{ "libpod-", "podman", 12 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++) {
+		size_t n = strlen(scopes[i].prefix);
+
+		if (!strncmp(dir, scopes[i].prefix, n) &&
+		    hex_then(dir + n, 64, ".scope")) {
+			snprintf(id, len, "%s:%.*s", scopes[i].runtime,
+				 (int)scopes[i].shown, dir + n);
+			return id;
+		}
+	}
+	/* cgroupfs: /docker/<id>, /kubepods/<qos>/pod<uid>/<id> */
+	if (hex_then(dir, 64, "")) {
+		bool docker = parent && !strcmp(parent, "docker");
+
+		snprintf(id, len, "%s:%.*s", docker ? "docker" : "container",
+			 docker ? 12 : 13, dir);
+		return id;
+	}
+	return NULL;
+}
+
+/* A pod's directory: its UID into @uid, or NULL. */
+static const char *pod(const char *dir, char *uid, size_t len)
+{
+	const char *p = strstr(dir, "-pod");
+	size_t n, i;
+
+	/* systemd: kubepods[-<qos>]-pod<uid, '_' for '-'>.slice */
+	if (!strncmp(dir, "kubepods", 8) && p && strlen(p) > 10 &&
+	    !strcmp(p + strlen(p) - 6, ".slice")) {
+		n = strlen(p) - 4 - 6;
+		snprintf(uid, len, "%.*s", (int)n, p + 4);
+		for (i = 0; uid[i]; i++)
+			if (uid[i] == '_')
+				uid[i] = '-';
+		return uid;
+	}
+	/* cgroupfs: pod<uid> */
+	if (!strncmp(dir, "pod", 3) && strlen(dir) == 3 + 36) {
+		snprintf(uid, len, "%s", dir + 3);
+		return uid;
+	}
+	return NULL;
+}
+
+/**
+ * iolat_cgroup_name() - the name people use for a cgroup
+ * @path: its path in the io controller's hierarchy ("/a/b")
+ * @buf: where the name goes, if it is not the path
+ * @len: its size
+ *
+ * A container by its runtime and short id as docker ps, crictl and
+ * podman ps show it ("docker:0123456789ab", "containerd:0123456789abc"),
+ * in a Kubernetes pod with the pod's UID before ("pod:<uid>
+ * containerd:..."), a pod alone as "pod:<uid>"; anything else (a systemd
+ * unit, "/system.slice/postgresql.service") by its path.
+ * Return: @buf or @path.
+ */
+const char *iolat_cgroup_name(const char *path, char *buf, size_t len)
+{
+	char dirs[PATH_MAX], *d[64], *save, *tok, idbuf[48], uidbuf[48];
+	const char *id = NULL, *uid = NULL;
+	unsigned int n = 0, i;
+
+	snprintf(dirs, sizeof(dirs), "%s", path);
+	for (tok = strtok_r(dirs, "/", &save); tok && n < 64;
+	     tok = strtok_r(NULL, "/", &save))
+		d[n++] = tok;
+	if (!n)
+		return path;
+	id = container(d[n - 1], n > 1 ? d[n - 2] : NULL, idbuf,
+		       sizeof(idbuf));
+	for (i = 0; i < n && !uid; i++)
+		uid = pod(d[i], uidbuf, sizeof(uidbuf));
+	if (!id && !uid)
+		return path;
+	snprintf(buf, len, "%s%s%s%s", uid ? "pod:" : "", uid ? uid : "",
+		 uid && id ? " " : "", id ? id : "");
+	return buf;
+}

@@ -188,5 +188,6 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 const char *iolat_cgroup_path(uint64_t id);
 const char *iolat_cgroup_root(void);
 int iolat_cgroup_resolve(const char *arg, uint64_t *id);
+const char *iolat_cgroup_name(const char *path, char *buf, size_t len);
 
 #endif /* IOLAT_DEV_H */

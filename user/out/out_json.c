@@ -141,7 +141,7 @@ static void json_cgroups(const struct iolat_an *an)
 {
 	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
 	unsigned int i;
-	char buf[32];
+	char buf[32], name[128];
 
 	json_arr(&jw, "cgroups");
 	for (i = 0; i < an->nr_cgs; i++) {
@@ -149,6 +149,8 @@ static void json_cgroups(const struct iolat_an *an)
 
 		json_obj(&jw, NULL);
 		json_string(&jw, "cgroup", iolat_an_cg_name(g, buf, sizeof(buf)));
+		json_string(&jw, "name", iolat_cgroup_name(g->path ? g->path : buf,
+							   name, sizeof(name)));
 		json_u64(&jw, "cgroup_id", g->id);
 		json_string(&jw, "device", an->devs[g->dev].name);
 		json_u64(&jw, "ios", g->ios);

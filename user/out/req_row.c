@@ -141,8 +141,8 @@ void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f,
 static void cgroup_cells(struct iolat_table *t, const struct iolat_record *r)
 {
 	bool text = t->fmt == IOLAT_FMT_TEXT;
+	char id[32], name[128];
 	const char *path;
-	char id[32];
 
 	if (t->nr != (text ? NR_TEXT : NR_DATA) || !r->cgroup)
 		return;
@@ -152,7 +152,9 @@ static void cgroup_cells(struct iolat_table *t, const struct iolat_record *r)
 		snprintf(id, sizeof(id), "#%llu", (unsigned long long)r->cgroup);
 		path = id;
 	}
-	iolat_cell_str(t, text ? T_CGROUP : D_CGROUP, path);
+	/* text: a container by its short id; CSV and JSON: the path */
+	iolat_cell_str(t, text ? T_CGROUP : D_CGROUP,
+		       text ? iolat_cgroup_name(path, name, sizeof(name)) : path);
 	if (!text)
 		iolat_cell_u64(t, D_CGROUP_ID, r->cgroup);
 }
