@@ -214,6 +214,7 @@ static inline struct cgroup_subsys_state *iolat_bio_css(struct bio *bio)
  * "kernfs: convert to u64 id"), the inode number and its generation
  * above it before (union kernfs_node_id, 4.14 and RHEL 8's 4.18).
  */
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
 static inline u64 iolat_cgroup_id(struct cgroup *cgrp)
 {
 #ifdef IOLAT_HAVE_CGROUP_ID
@@ -222,27 +223,34 @@ static inline u64 iolat_cgroup_id(struct cgroup *cgrp)
 	return cgrp->kn->id.id;
 #endif
 }
+#endif
 
 /*
  * The cgroup @bio is charged to, as its id (struct iolat_record's
- * cgroup), or 0.
+ * cgroup), or 0 (always, without block cgroups).
  */
 static inline u64 iolat_bio_cgroup(struct bio *bio)
 {
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
 	struct cgroup_subsys_state *css = iolat_bio_css(bio);
 
 	return css ? iolat_cgroup_id(css->cgroup) : 0;
+#else
+	return 0;
+#endif
 }
 
 /*
  * Is @bio (NULL: a request without one) charged to one of @ids (their
  * low 32 bits: IOLAT_A_FILTER_CGROUPS) or to a cgroup under one?  Its
  * cgroup's ancestors are walked up to the root: a few levels, pinned by
- * the bio's reference on its own.
+ * the bio's reference on its own.  Without block cgroups no session has
+ * the filter (nl_start.c refuses it).
  */
 static inline bool iolat_bio_in_cgroups(struct bio *bio, const u32 *ids,
 					unsigned int nr)
 {
+#if IS_ENABLED(CONFIG_BLK_CGROUP)
 	struct cgroup_subsys_state *css = bio ? iolat_bio_css(bio) : NULL;
 	struct cgroup *cgrp;
 	unsigned int i;
@@ -251,6 +259,7 @@ static inline bool iolat_bio_in_cgroups(struct bio *bio, const u32 *ids,
 		for (i = 0; i < nr; i++)
 			if ((u32)iolat_cgroup_id(cgrp) == ids[i])
 				return true;
+#endif
 	return false;
 }
 
