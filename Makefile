@@ -116,7 +116,8 @@ $(BUILD)/tests/unit/expo_test: tests/unit/expo_test.c $(EXPO_OBJS) $(LIB_OBJS)
 
 RECFILE_OBJS := $(BUILD)/user/file/recfile.o $(BUILD)/user/file/recfile_read.o \
 		$(BUILD)/user/file/crc32c.o $(BUILD)/user/util/msg.o \
-		$(BUILD)/user/session/alloc.o $(BUILD)/user/util/grow.o
+		$(BUILD)/user/session/alloc.o $(BUILD)/user/util/grow.o \
+		$(BUILD)/user/dev/cgroup.o
 
 $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(RECFILE_OBJS) \
 				 $(LIB_OBJS) $(BUILD)/iolat

@@ -265,6 +265,7 @@ say(shown == {"/" + n for n in names},
 before = {n: kernel_counts(n, dev) for n in names}
 with open(f"{out}/rec.json", "w") as o, open(f"{out}/rec.err", "w") as e:
     rc = subprocess.run([iolat, "record", "--cgroups", "-o", "json", "-P", "50,99",
+                         "-w", f"{out}/cg.rec",
                          "-d", dev, "--", "sh", "-c", fio_jobs("rec")],
                         stdout=o, stderr=e).returncode
 grew = {n: tuple(a - b for a, b in zip(kernel_counts(n, dev), before[n]))
@@ -287,6 +288,13 @@ for n, (rw, _) in jobs.items():
         say(0 < q <= f * (1 + 1 / 64),
             f"/{n} {op} p{pct}: iolat Q2C {q} ns, fio clat {f} ns "
             f"(fio adds {f - q} ns: the syscall and the reaping)")
+# the file keeps the cgroups' paths: report's table is record's
+rep = subprocess.run([iolat, "report", "-o", "json", "-P", "50,99", f"{out}/cg.rec"],
+                     capture_output=True, text=True)
+saved = {g["cgroup"]: (g["ios"], g["bytes"]) for g in
+         last_json(rep.stdout).get("cgroups", []) if g["device"] == dev}
+say(saved == {k: (g["ios"], g["bytes"]) for k, g in table.items()},
+    f"report of record -w --cgroups's file: {saved}")
 shares = sum(g["queue_share"] for g in table.values())
 say(abs(shares - 1) < 0.001, f"record --cgroups: the shares of {dev}'s queue time sum to {shares:.4f}")
 

@@ -233,6 +233,84 @@ TEST(reads_version_3_files)
 			cli(), DIR));
 }
 
+/* A session's one device, nullb0, as a file's header takes it. */
+static struct iolat_dev_req *nullb0_dev(void)
+{
+	struct iolat_dev_req *d = calloc(1, sizeof(*d));
+
+	if (d) {
+		strcpy(d->name, "nullb0");
+		d->major = 250;
+		d->nr_hwq = 1;
+		d->depth = 64;
+		d->nvme_ctrl = -1;
+	}
+	return d;
+}
+
+/*
+ * A file of records with their cgroups (record -w --cgroups) names them
+ * wherever it is read: its cgroups block, written before the records
+ * that first have each, holds their paths (here taught to the resolver,
+ * as a live hierarchy would give them), and report, another process on
+ * a machine without those cgroups, shows its table per cgroup with
+ * those paths and their names; its CSV has the cgroup column.
+ */
+TEST(cgroups_named_from_the_file)
+{
+	static const char *const docker =
+		"/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope";
+	struct iolat_session s = { .nr_devs = 1, .cgroups = true };
+	struct iolat_file_header *h = calloc(1, sizeof(*h));
+	struct iolat_info info = { .abi_version = IOLAT_ABI_VERSION };
+	struct iolat_run run = { .seconds = 1 };
+	struct iolat_dev_counters c = { .valid = true, .major = 250 };
+	struct iolat_record r;
+	struct iolat_file *f;
+	char *out;
+	unsigned int i;
+
+	ASSERT_EQ(0, sh("mkdir -p " DIR));
+	s.devs = nullb0_dev();
+	ASSERT_TRUE(h && s.devs);
+	iolat_file_header_fill(h, &s, &info, 1000000000ULL, 0);
+	EXPECT_EQ(IOLAT_FILE_F_CGROUPS, h->flags);
+	iolat_cgroup_learn(0x100000077ULL, docker);
+	iolat_cgroup_learn(0x100000099ULL, "/system.slice/postgresql.service");
+	f = iolat_file_create(DIR "/cg.rec", h);
+	ASSERT_NE(NULL, f);
+	/* 3000 records, over three blocks: docker's from the first on, the other's from the third */
+	for (i = 0; i < 3000; i++) {
+		memset(&r, 0, sizeof(r));
+		r.major = 250;
+		r.q_ns = 1000000000ULL + 100000ULL * i;
+		r.c_ns = r.q_ns + 50000;
+		r.bytes = 4096;
+		r.nr_bios = 1;
+		r.cgroup = i < 2500 ? 0x100000077ULL : 0x100000099ULL;
+		ASSERT_EQ(0, iolat_file_records(f, &r));
+	}
+	run.delivered = 3000;
+	run.stats.written = 3000;
+	c.ios[IOLAT_OP_READ] = 3000;
+	ASSERT_EQ(0, iolat_file_end(f, 2000000000ULL, &run, 1, &c));
+	ASSERT_EQ(0, iolat_file_close(f));
+	ASSERT_EQ(0, sh("%s report -o json %s/cg.rec >%s/cg.json && %s report %s/cg.rec >%s/cg.txt && %s report -o csv %s/cg.rec >%s/cg.csv",
+			cli(), DIR, DIR, cli(), DIR, DIR, cli(), DIR, DIR));
+	out = slurp(DIR "/cg.json");
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, docker));
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"docker:0123456789ab\""));
+	EXPECT_EQ(2500, json_after(strstr(out, docker), "\"ios\": "));
+	EXPECT_EQ(500, json_after(strstr(out, "/system.slice/postgresql.service"),
+				  "\"ios\": "));
+	free(out);
+	EXPECT_EQ(0, sh("grep -q '^docker:0123456789ab  *nullb0  *2500 ' %s/cg.txt", DIR));
+	EXPECT_EQ(0, sh("test $(grep -c ',/system.slice/postgresql.service,4294967449$' %s/cg.csv) = 500", DIR));
+	free(s.devs);
+	free(h);
+}
+
 /*
  * Write @n records of ABI 6 from @src into @out as a version 6 or 7 file
  * has them (ABI 5's layout): the block part, then the NVMe part and the
@@ -282,13 +360,8 @@ TEST(reads_version_6_and_7_files)
 	unsigned int i, v;
 
 	ASSERT_EQ(0, sh("mkdir -p " DIR));
-	s.devs = calloc(1, sizeof(*s.devs));
+	s.devs = nullb0_dev();
 	ASSERT_TRUE(h && s.devs);
-	strcpy(s.devs[0].name, "nullb0");
-	s.devs[0].major = 250;
-	s.devs[0].nr_hwq = 1;
-	s.devs[0].depth = 64;
-	s.devs[0].nvme_ctrl = -1;
 	iolat_file_header_fill(h, &s, &info, 1000000000ULL, 0);
 	EXPECT_EQ(8, h->version);
 	EXPECT_EQ(sizeof(struct iolat_record), h->record_size);

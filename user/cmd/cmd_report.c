@@ -56,6 +56,9 @@ static int on_header(void *arg, const struct iolat_file_header *h,
 
 	if (!rp->files++)
 		iolat_an_meta_from(an, h);
+	/* records with their cgroup: a table per cgroup (an_cgroups.c) */
+	if (h->flags & IOLAT_FILE_F_CGROUPS)
+		an->o.cgroups = true;
 	rp->nr_devs = h->nr_devs;
 	rp->devs = iolat_grow(rp->devs, &rp->cap_devs, h->nr_devs,
 			      sizeof(*rp->devs));

@@ -151,6 +151,30 @@ const char *iolat_cgroup_path(uint64_t id)
 	return e ? e->path : NULL;
 }
 
+/**
+ * iolat_cgroup_learn() - a cgroup's path, from elsewhere (a record file)
+ * @id: its id
+ * @path: its path in the io controller's hierarchy where it was seen
+ *
+ * Taken before the hierarchy here: iolat_cgroup_path() gives it.
+ */
+void iolat_cgroup_learn(uint64_t id, const char *path)
+{
+	struct cg_entry *e = find(key(id));
+	char *p = strdup(path);
+
+	if (!p)
+		return;
+	if (e) {
+		free(e->path);
+		e->path = p;
+		return;
+	}
+	cg.e = iolat_grow(cg.e, &cg.cap, cg.nr + 1, sizeof(*cg.e));
+	cg.e[cg.nr].ino = key(id);
+	cg.e[cg.nr++].path = p;
+}
+
 /* The io controller's hierarchy's mount, or NULL if none is. */
 const char *iolat_cgroup_root(void)
 {

@@ -187,6 +187,7 @@ void iolat_stat_compute(const struct iolat_dev_counters *a,
 /* cgroup.c: a record's cgroup, by its id */
 const char *iolat_cgroup_path(uint64_t id);
 const char *iolat_cgroup_root(void);
+void iolat_cgroup_learn(uint64_t id, const char *path);
 int iolat_cgroup_resolve(const char *arg, uint64_t *id);
 const char *iolat_cgroup_name(const char *path, char *buf, size_t len);
 

@@ -24,6 +24,9 @@ struct iolat_file {
 	unsigned int nr;
 	struct iolat_record batch[BATCH];
 	int err;
+	bool cgroups;		/* IOLAT_FILE_F_CGROUPS */
+	uint64_t *cg_ids;	/* the cgroups written, in IOLAT_FB_CGROUPS */
+	unsigned int nr_cg, cap_cg;
 };
 
 /* A block's checksum: its type and length, then its payload. */
@@ -52,11 +55,55 @@ static int put(struct iolat_file *f, uint32_t type, const void *a,
 	return f->err;
 }
 
+/*
+ * The batch's cgroups not yet in the file, in an IOLAT_FB_CGROUPS block
+ * before it: their paths as the io controller's hierarchy has them now
+ * (a cgroup removed since its first request, which the resolver saw,
+ * keeps its path there), so that report names them wherever it runs.
+ */
+static int put_cgroups(struct iolat_file *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned int i, j;
+	FILE *m;
+	int err;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return f->err = -ENOMEM;
+	for (i = 0; i < f->nr; i++) {
+		uint64_t id = f->batch[i].cgroup;
+		struct iolat_file_cgroup e = { .id = id };
+		const char *path;
+
+		for (j = 0; j < f->nr_cg && f->cg_ids[j] != id; j++)
+			;
+		path = id && j == f->nr_cg ? iolat_cgroup_path(id) : NULL;
+		if (!path)
+			continue;
+		f->cg_ids = iolat_grow(f->cg_ids, &f->cap_cg, f->nr_cg + 1,
+				       sizeof(*f->cg_ids));
+		f->cg_ids[f->nr_cg++] = id;
+		e.len = (strlen(path) + 8) & ~7U;
+		fwrite(&e, sizeof(e), 1, m);
+		fwrite(path, 1, strlen(path), m);
+		fwrite("\0\0\0\0\0\0\0\0", 1, e.len - strlen(path), m);
+	}
+	err = fclose(m) ? -ENOMEM : 0;
+	if (!err && len)
+		err = put(f, IOLAT_FB_CGROUPS, buf, len, NULL, 0);
+	free(buf);
+	return err;
+}
+
 static int flush_batch(struct iolat_file *f)
 {
 	int err = 0;
 
-	if (f->nr)
+	if (f->nr && f->cgroups)
+		err = put_cgroups(f);
+	if (f->nr && !err)
 		err = put(f, IOLAT_FB_RECORDS, f->batch,
 			  f->nr * sizeof(f->batch[0]), NULL, 0);
 	f->nr = 0;
@@ -107,7 +154,8 @@ void iolat_file_header_fill(struct iolat_file_header *h,
 		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
 	}
 	h->nr_devs = s->nr_devs;
-	h->flags = s->nvme ? IOLAT_FILE_F_NVME : 0;
+	h->flags = (s->nvme ? IOLAT_FILE_F_NVME : 0) |
+		   (s->cgroups ? IOLAT_FILE_F_CGROUPS : 0);
 	for (d = 0; d < s->nr_devs && d < IOLAT_FILE_HEADER_DEVS; d++)
 		file_dev(&h->devs[d], &s->devs[d]);
 }
@@ -120,6 +168,7 @@ struct iolat_file *iolat_file_create(const char *path,
 	if (!f)
 		return NULL;
 	f->path = path;
+	f->cgroups = h->flags & IOLAT_FILE_F_CGROUPS;
 	f->f = fopen(path, "w");
 	if (!f->f) {
 		iolat_err("cannot write %s: %s", path, strerror(errno));
@@ -287,6 +336,7 @@ int iolat_file_close(struct iolat_file *f)
 		err = -errno;
 	if (err)
 		iolat_err("cannot write %s: %s", f->path, strerror(-err));
+	free(f->cg_ids);
 	free(f);
 	return err;
 }

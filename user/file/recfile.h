@@ -34,6 +34,20 @@ enum iolat_file_block {
 	IOLAT_FB_END,		/* struct iolat_file_end, then devices' */
 	IOLAT_FB_PARTS,		/* struct iolat_file_part[]: whole disks' */
 	IOLAT_FB_DEVS,		/* struct iolat_file_dev[]: the header's 17th on */
+	IOLAT_FB_CGROUPS,	/* struct iolat_file_cgroup entries (version 8) */
+};
+
+/*
+ * A cgroup of the records (IOLAT_FILE_F_CGROUPS), written before the
+ * first records block that has it: its id, then its path in the io
+ * controller's hierarchy, NUL-terminated, in len bytes (a multiple of
+ * 8); the next entry follows.
+ */
+struct iolat_file_cgroup {
+	__u64 id;
+	__u32 len;
+	__u32 pad;
+	char path[];
 };
 
 /* A partition of a whole disk of the file (version 3), after the header. */
@@ -73,6 +87,7 @@ struct iolat_file_header {
 	struct iolat_file_dev devs[IOLAT_FILE_HEADER_DEVS];
 };
 #define IOLAT_FILE_F_NVME	1
+#define IOLAT_FILE_F_CGROUPS	2	/* records with their cgroup (version 8) */
 
 struct iolat_file_block_head {
 	__u32 type;

@@ -53,6 +53,30 @@ static void file_record(const struct iolat_file_header *h, const void *src,
 		       sizeof(r->cgroup));
 }
 
+/*
+ * IOLAT_FB_CGROUPS: each cgroup's path, taught to the resolver
+ * (iolat_cgroup_learn()), so that the records' cgroups are named as
+ * they were where the file was made.  -1 if an entry is not whole.
+ */
+static int cgroups_block(const void *buf, uint32_t len)
+{
+	const char *p = buf, *end = p + len;
+	struct iolat_file_cgroup e;
+
+	while (p < end) {
+		if ((size_t)(end - p) < sizeof(e))
+			return -1;
+		memcpy(&e, p, sizeof(e));
+		p += sizeof(e);
+		if (!e.len || e.len % 8 || e.len > (size_t)(end - p) ||
+		    !memchr(p, '\0', e.len))
+			return -1;
+		iolat_cgroup_learn(e.id, p);
+		p += e.len;
+	}
+	return 0;
+}
+
 /* The header is one this CLI reads: one clear message if not. */
 static int header_check(const char *path, const struct iolat_file_header *h)
 {
@@ -313,6 +337,10 @@ static int block(const char *path, const struct iolat_file_header *h,
 		return 0;
 	case IOLAT_FB_END:
 		return end_block(path, h, devs, buf, len, rd);
+	case IOLAT_FB_CGROUPS:
+		if (cgroups_block(buf, len))
+			break;
+		return 0;
 	case IOLAT_FB_PARTS:
 		return parts_block(path, h, buf, len, rd);
 	}

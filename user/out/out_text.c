@@ -415,8 +415,11 @@ static void cgroups(const struct iolat_an *an)
 		unsigned int k;
 
 		for (k = 0; k < 4; k++)
-			iolat_fmt_ns(v[k], sizeof(v[k]), h[k] ?
-				     iolat_hist_percentile(h[k], k % 2 ? 990000 : 500000) : 0);
+			if (h[k])
+				iolat_fmt_ns(v[k], sizeof(v[k]),
+					     iolat_hist_percentile(h[k], k % 2 ? 990000 : 500000));
+			else
+				snprintf(v[k], sizeof(v[k]), "-");
 		printf("%-32s %-10s %9llu %12llu %9s %9s %9s %9s %6.1f\n",
 		       iolat_cgroup_name(iolat_an_cg_name(g, id, sizeof(id)), name,
 					 sizeof(name)), an->devs[g->dev].name,
