@@ -63,25 +63,30 @@ static int put(struct iolat_file *f, uint32_t type, const void *a,
  */
 static int put_cgroups(struct iolat_file *f)
 {
+	uint64_t last = 0;	/* runs of one cgroup: looked up once */
 	char *buf = NULL;
 	size_t len = 0;
 	unsigned int i, j;
-	FILE *m;
+	FILE *m = NULL;
 	int err;
 
-	m = open_memstream(&buf, &len);
-	if (!m)
-		return f->err = -ENOMEM;
 	for (i = 0; i < f->nr; i++) {
 		uint64_t id = f->batch[i].cgroup;
 		struct iolat_file_cgroup e = { .id = id };
 		const char *path;
 
+		if (id == last)
+			continue;
+		last = id;
 		for (j = 0; j < f->nr_cg && f->cg_ids[j] != id; j++)
 			;
 		path = id && j == f->nr_cg ? iolat_cgroup_path(id) : NULL;
 		if (!path)
 			continue;
+		if (!m)
+			m = open_memstream(&buf, &len);
+		if (!m)
+			return f->err = -ENOMEM;
 		f->cg_ids = iolat_grow(f->cg_ids, &f->cap_cg, f->nr_cg + 1,
 				       sizeof(*f->cg_ids));
 		f->cg_ids[f->nr_cg++] = id;
@@ -90,6 +95,8 @@ static int put_cgroups(struct iolat_file *f)
 		fwrite(path, 1, strlen(path), m);
 		fwrite("\0\0\0\0\0\0\0\0", 1, e.len - strlen(path), m);
 	}
+	if (!m)
+		return 0;
 	err = fclose(m) ? -ENOMEM : 0;
 	if (!err && len)
 		err = put(f, IOLAT_FB_CGROUPS, buf, len, NULL, 0);
