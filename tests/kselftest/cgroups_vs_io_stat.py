@@ -25,17 +25,19 @@
 #    of a power of two; fio reports their middle).  What fio adds is
 #    printed.  The cgroups' shares of the queue time sum to 1;
 # 3. --cgroup A: every line kept is A's, as many as A's growth, and the
-#    module counts B's requests as filtered;
+#    module counts B's requests as filtered; `record -A --cgroup B`, the
+#    histograms kept in the module for B alone: B's writes, no read,
+#    A's requests filtered;
 # 4. v2 with WBDEVICE (a device made for it, so that its page cache's
 #    inode is new): buffered writes by a process in A, flushed by a
 #    `sync` run from the root, are A's, in iolat as in A's io.stat, and
 #    submitted by the writeback (sync itself or a flusher), not by the
 #    writer.  A kernel without the memory controller has no cgroup
-#    writeback and charges the root: iolat must too;
+#    writeback and charges the root: iolat must too (as v1, which has no
+#    cgroup writeback);
 # 5. v2: `export --records --cgroups --cgroups-top 10` while 50 cgroups
 #    read: 10 named, the busiest, plus "other", whose requests and the
-#    named ones' sum to the device's iolat_requests_total.  (v1 has no cgroup
-#    writeback: the flusher's cgroup, the root, is charged there.)
+#    named ones' sum to the device's iolat_requests_total.
 # A kernel without block cgroups (no io or blkio controller in
 # /proc/cgroups: the debug kernel's config) cannot attribute: there,
 # iolat must refuse --cgroups and --cgroup and say why.  Prints what it
@@ -308,6 +310,21 @@ compare_counts(per_cgroup(rows), grew, (a,))
 filtered = sum_key(summary, "filtered")
 say(filtered == grew[b][0] + grew[b][1],
     f"--cgroup {a}: {filtered} requests filtered; /{b}'s: {grew[b][0] + grew[b][1]}")
+
+before = {n: kernel_counts(n, dev) for n in names}
+agg = subprocess.run([iolat, "record", "-A", "-o", "json", "--summary", f"{out}/agg.sum",
+                      "--cgroup", b if mode == "v1" else f"{root}/{b}", "-d", dev,
+                      "--", "sh", "-c", fio_jobs("agg")], capture_output=True, text=True)
+grew = {n: tuple(x - y for x, y in zip(kernel_counts(n, dev), before[n])) for n in names}
+ops = {}
+for d in last_json(agg.stdout).get("devices", []):
+    if d["name"] == dev:
+        ops = {o["op"]: o["ios"] for o in d["ops"]}
+filtered = sum_key(json.load(open(f"{out}/agg.sum")), "filtered") if not agg.returncode else -1
+say(not agg.returncode and ops.get("write", 0) == grew[b][1] > 0 and
+    not ops.get("read", 0) and filtered == grew[a][0] + grew[a][1],
+    f"record -A --cgroup {b}: the module's histograms {ops}, /{b}'s writes {grew[b][1]}; "
+    f"{filtered} filtered, /{a}'s requests {grew[a][0] + grew[a][1]} {agg.stderr.strip()}")
 
 # 4. writeback: A's dirty pages, flushed by sync from the root, are A's
 # (the device held open meanwhile: its last close would flush them, in
