@@ -218,7 +218,7 @@ void export_args_fixed(const struct export_args *a, const struct export_args *b,
 
 	for (i = 0; !devs && i < x->nr_devargs; i++)
 		devs = strcmp(x->devargs[i], y->devargs[i]);
-	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s%s%s",
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s%s%s%s%s",
 		 devs ? " -d" : "",
 		 !export_same(x->include, y->include) ? " --include" : "",
 		 !export_same(x->exclude, y->exclude) ? " --exclude" : "",
@@ -226,9 +226,12 @@ void export_args_fixed(const struct export_args *a, const struct export_args *b,
 		 !export_same(x->comm, y->comm) ? " -c" : "",
 		 !export_same(x->min_lat, y->min_lat) ? " -m" : "",
 		 x->pid != y->pid || x->tgid != y->tgid ? " -p/--tid" : "",
+		 x->nr_cgroups != y->nr_cgroups ||
+		 memcmp(x->cgroups, y->cgroups, sizeof(x->cgroups)) ?
+		 " --cgroup" : "",
 		 x->duration != y->duration || x->ring != y->ring ? " -t/-b" : "",
 		 !export_same(x->summary, y->summary) ? " --summary" : "",
-		 a->records != b->records || a->cgroups != b->cgroups ?
-		 " --records/--cgroups" : "",
+		 a->records != b->records ? " --records" : "",
+		 a->cgroups != b->cgroups ? " --cgroups" : "",
 		 !export_same(a->output, b->output) ? " -o" : "");
 }
