@@ -61,16 +61,41 @@ void iolat_agg_hist_init(struct iolat_agg_hist *h)
 	__iolat_hist_reset(h, IOLAT_AGG_HIST_NR_BINS);
 }
 
+/* smallest value of coarse bin @bin of 2^@sub per power of two, @fold */
+static __u64 iolat_coarse_lo(unsigned int bin, unsigned int sub,
+			     unsigned int fold)
+{
+	return bin ? iolat_loglin_lo(bin + fold - 1, sub) : 0;
+}
+
+/* one past its largest value */
+static __u64 iolat_coarse_hi(unsigned int bin, unsigned int sub,
+			     unsigned int fold)
+{
+	unsigned int group = (bin + fold - 1) >> sub;
+
+	if (!bin)
+		return 1ULL << IOLAT_AGG_HIST_MIN_SHIFT;
+	return iolat_coarse_lo(bin, sub, fold) + (1ULL << (group - 1));
+}
+
+/* where its count goes in a struct iolat_hist: the fine bin of its midpoint */
+static unsigned int iolat_coarse_fine_bin(unsigned int bin, unsigned int sub,
+					  unsigned int fold)
+{
+	__u64 lo = iolat_coarse_lo(bin, sub, fold);
+
+	return iolat_hist_bin(lo + (iolat_coarse_hi(bin, sub, fold) - lo) / 2);
+}
+
 /**
  * iolat_agg_hist_bin_lo() - smallest value of a coarse bin
  * @bin: bin index, below IOLAT_AGG_HIST_NR_BINS
  */
 __u64 iolat_agg_hist_bin_lo(unsigned int bin)
 {
-	if (!bin)
-		return 0;
-	return iolat_loglin_lo(bin + IOLAT_AGG_HIST_FOLD - 1,
-			       IOLAT_AGG_HIST_SUB_BITS);
+	return iolat_coarse_lo(bin, IOLAT_AGG_HIST_SUB_BITS,
+			       IOLAT_AGG_HIST_FOLD);
 }
 
 /**
@@ -79,12 +104,8 @@ __u64 iolat_agg_hist_bin_lo(unsigned int bin)
  */
 __u64 iolat_agg_hist_bin_hi(unsigned int bin)
 {
-	unsigned int group = (bin + IOLAT_AGG_HIST_FOLD - 1) >>
-			     IOLAT_AGG_HIST_SUB_BITS;
-
-	if (!bin)
-		return 1ULL << IOLAT_AGG_HIST_MIN_SHIFT;
-	return iolat_agg_hist_bin_lo(bin) + (1ULL << (group - 1));
+	return iolat_coarse_hi(bin, IOLAT_AGG_HIST_SUB_BITS,
+			       IOLAT_AGG_HIST_FOLD);
 }
 
 /**
@@ -94,9 +115,25 @@ __u64 iolat_agg_hist_bin_hi(unsigned int bin)
  */
 unsigned int iolat_agg_hist_fine_bin(unsigned int bin)
 {
-	__u64 lo = iolat_agg_hist_bin_lo(bin);
+	return iolat_coarse_fine_bin(bin, IOLAT_AGG_HIST_SUB_BITS,
+				     IOLAT_AGG_HIST_FOLD);
+}
 
-	return iolat_hist_bin(lo + (iolat_agg_hist_bin_hi(bin) - lo) / 2);
+/* The same for a cgroup slot's bins, below IOLAT_CG_HIST_NR_BINS. */
+__u64 iolat_cg_hist_bin_lo(unsigned int bin)
+{
+	return iolat_coarse_lo(bin, IOLAT_CG_HIST_SUB_BITS, IOLAT_CG_HIST_FOLD);
+}
+
+__u64 iolat_cg_hist_bin_hi(unsigned int bin)
+{
+	return iolat_coarse_hi(bin, IOLAT_CG_HIST_SUB_BITS, IOLAT_CG_HIST_FOLD);
+}
+
+unsigned int iolat_cg_hist_fine_bin(unsigned int bin)
+{
+	return iolat_coarse_fine_bin(bin, IOLAT_CG_HIST_SUB_BITS,
+				     IOLAT_CG_HIST_FOLD);
 }
 
 void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src)

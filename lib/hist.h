@@ -137,15 +137,61 @@ struct iolat_agg_hist {
 	__u64 bins[IOLAT_AGG_HIST_NR_BINS];
 };
 
-/* the coarse bin of @v, or IOLAT_AGG_HIST_NR_BINS if it overflows */
-static inline unsigned int iolat_agg_hist_bin(__u64 v)
+/*
+ * The coarse bin of @v with 2^@sub bins per power of two from
+ * 2^IOLAT_AGG_HIST_MIN_SHIFT ns (one below, @fold of iolat_loglin_bin()'s
+ * folded into it) to 2^IOLAT_AGG_HIST_MAX_SHIFT ns, or @nr if @v
+ * overflows.
+ */
+static inline unsigned int iolat_coarse_bin(__u64 v, unsigned int sub,
+					    unsigned int fold, unsigned int nr)
 {
 	unsigned int bin;
 
 	if (v >= 1ULL << IOLAT_AGG_HIST_MAX_SHIFT)
-		return IOLAT_AGG_HIST_NR_BINS;
-	bin = iolat_loglin_bin(v, IOLAT_AGG_HIST_SUB_BITS);
-	return bin < IOLAT_AGG_HIST_FOLD ? 0 : bin - IOLAT_AGG_HIST_FOLD + 1;
+		return nr;
+	bin = iolat_loglin_bin(v, sub);
+	return bin < fold ? 0 : bin - fold + 1;
+}
+
+/* the coarse bin of @v, or IOLAT_AGG_HIST_NR_BINS if it overflows */
+static inline unsigned int iolat_agg_hist_bin(__u64 v)
+{
+	return iolat_coarse_bin(v, IOLAT_AGG_HIST_SUB_BITS,
+				IOLAT_AGG_HIST_FOLD, IOLAT_AGG_HIST_NR_BINS);
+}
+
+/*
+ * A cgroup slot's histogram (kmod/cgstat.c): one per CPU, device and
+ * cgroup, so smaller still: 4 bins per power of two over the same range
+ * (the Prometheus buckets' edges, prom_buckets.c), 101 bins, and only
+ * the sum beside them; its count is the bins' and the overflow's.
+ */
+#define IOLAT_CG_HIST_SUB_BITS	2
+#define IOLAT_CG_HIST_FOLD \
+	((IOLAT_AGG_HIST_MIN_SHIFT - IOLAT_CG_HIST_SUB_BITS + 1) << \
+	 IOLAT_CG_HIST_SUB_BITS)
+#define IOLAT_CG_HIST_NR_BINS \
+	((IOLAT_AGG_HIST_MAX_SHIFT - IOLAT_CG_HIST_SUB_BITS + 1) * \
+	 (1U << IOLAT_CG_HIST_SUB_BITS) - IOLAT_CG_HIST_FOLD + 1)
+
+struct iolat_cg_hist {
+	__u64 sum;
+	__u64 overflow;
+	__u64 bins[IOLAT_CG_HIST_NR_BINS];
+};
+
+static inline void iolat_cg_hist_add(struct iolat_cg_hist *h, __u64 v)
+{
+	unsigned int bin = iolat_coarse_bin(v, IOLAT_CG_HIST_SUB_BITS,
+					    IOLAT_CG_HIST_FOLD,
+					    IOLAT_CG_HIST_NR_BINS);
+
+	h->sum += v;
+	if (bin < IOLAT_CG_HIST_NR_BINS)
+		h->bins[bin]++;
+	else
+		h->overflow++;
 }
 
 static inline void iolat_agg_hist_add(struct iolat_agg_hist *h, __u64 v)
@@ -159,6 +205,9 @@ void iolat_agg_hist_init(struct iolat_agg_hist *h);
 __u64 iolat_agg_hist_bin_lo(unsigned int bin);
 __u64 iolat_agg_hist_bin_hi(unsigned int bin);
 unsigned int iolat_agg_hist_fine_bin(unsigned int bin);
+__u64 iolat_cg_hist_bin_lo(unsigned int bin);
+__u64 iolat_cg_hist_bin_hi(unsigned int bin);
+unsigned int iolat_cg_hist_fine_bin(unsigned int bin);
 
 void iolat_hist_merge(struct iolat_hist *dst, const struct iolat_hist *src);
 void iolat_hist_diff(struct iolat_hist *d, const struct iolat_hist *now,
