@@ -10,6 +10,7 @@
 #include "inflight.h"
 #include "acct.h"
 #include "agg.h"
+#include "cgstat.h"
 #include "cpus.h"
 #include "upper.h"
 #include "probe_nvme.h"
@@ -46,6 +47,10 @@ static void iolat_budget_dev(struct iolat_budget *b,
 	if (mode & IOLAT_MODE_AGGREGATE) {
 		b->session += iolat_agg_bytes();
 		*hist += iolat_agg_cpu_bytes();
+	}
+	if (iolat_mode_cg_slots(mode)) {
+		b->session += iolat_cgstat_bytes();
+		*hist += iolat_cgstat_cpu_bytes(mode);
 	}
 }
 

@@ -16,7 +16,7 @@ struct iolat_budget {
 	u64 inflight;	/* in-flight tables' indexes, bio-based devices', links */
 	u64 tables;	/* in-flight tables of the CPUs present: an estimate */
 	u64 acct;	/* the CPUs' parts of the devices' counters */
-	u64 hist;	/* an aggregating session's CPUs' histograms */
+	u64 hist;	/* the CPUs' histograms and cgroup slots (cgstat.h) */
 	u64 nvme;	/* NVMe command tables */
 	u64 map;	/* the device map, once built (devmap.h) */
 	u64 cpus;	/* the CPUs counted: those online */

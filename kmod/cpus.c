@@ -18,8 +18,6 @@
 #include <linux/overflow.h>
 #include <linux/jiffies.h>
 #include "cpus.h"
-#include "acct.h"
-#include "agg.h"
 #include "alloc.h"
 #include "inflight.h"
 #include "probe_nvme.h"
@@ -40,9 +38,7 @@ static int iolat_cpus_alloc(struct iolat_session *s, unsigned int cpu)
 	if (s->cpu[cpu])
 		return 0;
 	for (i = 0; i < s->nr_devs; i++) {
-		err = iolat_acct_cpu_init(s->devs[i], cpu);
-		if (!err && s->aggregate)
-			err = iolat_agg_cpu_init(s->devs[i], cpu);
+		err = iolat_session_dev_cpu(s, s->devs[i], cpu);
 		if (err)
 			return err;
 	}

@@ -149,6 +149,7 @@ struct iolat_dev_spans {
 
 struct iolat_acct_cpu;
 struct iolat_agg_cpu;
+struct iolat_cgstat;
 struct iolat_nvme_ctrl;
 struct iolat_upper_slot;
 struct iolat_link;
@@ -200,6 +201,9 @@ struct iolat_dev {
 	struct iolat_acct_cpu **acct;	/* [nr_cpu_ids] */
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */
+	/* its cgroup slots (cgstat.h), IOLAT_A_CGROUP_SLOTS; @cg_mode's */
+	struct iolat_cgstat *cg;
+	u32 cg_mode;
 	/*
 	 * A bio-based device (device-mapper, md): its bios in flight, in
 	 * a table of @depth slots found by the bio's address (upper.h);
@@ -255,6 +259,9 @@ struct iolat_filter {
 /* the module's own: keep submitters (iolat_mode_who()) */
 #define IOLAT_MODE_WHO			BIT(3)
 #define IOLAT_MODE_CGROUPS		BIT(4)	/* IOLAT_A_CGROUPS */
+/* IOLAT_A_CGROUP_SLOTS: the slots, in bits 8 to 15 (iolat_mode_cg_slots()) */
+#define IOLAT_MODE_CG_SHIFT		8
+#define IOLAT_MODE_CG_SLOTS(n)		((u32)(n) << IOLAT_MODE_CG_SHIFT)
 
 /*
  * IOLAT_MODE_WHO if a session of START's @mode and @filter keeps its
@@ -347,6 +354,7 @@ struct iolat_session {
 	u32 nr_links;
 	bool nvme;		/* NVMe commands too (IOLAT_A_NVME) */
 	bool cgroups;		/* records carry cgroups (IOLAT_A_CGROUPS) */
+	u8 cg_slots;		/* IOLAT_A_CGROUP_SLOTS, or 0 (cgstat.h) */
 	bool nvme_attached;	/* the NVMe probes are registered */
 	unsigned int nr_ctrls;
 	struct iolat_nvme_ctrl *ctrls;	/* [nr_devs] */
@@ -368,7 +376,8 @@ static inline u32 iolat_session_mode(const struct iolat_session *s)
 {
 	return (s->counters_only ? IOLAT_MODE_COUNTERS_ONLY : 0) |
 	       (s->aggregate ? IOLAT_MODE_AGGREGATE : 0) |
-	       (s->want_who ? IOLAT_MODE_WHO : 0);
+	       (s->want_who ? IOLAT_MODE_WHO : 0) |
+	       IOLAT_MODE_CG_SLOTS(s->cg_slots);
 }
 
 /* The one clock of every stage: CLOCK_MONOTONIC, valid across CPUs. */
@@ -572,6 +581,8 @@ int iolat_session_add(u32 portid, const struct iolat_dev_spec *spec,
 struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 					const struct iolat_dev_spec *spec);
 void iolat_session_dev_free(struct iolat_dev *d);
+int iolat_session_dev_cpu(struct iolat_session *s, struct iolat_dev *d,
+			  int cpu);
 int iolat_session_nvme(struct iolat_session *s,
 		       const struct iolat_dev_spec *specs,
 		       struct netlink_ext_ack *extack);

@@ -142,6 +142,12 @@ static int iolat_nl_hist_dumpit(struct sk_buff *skb,
 	return iolat_nl_hist_dump(skb, cb, &iolat_family);
 }
 
+static int iolat_nl_cgroups_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	return iolat_nl_cgroups_dump(skb, cb, &iolat_family);
+}
+
 static const struct genl_ops iolat_ops[] = {
 	{
 		.cmd = IOLAT_CMD_GET_INFO,
@@ -183,6 +189,11 @@ static const struct genl_ops iolat_ops[] = {
 		.cmd = IOLAT_CMD_DEV_ADD,
 		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
 		.doit = iolat_nl_dev_add_doit,
+	},
+	{
+		.cmd = IOLAT_CMD_CGROUPS,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.dumpit = iolat_nl_cgroups_dumpit,
 	},
 };
 

@@ -35,5 +35,7 @@ int iolat_nl_counters_dump(struct sk_buff *skb, struct netlink_callback *cb,
 int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct genl_family *fam);
 int iolat_nl_hist_done(struct netlink_callback *cb);
+int iolat_nl_cgroups_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct genl_family *fam);
 
 #endif /* _IOLAT_NETLINK_H */

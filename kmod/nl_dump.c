@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include "acct.h"
 #include "agg.h"
+#include "cgstat.h"
 #include "upper.h"
 #include "cpus.h"
 #include "netlink.h"
@@ -343,6 +344,35 @@ static int iolat_nl_hist_totals(struct sk_buff *skb,
 	return 0;
 }
 
+/* The device's histograms: IOLAT_OP_NR ops by IOLAT_AGG_NR_STAGES stages */
+#define IOLAT_NL_DEV_HISTS	(IOLAT_OP_NR * IOLAT_AGG_NR_STAGES)
+
+/*
+ * Which histogram @idx of device @d is: an op's stage, or from
+ * IOLAT_NL_DEV_HISTS on a cgroup slot's Q2C (cgstat.h).
+ */
+static int iolat_nl_hist_which(struct sk_buff *skb, const struct iolat_dev *d,
+			       unsigned int idx)
+{
+	unsigned int slot = idx - IOLAT_NL_DEV_HISTS;
+
+	if (idx < IOLAT_NL_DEV_HISTS)
+		return nla_put_u32(skb, IOLAT_HIST_A_OP,
+				   idx / IOLAT_AGG_NR_STAGES) ||
+		       nla_put_u32(skb, IOLAT_HIST_A_STAGE,
+				   iolat_agg_dev_stage(d, idx % IOLAT_AGG_NR_STAGES));
+	return nla_put_u64_64bit(skb, IOLAT_HIST_A_CGROUP,
+				 slot < d->cg->nr ? READ_ONCE(d->cg->ids[slot]) : 0,
+				 IOLAT_HIST_A_PAD) ||
+	       nla_put_u32(skb, IOLAT_HIST_A_STAGE, IOLAT_AGG_STAGE_Q2C);
+}
+
+/* How many histograms @d has: its own, and its cgroup slots'. */
+static unsigned int iolat_nl_dev_hists(const struct iolat_dev *d)
+{
+	return IOLAT_NL_DEV_HISTS + (d->cg && d->cg->hist ? d->cg->nr + 1 : 0);
+}
+
 /*
  * One message of histogram @h of device @d from bin *@next on, as many
  * bins as fit; *@next is set past the last bin sent, or to
@@ -370,9 +400,7 @@ static int iolat_nl_hist_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!nest ||
 	    nla_put_u32(skb, IOLAT_HIST_A_MAJOR, MAJOR(d->id)) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_MINOR, MINOR(d->id)) ||
-	    nla_put_u32(skb, IOLAT_HIST_A_OP, idx / IOLAT_AGG_NR_STAGES) ||
-	    nla_put_u32(skb, IOLAT_HIST_A_STAGE,
-			iolat_agg_dev_stage(d, idx % IOLAT_AGG_NR_STAGES)) ||
+	    iolat_nl_hist_which(skb, d, idx) ||
 	    (!*next && iolat_nl_hist_totals(skb, h)) ||
 	    nla_put_u32(skb, IOLAT_HIST_A_FIRST_BIN, first))
 		goto full;
@@ -395,11 +423,21 @@ full:
 	return -EMSGSIZE;
 }
 
+/* Histogram @idx of @d (iolat_nl_hist_which()), summed into @h. */
+static void iolat_nl_hist_sum(const struct iolat_dev *d, unsigned int idx,
+			      struct iolat_hist *h)
+{
+	if (idx < IOLAT_NL_DEV_HISTS)
+		iolat_agg_sum(d, idx / IOLAT_AGG_NR_STAGES,
+			      idx % IOLAT_AGG_NR_STAGES, h);
+	else
+		iolat_cgstat_hist(d, idx - IOLAT_NL_DEV_HISTS, h);
+}
+
 int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct genl_family *fam)
 {
 	struct iolat_hist *h = (struct iolat_hist *)cb->args[3];
-	const unsigned int nr = IOLAT_OP_NR * IOLAT_AGG_NR_STAGES;
 	struct iolat_session *s;
 	struct iolat_dev *d;
 	unsigned int next;
@@ -424,11 +462,10 @@ int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	}
 	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
 		d = s->devs[cb->args[0]];
-		for (; cb->args[1] < nr; cb->args[1]++, cb->args[2] = 0) {
+		for (; cb->args[1] < iolat_nl_dev_hists(d);
+		     cb->args[1]++, cb->args[2] = 0) {
 			if (!cb->args[2]) {
-				iolat_agg_sum(d, cb->args[1] / IOLAT_AGG_NR_STAGES,
-					      cb->args[1] % IOLAT_AGG_NR_STAGES,
-					      h);
+				iolat_nl_hist_sum(d, cb->args[1], h);
 				if (!h->count)
 					continue;
 			}
@@ -440,6 +477,79 @@ int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 					goto out;
 				cb->args[2] = next;
 			} while (next < IOLAT_HIST_NR_BINS);
+		}
+	}
+out:
+	iolat_session_unlock();
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;	/* more in the next message */
+	return err ?: skb->len;
+}
+
+/* One message of slot @slot of device @d's cgroup counts, if it has any. */
+static int iolat_nl_cgroup_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			       const struct genl_family *fam,
+			       const struct iolat_dev *d, unsigned int slot)
+{
+	struct iolat_cg_count c;
+	struct nlattr *nest;
+	unsigned int op;
+	u64 n = 0;
+	void *hdr;
+
+	iolat_cgstat_read(d, slot, &c);
+	for (op = 0; op < IOLAT_OP_NR; op++)
+		n += c.ios[op];
+	if (!n)
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  fam, NLM_F_MULTI, IOLAT_CMD_CGROUPS);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, IOLAT_A_CGROUP);
+	if (!nest ||
+	    nla_put_u32(skb, IOLAT_CGROUP_A_MAJOR, MAJOR(d->id)) ||
+	    nla_put_u32(skb, IOLAT_CGROUP_A_MINOR, MINOR(d->id)) ||
+	    nla_put_u64_64bit(skb, IOLAT_CGROUP_A_ID,
+			      slot < d->cg->nr ? READ_ONCE(d->cg->ids[slot]) : 0,
+			      IOLAT_CGROUP_A_PAD) ||
+	    nla_put(skb, IOLAT_CGROUP_A_IOS, sizeof(c.ios), c.ios) ||
+	    nla_put(skb, IOLAT_CGROUP_A_BYTES, sizeof(c.bytes), c.bytes) ||
+	    nla_put(skb, IOLAT_CGROUP_A_WAIT_NS, sizeof(c.wait_ns), c.wait_ns)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * CGROUPS dump state: args[0] the device, args[1] its next slot (the
+ * others' last).
+ */
+int iolat_nl_cgroups_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			  const struct genl_family *fam)
+{
+	struct iolat_session *s;
+	struct iolat_dev *d;
+	int err = 0;
+
+	s = iolat_nl_dump_session(cb);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (!s->cg_slots) {
+		iolat_session_unlock();
+		NL_SET_ERR_MSG(iolat_cb_extack(cb),
+			       "the session keeps no cgroup slots");
+		return -EINVAL;
+	}
+	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
+		d = s->devs[cb->args[0]];
+		for (; cb->args[1] <= d->cg->nr; cb->args[1]++) {
+			err = iolat_nl_cgroup_msg(skb, cb, fam, d, cb->args[1]);
+			if (err)
+				goto out;
 		}
 	}
 out:

@@ -67,6 +67,11 @@ static struct netlink_range_validation iolat_pid_range = {
 	.max = PID_MAX_LIMIT,
 };
 
+static struct netlink_range_validation iolat_cg_slots_range = {
+	.min = 1,
+	.max = IOLAT_CGROUP_SLOTS_MAX,
+};
+
 static struct netlink_range_validation iolat_clock_loops_range = {
 	.min = IOLAT_CLOCK_LOOPS_MIN,
 	.max = IOLAT_CLOCK_LOOPS_MAX,
@@ -89,6 +94,7 @@ const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_FILTER_CGROUPS] = { .type = NLA_BINARY,
 				     .len = IOLAT_FILTER_CGROUPS * sizeof(u64) },
 	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
+	[IOLAT_A_CGROUP_SLOTS] = IOLAT_NLA_U32_RANGE(&iolat_cg_slots_range),
 };
 
 /**

@@ -194,10 +194,31 @@ static int iolat_nl_check_cgroups(const struct nlattr *a,
 	return 0;
 }
 
+/*
+ * IOLAT_A_CGROUP_SLOTS @a, in a session of @mode: for the counters of a
+ * session without records, on a kernel whose I/O has cgroups.
+ */
+static int iolat_nl_check_cg_slots(const struct nlattr *a, u32 mode,
+				   struct netlink_ext_ack *extack)
+{
+	if (!IS_ENABLED(CONFIG_BLK_CGROUP)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "this kernel has no block cgroups (CONFIG_BLK_CGROUP): its I/O has no cgroup to count by");
+		return -EOPNOTSUPP;
+	}
+	if (!(mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "cgroup slots are for sessions without records: records carry their cgroup (IOLAT_A_CGROUPS)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* START's flags, of which at most one of the ways to keep no records. */
 static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 {
 	struct nlattr **attrs = info->attrs;
+	int err;
 
 	*mode = (attrs[IOLAT_A_COUNTERS_ONLY] ? IOLAT_MODE_COUNTERS_ONLY : 0) |
 		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
@@ -213,6 +234,13 @@ static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_CGROUPS],
 				    "cgroups are in records: a session that writes none has no place for them");
 		return -EINVAL;
+	}
+	if (attrs[IOLAT_A_CGROUP_SLOTS]) {
+		err = iolat_nl_check_cg_slots(attrs[IOLAT_A_CGROUP_SLOTS],
+					      *mode, info->extack);
+		if (err)
+			return err;
+		*mode |= IOLAT_MODE_CG_SLOTS(nla_get_u32(attrs[IOLAT_A_CGROUP_SLOTS]));
 	}
 	if (*mode & IOLAT_MODE_COUNTERS_ONLY) {
 		static const int filters[] = {

@@ -23,6 +23,7 @@
 #include "inflight.h"
 #include "acct.h"
 #include "agg.h"
+#include "cgstat.h"
 #include "stash.h"
 #include "cpus.h"
 #include "upper.h"
@@ -103,6 +104,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->aggregate = mode & IOLAT_MODE_AGGREGATE;
 	s->nvme = mode & IOLAT_MODE_NVME;
 	s->cgroups = mode & IOLAT_MODE_CGROUPS;
+	s->cg_slots = iolat_mode_cg_slots(mode);
 	/* the counters and the histograms are per device, whoever asked */
 	s->want_who = mode & IOLAT_MODE_WHO;
 	/* as counted (budget.c) */

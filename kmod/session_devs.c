@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "dispatch.h"
 #include "upper.h"
+#include "cgstat.h"
 
 void iolat_session_dev_free(struct iolat_dev *d)
 {
@@ -29,7 +30,21 @@ void iolat_session_dev_free(struct iolat_dev *d)
 	iolat_upper_free(d);
 	iolat_acct_free(d);
 	iolat_agg_free(d);
+	iolat_cgstat_free(d);
 	kvfree(d);
+}
+
+/* CPU @cpu's part of @d's counters, histograms and cgroup slots. */
+int iolat_session_dev_cpu(struct iolat_session *s, struct iolat_dev *d,
+			  int cpu)
+{
+	int err = iolat_acct_cpu_init(d, cpu);
+
+	if (!err && s->aggregate)
+		err = iolat_agg_cpu_init(d, cpu);
+	if (!err && d->cg)
+		err = iolat_cgstat_cpu_init(d, cpu);
+	return err;
 }
 
 /* @d, of @s but never seen by its probes, and what it counted there. */
@@ -57,6 +72,8 @@ struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 		err = iolat_acct_init(d);
 	if (!err && s->aggregate)
 		err = iolat_agg_init(d);
+	if (!err && s->cg_slots)
+		err = iolat_cgstat_init(d, iolat_session_mode(s));
 	if (err) {
 		iolat_session_dev_drop(s, d);
 		return ERR_PTR(err);
@@ -195,9 +212,7 @@ static int iolat_session_devs_put(struct iolat_session *s,
 	for_each_possible_cpu(cpu) {
 		if (!s->cpu[cpu])
 			continue;
-		err = iolat_acct_cpu_init(d, cpu);
-		if (!err && s->aggregate)
-			err = iolat_agg_cpu_init(d, cpu);
+		err = iolat_session_dev_cpu(s, d, cpu);
 		if (err)
 			break;
 	}

@@ -30,6 +30,7 @@
 #define IOLAT_RING_DEFAULT	8192
 #define IOLAT_COMM_LEN		16	/* TASK_COMM_LEN */
 #define IOLAT_FILTER_CGROUPS	8	/* cgroups of IOLAT_A_FILTER_CGROUPS */
+#define IOLAT_CGROUP_SLOTS_MAX	32	/* IOLAT_A_CGROUP_SLOTS */
 #define IOLAT_NVME_ADMIN_TAGS	64	/* admin commands in flight per controller */
 #define IOLAT_MAX_EVENTS	16	/* session events kept until read */
 
@@ -43,6 +44,7 @@ enum iolat_cmd {
 	IOLAT_CMD_CLOCKTEST,	/* test the clocks across CPUs (IOLAT_A_CLOCK) */
 	IOLAT_CMD_HIST,		/* dump: an aggregating session's histograms */
 	IOLAT_CMD_DEV_ADD,	/* a whole disk (IOLAT_A_DEV) joins the session */
+	IOLAT_CMD_CGROUPS,	/* dump: the per-cgroup counts (IOLAT_A_CGROUP) */
 
 	__IOLAT_CMD_MAX,
 	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
@@ -103,6 +105,15 @@ enum iolat_attr {
 	 * whole id before v5.5 having a generation above it).
 	 */
 	IOLAT_A_FILTER_CGROUPS,
+	/*
+	 * u32 (START), 1 to IOLAT_CGROUP_SLOTS_MAX: a counters-only or an
+	 * aggregating session keeps counts per cgroup of each device, in
+	 * this many slots taken by the first cgroups seen on the device
+	 * and one for the others (IOLAT_CMD_CGROUPS; an aggregating one
+	 * also each slot's Q2C histogram, IOLAT_HIST_A_CGROUP)
+	 */
+	IOLAT_A_CGROUP_SLOTS,
+	IOLAT_A_CGROUP,		/* nest of enum iolat_cgroup_attr (CGROUPS) */
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -338,9 +349,39 @@ enum iolat_hist_attr {
 	IOLAT_HIST_A_SUMSQ_HI,	/* u64: ... high 64 bits */
 	IOLAT_HIST_A_FIRST_BIN,	/* u32 */
 	IOLAT_HIST_A_BINS,	/* binary: __u64[] from FIRST_BIN on */
+	/*
+	 * u64: a cgroup slot's Q2C histogram, of every op (no OP), its
+	 * cgroup as IOLAT_CGROUP_A_ID
+	 */
+	IOLAT_HIST_A_CGROUP,
 
 	__IOLAT_HIST_A_MAX,
 	IOLAT_HIST_A_MAX = __IOLAT_HIST_A_MAX - 1
+};
+
+/*
+ * One cgroup slot of a device (IOLAT_CMD_CGROUPS, IOLAT_A_CGROUP_SLOTS),
+ * from the session's start: its requests, bytes and wait times, per enum
+ * iolat_op as the device's IOLAT_CNT_A_IOS, BYTES and WAIT_NS (every
+ * completed request, as the device's counters), which the slots and
+ * the others' sum to.  ID is the low 32 bits of the cgroup's id (its
+ * kernfs inode number) of the io controller's hierarchy (v2's, or v1's
+ * blkio); 0 for the others: requests of cgroups that found every slot
+ * taken, and those without a bio (a flush).  Only slots with requests
+ * are sent.
+ */
+enum iolat_cgroup_attr {
+	IOLAT_CGROUP_A_UNSPEC,
+	IOLAT_CGROUP_A_PAD,
+	IOLAT_CGROUP_A_MAJOR,	/* u32 */
+	IOLAT_CGROUP_A_MINOR,	/* u32 */
+	IOLAT_CGROUP_A_ID,	/* u64 */
+	IOLAT_CGROUP_A_IOS,	/* binary: __u64[IOLAT_OP_NR] */
+	IOLAT_CGROUP_A_BYTES,	/* binary: __u64[IOLAT_OP_NR] */
+	IOLAT_CGROUP_A_WAIT_NS,	/* binary: __u64[IOLAT_OP_NR] */
+
+	__IOLAT_CGROUP_A_MAX,
+	IOLAT_CGROUP_A_MAX = __IOLAT_CGROUP_A_MAX - 1
 };
 
 /* The stages an aggregating session keeps (enum iolat_stage's numbers). */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counts per cgroup without records (IOLAT_A_CGROUP_SLOTS): a counters-only
+ * or aggregating session keeps, per device, the requests, bytes and wait
+ * times of each of up to IOLAT_CGROUP_SLOTS_MAX cgroups, and of the others
+ * in one more slot, each CPU in its own memory as the device's counters
+ * (acct.h); an aggregating session also each slot's Q2C histogram
+ * (lib/hist.h's struct iolat_cg_hist).  A slot belongs to the first
+ * cgroup seen on the device that finds it free, for the session: the
+ * completion compares the request's cgroup with the slots' in order, up to
+ * the first free one, which it takes with a compare-and-swap.  That line
+ * of ids is written once per slot, by the CPU that takes it, and read by
+ * every completion.  No lock, no allocation, no hash.
+ */
+#ifndef _IOLAT_CGSTAT_H
+#define _IOLAT_CGSTAT_H
+
+#include "iolat.h"
+#include "../lib/hist.h"
+
+/* One CPU's counts of one slot: the device's counters' (acct.h). */
+struct iolat_cg_count {
+	u64 ios[IOLAT_OP_NR];
+	u64 bytes[IOLAT_OP_NR];
+	u64 wait_ns[IOLAT_OP_NR];
+};
+
+/*
+ * A device's slots: their cgroups (low 32 bits of the id, 0 while free),
+ * and each CPU's part: the counts of its @nr slots and the others, then
+ * with @hist their histograms.
+ */
+struct iolat_cgstat {
+	u32 ids[IOLAT_CGROUP_SLOTS_MAX];
+	unsigned int nr;
+	bool hist;
+	void *cpu[];		/* [nr_cpu_ids] */
+};
+
+/* The cgroup slots of a mode (IOLAT_MODE_CG_SLOTS()), 0 for none. */
+static inline unsigned int iolat_mode_cg_slots(u32 mode)
+{
+	return (mode >> IOLAT_MODE_CG_SHIFT) & 0xff;
+}
+
+static inline struct iolat_cg_count *iolat_cg_counts(void *cpu)
+{
+	return cpu;
+}
+
+static inline struct iolat_cg_hist *
+iolat_cg_hists(const struct iolat_cgstat *t, void *cpu)
+{
+	return (struct iolat_cg_hist *)((struct iolat_cg_count *)cpu +
+					t->nr + 1);
+}
+
+/*
+ * The slot of cgroup @id (low 32 bits; 0: none) in @t: its own, the first
+ * free one, taken, or the others' (@t->nr).
+ */
+static __always_inline unsigned int iolat_cgstat_slot(struct iolat_cgstat *t,
+						      u32 id)
+{
+	unsigned int i;
+	u32 v;
+
+	if (!id)
+		return t->nr;
+	for (i = 0; i < t->nr; i++) {
+		v = READ_ONCE(t->ids[i]);
+		if (v == id)
+			return i;
+		if (!v) {
+			v = cmpxchg(&t->ids[i], 0, id);
+			if (!v || v == id)
+				return i;
+		}
+	}
+	return t->nr;
+}
+
+int iolat_cgstat_init(struct iolat_dev *d, u32 mode);
+size_t iolat_cgstat_bytes(void);
+int iolat_cgstat_cpu_init(struct iolat_dev *d, int cpu);
+size_t iolat_cgstat_cpu_bytes(u32 mode);
+void iolat_cgstat_free(struct iolat_dev *d);
+void __iolat_cgstat_add(struct iolat_dev *d, struct bio *bio, u8 op,
+			u32 bytes, u64 wait_ns, u64 q2c_ns, bool hist);
+void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
+		       struct iolat_cg_count *sum);
+void iolat_cgstat_hist(const struct iolat_dev *d, unsigned int slot,
+		       struct iolat_hist *sum);
+
+#endif /* _IOLAT_CGSTAT_H */
