@@ -5,7 +5,8 @@
  * the stop.  The difference between two readings is what completed in
  * between; it goes into the analysis as records would, so that every
  * output that needs no per-request data (text, json, fio, prom) is the
- * same in form.
+ * same in form.  With cgroup slots (IOLAT_A_CGROUP_SLOTS), each slot's
+ * histogram and counts since the start replace its group's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct iolat_agg_reader {
 	struct iolat_dev_counters *before;	/* [nr_devs], its counters */
 	struct iolat_dev_counters *now;		/* [nr_devs] */
 	struct iolat_hist *delta[IOLAT_AGG_STAGES];
+	struct iolat_an *an;	/* iolat_agg_take()'s, for the cgroup slots */
 };
 
 void iolat_agg_reader_free(struct iolat_agg_reader *r)
@@ -83,6 +85,38 @@ void iolat_agg_reader_grow(struct iolat_agg_reader *r, unsigned int from)
 				iolat_hist_init(&r->prev[d].h[op][i]);
 }
 
+/* The session's device @major:@minor, or its number of devices. */
+static unsigned int dev_index(const struct iolat_session *s, uint32_t major,
+			      uint32_t minor)
+{
+	unsigned int d;
+
+	for (d = 0; d < s->nr_devs; d++)
+		if (s->devs[d].major == major && s->devs[d].minor == minor)
+			break;
+	return d;
+}
+
+/* A cgroup slot's histogram into its group of the analysis. */
+static struct iolat_hist *cg_hist(void *arg, uint32_t major, uint32_t minor,
+				  uint64_t id)
+{
+	struct iolat_agg_reader *r = arg;
+	unsigned int d = dev_index(r->s, major, minor);
+
+	return d < r->s->nr_devs ? iolat_an_cgroup_hist(r->an, d, id) : NULL;
+}
+
+/* A cgroup slot's counts into its group of the analysis. */
+static void cg_counts(void *arg, const struct iolat_cg_counts *c)
+{
+	struct iolat_agg_reader *r = arg;
+	unsigned int d = dev_index(r->s, c->major, c->minor);
+
+	if (d < r->s->nr_devs)
+		iolat_an_cgroup_set(r->an, d, c);
+}
+
 /**
  * iolat_agg_each() - read the module's histograms, and give each device
  * and op what completed since the reading before
@@ -116,7 +150,8 @@ int iolat_agg_each(struct iolat_agg_reader *r,
 			return err;
 		c = r->now;
 	}
-	err = iolat_nl_hist(s->nl, c, r->cur, s->nr_devs);
+	err = iolat_nl_hist_cg(s->nl, c, r->cur, s->nr_devs,
+			       r->an && s->cg_slots ? cg_hist : NULL, r);
 	if (err)
 		return err;
 	for (d = 0; d < s->nr_devs; d++) {
@@ -177,5 +212,13 @@ static void agg_to_an(void *arg, unsigned int dev, unsigned int op,
 int iolat_agg_take(struct iolat_agg_reader *r, struct iolat_an *an,
 		   const struct iolat_dev_counters *c)
 {
-	return iolat_agg_each(r, c, agg_to_an, an);
+	int err;
+
+	r->an = an;
+	err = iolat_agg_each(r, c, agg_to_an, an);
+	/* the cgroup slots' counts, read after their histograms */
+	if (!err && r->s->cg_slots)
+		err = iolat_nl_cgroups(r->s->nl, cg_counts, r);
+	r->an = NULL;
+	return err;
 }

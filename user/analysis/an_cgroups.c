@@ -10,6 +10,7 @@
 #include <string.h>
 #include "analysis/analyze.h"
 #include "dev/dev.h"
+#include "nl/nl.h"
 
 static struct iolat_an_cg *cg_find(struct iolat_an *an, unsigned int dev,
 				   uint64_t id)
@@ -152,12 +153,54 @@ void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n)
 		for (j = i; j < an->nr_cgs && sorted[j]->dev == sorted[i]->dev; j++)
 			named += sorted[j]->named;
 		for (j = i; j < an->nr_cgs && sorted[j]->dev == sorted[i]->dev; j++)
-			if (!sorted[j]->named && named < n) {
+			if (!sorted[j]->named && !sorted[j]->rest &&
+			    named < n) {
 				((struct iolat_an_cg *)sorted[j])->named = true;
 				named++;
 			}
 	}
 	free(sorted);
+}
+
+/**
+ * iolat_an_cgroup_set() - a cgroup slot of the module (IOLAT_CMD_CGROUPS)
+ *	as its group: its counts since the session's start
+ * @an: the analysis, of an aggregating session with cgroup slots
+ * @dev: the device
+ * @c: the slot; id 0 is the others', summed into "other"
+ */
+void iolat_an_cgroup_set(struct iolat_an *an, unsigned int dev,
+			 const struct iolat_cg_counts *c)
+{
+	struct iolat_an_cg *g = cg_find(an, dev, c->id);
+	unsigned int op;
+
+	g->rest = !c->id;
+	g->ios = g->bytes = g->q2c_ns = 0;
+	for (op = 0; op < IOLAT_OP_NR; op++) {
+		g->ios += c->ios[op];
+		g->bytes += c->bytes[op];
+		g->q2c_ns += c->wait_ns[op];
+	}
+}
+
+/*
+ * iolat_an_cgroup_hist() - where a cgroup slot's histogram of the module
+ * goes: its group's Q2C, which the reading replaces (its first message
+ * empties it); NULL out of memory
+ */
+struct iolat_hist *iolat_an_cgroup_hist(struct iolat_an *an, unsigned int dev,
+					uint64_t id)
+{
+	struct iolat_an_cg *g = cg_find(an, dev, id);
+
+	g->rest = !id;
+	if (!g->q2c) {
+		g->q2c = malloc(sizeof(*g->q2c));
+		if (g->q2c)
+			iolat_hist_init(g->q2c);
+	}
+	return g->q2c;
 }
 
 void iolat_an_cgroups_free(struct iolat_an *an)

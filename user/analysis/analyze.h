@@ -103,6 +103,7 @@ struct iolat_an_cg {
 	uint64_t q2c_ns;	/* summed: its share of the queue time */
 	struct iolat_hist *q2c, *d2c;
 	bool named;		/* exported by name (iolat_an_cgroups_name()) */
+	bool rest;		/* the module's slot of the others: never named */
 };
 
 /*
@@ -285,6 +286,11 @@ const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an);
 const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
 			     size_t len);
 void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n);
+struct iolat_cg_counts;
+void iolat_an_cgroup_set(struct iolat_an *an, unsigned int dev,
+			 const struct iolat_cg_counts *c);
+struct iolat_hist *iolat_an_cgroup_hist(struct iolat_an *an, unsigned int dev,
+					uint64_t id);
 void iolat_an_cgroups_free(struct iolat_an *an);
 
 /* stack.c */

@@ -559,7 +559,9 @@ int cmd_export(int argc, const char **argv)
 	ao.prom_step = args.prom_step;
 	ao.cgroups = args.cgroups;
 	ao.cgroups_top = args.cgroups ? args.cgroups_top : 0;
-	s.cgroups = args.cgroups;
+	/* records carry cgroups; without, the module counts them */
+	s.cgroups = args.cgroups && args.records;
+	s.cg_slots = args.cgroups && !args.records ? args.cgroups_top : 0;
 	iolat_an_default_pct(&ao);
 	if (args.dir && access(args.dir, W_OK)) {
 		iolat_err("--textfile: cannot write in %s: %s", args.dir,

@@ -119,7 +119,7 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 		  "stream every request's record and analyse it here, rather than read the module's histograms (costs as much as record)",
 		  NULL },
 		{ "cgroups", 0, POPT_ARG_NONE, &a->cgroups, 0,
-		  "with --records: latency, requests and bytes per cgroup, each device's busiest --cgroups-top by path and the rest as cgroup=\"other\"",
+		  "latency, requests and bytes per cgroup by path, at most --cgroups-top a device and the rest as cgroup=\"other\": the first cgroups seen on the device, kept by the module; with --records, the busiest",
 		  NULL },
 		{ "cgroups-top", 0, POPT_ARG_STRING, &a->top, 0,
 		  "cgroups named per device by --cgroups (default 10; once named, for the whole run)",
@@ -158,10 +158,6 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 			  a->output);
 		return -1;
 	}
-	if (a->cgroups && !a->records) {
-		iolat_err("export --cgroups needs --records: the module keeps no histograms per cgroup");
-		return -1;
-	}
 	a->cgroups_top = 10;
 	if (a->top) {
 		char *end;
@@ -172,6 +168,12 @@ int export_args_parse(struct export_args *a, struct iolat_session *s,
 	if (a->top && (!a->cgroups || !a->cgroups_top)) {
 		iolat_err("--cgroups-top takes a number of cgroups from 1 to 10000, with --cgroups, not '%s'",
 			  a->top);
+		return -1;
+	}
+	if (a->cgroups && !a->records &&
+	    a->cgroups_top > IOLAT_CGROUP_SLOTS_MAX) {
+		iolat_err("--cgroups-top %u: the module keeps at most %u cgroups a device; more need --records",
+			  a->cgroups_top, IOLAT_CGROUP_SLOTS_MAX);
 		return -1;
 	}
 	a->every_s = 15;

@@ -149,6 +149,8 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info);
 #define IOLAT_START_NVME		2U	/* IOLAT_A_NVME */
 #define IOLAT_START_AGGREGATE		4U	/* IOLAT_A_AGGREGATE */
 #define IOLAT_START_CGROUPS		8U	/* IOLAT_A_CGROUPS */
+/* IOLAT_A_CGROUP_SLOTS: @n slots, 1 to IOLAT_CGROUP_SLOTS_MAX */
+#define IOLAT_START_CG_SLOTS(n)		((uint32_t)(n) << 8)
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
 		   const struct iolat_filter *filter, uint32_t mode);
@@ -162,6 +164,25 @@ int iolat_nl_stop(struct iolat_nl *nl, struct iolat_stats *stats);
 struct iolat_agg;
 int iolat_nl_hist(struct iolat_nl *nl, const struct iolat_dev_counters *c,
 		  struct iolat_agg *agg, unsigned int nr);
+/*
+ * A device's cgroup slot (IOLAT_CMD_CGROUPS): @id 0 for the others; its
+ * counts per enum iolat_op, from the session's start
+ */
+struct iolat_cg_counts {
+	uint32_t major, minor;
+	uint64_t id;
+	uint64_t ios[IOLAT_OP_NR];
+	uint64_t bytes[IOLAT_OP_NR];
+	uint64_t wait_ns[IOLAT_OP_NR];
+};
+typedef void (*iolat_cg_fn)(void *arg, const struct iolat_cg_counts *c);
+int iolat_nl_cgroups(struct iolat_nl *nl, iolat_cg_fn fn, void *arg);
+/* where a cgroup slot's histogram goes, or NULL to leave it */
+typedef struct iolat_hist *(*iolat_cg_hist_fn)(void *arg, uint32_t major,
+					       uint32_t minor, uint64_t id);
+int iolat_nl_hist_cg(struct iolat_nl *nl, const struct iolat_dev_counters *c,
+		     struct iolat_agg *agg, unsigned int nr,
+		     iolat_cg_hist_fn cg, void *cg_arg);
 int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn,
 		  iolat_event_fn event, void *arg);
 const char *iolat_nl_errmsg(const struct iolat_nl *nl);

@@ -2,7 +2,8 @@
 /*
  * The module's readings, asked over the netlink socket: a session's
  * device counters (IOLAT_CMD_COUNTERS), an aggregating session's
- * histograms (IOLAT_CMD_HIST) and the clock test (IOLAT_CMD_CLOCKTEST).
+ * histograms (IOLAT_CMD_HIST), the cgroup slots (IOLAT_CMD_CGROUPS) and
+ * the clock test (IOLAT_CMD_CLOCKTEST).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -130,6 +131,8 @@ struct hist_ctx {
 	const struct iolat_dev_counters *c;	/* which device is which */
 	struct iolat_agg *agg;
 	unsigned int nr;
+	iolat_cg_hist_fn cg;
+	void *cg_arg;
 };
 
 /* One message of an aggregating session's histogram (IOLAT_CMD_HIST). */
@@ -147,7 +150,13 @@ static int hist_reply(struct iolat_req *req, struct nlattr **tb)
 		return 0;
 	op = get_u32(t, IOLAT_HIST_A_OP);
 	stage = get_u32(t, IOLAT_HIST_A_STAGE);
-	for (i = 0; i < ctx->nr && op < IOLAT_OP_NR; i++)
+	if (t[IOLAT_HIST_A_CGROUP])	/* a cgroup slot's (IOLAT_A_CGROUP_SLOTS) */
+		h = ctx->cg ? ctx->cg(ctx->cg_arg,
+				      get_u32(t, IOLAT_HIST_A_MAJOR),
+				      get_u32(t, IOLAT_HIST_A_MINOR),
+				      get_u64(t, IOLAT_HIST_A_CGROUP)) : NULL;
+	for (i = 0; !t[IOLAT_HIST_A_CGROUP] && i < ctx->nr && op < IOLAT_OP_NR;
+	     i++)
 		if (ctx->c[i].major == get_u32(t, IOLAT_HIST_A_MAJOR) &&
 		    ctx->c[i].minor == get_u32(t, IOLAT_HIST_A_MINOR))
 			h = iolat_agg_hist(&ctx->agg[i], op, stage);
@@ -186,7 +195,27 @@ static int hist_reply(struct iolat_req *req, struct nlattr **tb)
 int iolat_nl_hist(struct iolat_nl *nl, const struct iolat_dev_counters *c,
 		  struct iolat_agg *agg, unsigned int nr)
 {
-	struct hist_ctx ctx = { .c = c, .agg = agg, .nr = nr };
+	return iolat_nl_hist_cg(nl, c, agg, nr, NULL, NULL);
+}
+
+/**
+ * iolat_nl_hist_cg() - iolat_nl_hist(), with the cgroup slots' histograms
+ * @nl: the session's socket
+ * @c: the devices
+ * @agg: [@nr], filled in
+ * @nr: number of devices
+ * @cg: where each cgroup slot's histogram goes, or NULL
+ * @cg_arg: for @cg
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_nl_hist_cg(struct iolat_nl *nl, const struct iolat_dev_counters *c,
+		     struct iolat_agg *agg, unsigned int nr,
+		     iolat_cg_hist_fn cg, void *cg_arg)
+{
+	struct hist_ctx ctx = {
+		.c = c, .agg = agg, .nr = nr, .cg = cg, .cg_arg = cg_arg,
+	};
 	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_HIST, NLM_F_DUMP);
 	unsigned int i, op, st;
 
@@ -197,6 +226,50 @@ int iolat_nl_hist(struct iolat_nl *nl, const struct iolat_dev_counters *c,
 	if (!msg)
 		return -ENOMEM;
 	return nl_transact(nl, msg, hist_reply, &ctx);
+}
+
+struct cgroups_ctx {
+	iolat_cg_fn fn;
+	void *arg;
+};
+
+/* One cgroup slot of a device (IOLAT_CMD_CGROUPS). */
+static int cgroups_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	struct cgroups_ctx *ctx = req->arg;
+	struct nlattr *t[IOLAT_CGROUP_A_MAX + 1];
+	struct iolat_cg_counts c = { 0 };
+
+	if (!tb[IOLAT_A_CGROUP] ||
+	    nla_parse_nested(t, IOLAT_CGROUP_A_MAX, tb[IOLAT_A_CGROUP],
+			     NULL) < 0)
+		return 0;
+	c.major = get_u32(t, IOLAT_CGROUP_A_MAJOR);
+	c.minor = get_u32(t, IOLAT_CGROUP_A_MINOR);
+	c.id = get_u64(t, IOLAT_CGROUP_A_ID);
+	get_u64s(t, IOLAT_CGROUP_A_IOS, c.ios, IOLAT_OP_NR);
+	get_u64s(t, IOLAT_CGROUP_A_BYTES, c.bytes, IOLAT_OP_NR);
+	get_u64s(t, IOLAT_CGROUP_A_WAIT_NS, c.wait_ns, IOLAT_OP_NR);
+	ctx->fn(ctx->arg, &c);
+	return 0;
+}
+
+/**
+ * iolat_nl_cgroups() - a session's cgroup slots (IOLAT_A_CGROUP_SLOTS)
+ * @nl: the session's socket
+ * @fn: called for each slot of each device that has requests
+ * @arg: for @fn
+ *
+ * Return: 0 or a negative errno (iolat_nl_errmsg() says more).
+ */
+int iolat_nl_cgroups(struct iolat_nl *nl, iolat_cg_fn fn, void *arg)
+{
+	struct cgroups_ctx ctx = { .fn = fn, .arg = arg };
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_CGROUPS, NLM_F_DUMP);
+
+	if (!msg)
+		return -ENOMEM;
+	return nl_transact(nl, msg, cgroups_reply, &ctx);
 }
 
 struct clock_ctx {

@@ -335,6 +335,8 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	     nla_put_flag(msg, IOLAT_A_AGGREGATE)) ||
 	    ((mode & IOLAT_START_CGROUPS) &&
 	     nla_put_flag(msg, IOLAT_A_CGROUPS)) ||
+	    ((mode >> 8) &&
+	     nla_put_u32(msg, IOLAT_A_CGROUP_SLOTS, mode >> 8)) ||
 	    (nvme && nla_put_flag(msg, IOLAT_A_NVME)))
 		goto nomem;
 	return nl_transact(nl, msg, NULL, NULL);

@@ -100,6 +100,8 @@ struct iolat_session {
 	bool aggregate_or_stream;	/* records if the module cannot aggregate */
 	bool nvme;		/* NVMe commands too; no -d: every namespace */
 	bool cgroups;		/* each record's cgroup (IOLAT_A_CGROUPS) */
+	/* without records, counts per cgroup in the module (IOLAT_A_CGROUP_SLOTS) */
+	unsigned int cg_slots;
 	double duration;
 	uint32_t ring;
 	const char **cmd;

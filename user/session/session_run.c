@@ -483,14 +483,19 @@ int iolat_session_run(struct iolat_session *s)
 	       (s->nvme ? IOLAT_START_NVME : 0) |
 	       (s->cgroups ? IOLAT_START_CGROUPS : 0);
 	err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring, &s->filter,
-			     mode | (s->aggregate ? IOLAT_START_AGGREGATE : 0));
+			     mode | (s->aggregate ? IOLAT_START_AGGREGATE : 0) |
+			     IOLAT_START_CG_SLOTS(s->cg_slots));
 	if (err == -E2BIG && s->aggregate && s->aggregate_or_stream) {
 		/* too many devices on too many CPUs for the histograms */
 		iolat_warn("the module cannot aggregate: %s; streaming records instead",
 			   iolat_nl_errmsg(nl));
 		s->aggregate = false;
+		/* the cgroups come in the records then */
+		s->cgroups |= s->cg_slots != 0;
+		s->cg_slots = 0;
 		err = iolat_nl_start(nl, s->devs, s->nr_devs, s->ring,
-				     &s->filter, mode);
+				     &s->filter,
+				     mode | (s->cgroups ? IOLAT_START_CGROUPS : 0));
 	}
 	if (err) {
 		if (err == -EPERM)
