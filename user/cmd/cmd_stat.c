@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
+#include "cmd/stat_cgroups.h"
 #include "out/table.h"
 #include "util/json.h"
 
@@ -28,6 +29,7 @@ struct stat_state {
 	bool failed;
 	bool active;		/* -z: only the devices with requests */
 	unsigned int rows;
+	struct stat_cgroups *cg;	/* --cgroups: its rows instead */
 };
 
 /* Did the device complete or hold a request between @a and @b? */
@@ -240,6 +242,8 @@ static bool sample(struct stat_state *st, struct iolat_dev_counters *c,
 	int err;
 
 	err = iolat_session_counters(s, c);
+	if (!err && st->cg)
+		err = stat_cgroups_sample(st->cg, s);
 	for (d = 0; !err && d < s->nr_devs; d++) {
 		if (!s->run.removed[d])
 			err = iolat_diskstats_read("/sys", s->devs[d].name,
@@ -284,7 +288,23 @@ static void on_started(void *arg)
 		counters_copy(&st->prev[d], &st->first[d]);
 		st->kprev[d] = st->kfirst[d];
 	}
-	iolat_table_header(&st->tab);
+	if (st->cg) {
+		stat_cgroups_mark(st->cg);
+		stat_cgroups_header(st->cg);
+	} else {
+		iolat_table_header(&st->tab);
+	}
+}
+
+/* Stopped: the cgroup slots' last counts, for the run's rows. */
+static void on_stopped(void *arg)
+{
+	struct stat_state *st = arg;
+
+	if (st->cg && !st->failed && stat_cgroups_sample(st->cg, st->s)) {
+		iolat_err("cannot read the counts per cgroup");
+		st->failed = true;
+	}
 }
 
 /*
@@ -312,10 +332,13 @@ static void rows(struct stat_state *st, double t,
 	unsigned int d;
 
 	/* as iostat, a blank line between the intervals of several devices */
-	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows && st->s->nr_devs > 1)
+	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows &&
+	    (st->s->nr_devs > 1 || st->cg))
 		printf("\n");
+	if (st->cg)
+		stat_cgroups_rows(st->cg, st->s, t, false, st->prev, cur);
 	for (d = 0; d < st->s->nr_devs; d++) {
-		if (!st->active || had_io(&st->prev[d], &cur[d]))
+		if (!st->cg && (!st->active || had_io(&st->prev[d], &cur[d])))
 			print_row(st, d, t, &st->prev[d], &cur[d],
 				  &st->kprev[d], &kcur[d], false);
 		counters_copy(&st->prev[d], &cur[d]);
@@ -332,7 +355,8 @@ static void on_tick(void *arg, double elapsed)
 	if (st->failed || !sample(st, st->cur, st->kcur))
 		return;
 	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows && !(st->rows % 20))
-		iolat_table_header(&st->tab);
+		st->cg ? stat_cgroups_header(st->cg) :
+			 iolat_table_header(&st->tab);
 	rows(st, elapsed, st->cur, st->kcur);
 }
 
@@ -372,7 +396,10 @@ static void finish(struct stat_state *st)
 		rows(st, s->run.seconds, last, st->kcur);
 	if (st->tab.fmt == IOLAT_FMT_TEXT)
 		printf("\n");
-	for (d = 0; d < s->nr_devs; d++)
+	if (st->cg)
+		stat_cgroups_rows(st->cg, s, s->run.seconds, true, st->first,
+				  last);
+	for (d = 0; !st->cg && d < s->nr_devs; d++)
 		if (!st->active || had_io(&st->first[d], &last[d]))
 			print_row(st, d, s->run.seconds, &st->first[d],
 				  &last[d], &st->kfirst[d], &st->kcur[d], true);
@@ -418,13 +445,16 @@ static int positional(struct iolat_session *s, double *interval,
 int cmd_stat(int argc, const char **argv)
 {
 	static char *fmt;
-	static int active;
+	static int active, cgroups;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &fmt, 0,
 		  "text (default), csv or json (a line per device and interval)",
 		  "FMT" },
 		{ "active", 'z', POPT_ARG_NONE, &active, 0,
 		  "leave out the devices without requests in the interval (as iostat -z)",
+		  NULL },
+		{ "cgroups", 0, POPT_ARG_NONE, &cgroups, 0,
+		  "a row per cgroup and device instead, from the module's counts per cgroup (the first 32 cgroups seen on a device; the rest as \"other\")",
 		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_counter_options, 0,
 		  "Devices:", NULL },
@@ -468,12 +498,17 @@ int cmd_stat(int argc, const char **argv)
 	if (count)
 		s.duration = interval * count;
 	s.counters_only = true;
+	if (cgroups) {
+		st->cg = stat_cgroups_new(ofmt);
+		s.cg_slots = IOLAT_CGROUP_SLOTS_MAX;
+	}
 	s.ring = IOLAT_RING_MIN;
 	s.record = NULL;
 	s.tick = on_tick;
 	s.tick_s = interval;
 	s.started = on_started;
 	s.added = on_added;
+	s.stopped = on_stopped;
 	s.arg = st;
 	st->first = iolat_counters_new(&s);
 	st->prev = iolat_counters_new(&s);
@@ -482,7 +517,7 @@ int cmd_stat(int argc, const char **argv)
 	st->kprev = calloc(s.nr_devs, sizeof(*st->kprev));
 	st->kcur = calloc(s.nr_devs, sizeof(*st->kcur));
 	if (!st->first || !st->prev || !st->cur || !st->kfirst ||
-	    !st->kprev || !st->kcur) {
+	    !st->kprev || !st->kcur || (cgroups && !st->cg)) {
 		iolat_err("out of memory");
 		ret = EXIT_FAIL;
 		goto out;
@@ -499,6 +534,7 @@ out:
 	free(st->kfirst);
 	free(st->kprev);
 	free(st->kcur);
+	stat_cgroups_free(st->cg);
 	iolat_session_free(&s);
 	iolat_session_opts_free(&o);
 	poptFreeContext(pc);

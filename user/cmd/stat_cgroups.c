@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `iolat stat --cgroups`: per interval, a row per cgroup and device with
+ * I/O in it, from the module's cgroup slots: each cgroup's r/s, w/s,
+ * kB/s and await, as stat's device row counts them, its part of the
+ * device's aqu-sz (the wait of its completed requests over the interval)
+ * and that part's share of the device's.  The module keeps the first
+ * IOLAT_CGROUP_SLOTS_MAX cgroups seen on each device; the rest are
+ * "other".  A cgroup keeps the path it had when first read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd/stat_cgroups.h"
+#include "dev/dev.h"
+#include "nl/nl.h"
+#include "util/util.h"
+
+/* One cgroup of one device: its counts at the start, last row, now. */
+struct stat_cg {
+	unsigned int dev;
+	uint64_t id;
+	char *path;
+	struct iolat_cg_counts first, prev, cur;
+};
+
+struct stat_cgroups {
+	struct stat_cg *g;
+	unsigned int nr, cap;
+	struct iolat_table tab;
+	const struct iolat_session *s;	/* while sampling */
+};
+
+enum {
+	K_TOTAL, K_TIME, K_DEV, K_CG, K_ID, K_RS, K_RKB, K_RAWAIT, K_WS,
+	K_WKB, K_WAWAIT, K_OS, K_OAWAIT, K_AQU, K_SHARE, NR_KCOLS
+};
+
+static const struct iolat_col kcols[NR_KCOLS] = {
+	[K_TOTAL] = { "total", NULL, 0, .in = IOLAT_IN_DATA },
+	[K_TIME] = { "time", "time", 9 },
+	[K_DEV] = { "device", "device", -10, .str = true },
+	[K_CG] = { "cgroup", "cgroup", -40, .str = true },
+	[K_ID] = { "cgroup_id", NULL, 0, .in = IOLAT_IN_DATA },
+	[K_RS] = { "r_s", "r/s", 8, 1, 3 },
+	[K_RKB] = { "rkB_s", "rkB/s", 9, 1, 3 },
+	[K_RAWAIT] = { "r_await_ms", "r_await", 7, 3, 6 },
+	[K_WS] = { "w_s", "w/s", 8, 1, 3 },
+	[K_WKB] = { "wkB_s", "wkB/s", 9, 1, 3 },
+	[K_WAWAIT] = { "w_await_ms", "w_await", 7, 3, 6 },
+	[K_OS] = { "o_s", "o/s", 7, 1, 3 },
+	[K_OAWAIT] = { "o_await_ms", "o_await", 7, 3, 6 },
+	[K_AQU] = { "aqu_sz", "aqu-sz", 7, 3, 6 },
+	[K_SHARE] = { "aqu_share", "%aqu", 6, 1, 6 },
+};
+
+struct stat_cgroups *stat_cgroups_new(enum iolat_fmt fmt)
+{
+	struct stat_cgroups *c = calloc(1, sizeof(*c));
+
+	if (c)
+		iolat_table_init(&c->tab, kcols, NR_KCOLS, fmt, stdout);
+	return c;
+}
+
+void stat_cgroups_free(struct stat_cgroups *c)
+{
+	unsigned int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr; i++)
+		free(c->g[i].path);
+	free(c->g);
+	free(c);
+}
+
+void stat_cgroups_header(struct stat_cgroups *c)
+{
+	iolat_table_header(&c->tab);
+}
+
+/* A slot read: its cgroup's counts now; a cgroup first seen starts at 0. */
+static void on_slot(void *arg, const struct iolat_cg_counts *k)
+{
+	struct stat_cgroups *c = arg;
+	const struct iolat_session *s = c->s;
+	const char *path;
+	struct stat_cg *g;
+	unsigned int d, i;
+
+	for (d = 0; d < s->nr_devs; d++)
+		if (s->devs[d].major == k->major && s->devs[d].minor == k->minor)
+			break;
+	if (d == s->nr_devs)
+		return;
+	for (i = 0; i < c->nr; i++)
+		if (c->g[i].dev == d && c->g[i].id == k->id)
+			break;
+	if (i == c->nr) {
+		c->g = iolat_grow(c->g, &c->cap, c->nr + 1, sizeof(*c->g));
+		g = &c->g[c->nr++];
+		memset(g, 0, sizeof(*g));
+		g->dev = d;
+		g->id = k->id;
+		path = k->id ? iolat_cgroup_path(k->id) : NULL;
+		g->path = path ? strdup(path) : NULL;
+	}
+	c->g[i].cur = *k;
+}
+
+/**
+ * stat_cgroups_sample() - the module's cgroup slots, now
+ * @c: the table
+ * @s: the session, with cgroup slots
+ *
+ * Return: 0 or a negative errno.
+ */
+int stat_cgroups_sample(struct stat_cgroups *c, struct iolat_session *s)
+{
+	c->s = s;
+	return iolat_nl_cgroups(s->nl, on_slot, c);
+}
+
+/* The readings so far are where the rows start (the session's start). */
+void stat_cgroups_mark(struct stat_cgroups *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++)
+		c->g[i].first = c->g[i].prev = c->g[i].cur;
+}
+
+/* What a cgroup is called: in text as its container, else its path. */
+static const char *label(const struct stat_cg *g, bool text, char *buf,
+			 size_t len)
+{
+	if (!g->id)
+		return "other";
+	if (!g->path) {
+		snprintf(buf, len, "#%llu", (unsigned long long)g->id);
+		return buf;
+	}
+	return text ? iolat_cgroup_name(g->path, buf, len) : g->path;
+}
+
+/* Requests of @op (or of the ops but read and write) from @a to @b. */
+static void delta(const struct iolat_cg_counts *a,
+		  const struct iolat_cg_counts *b, int op, double *ios,
+		  double *kb, double *wait)
+{
+	unsigned int o;
+
+	*ios = *kb = *wait = 0;
+	for (o = 0; o < IOLAT_OP_NR; o++) {
+		if (op >= 0 ? (int)o != op :
+		    o == IOLAT_OP_READ || o == IOLAT_OP_WRITE)
+			continue;
+		*ios += b->ios[o] - a->ios[o];
+		*kb += (b->bytes[o] - a->bytes[o]) / 1024.0;
+		*wait += b->wait_ns[o] - a->wait_ns[o];
+	}
+}
+
+static void row(struct stat_cgroups *c, const struct stat_cg *g,
+		const char *name, double t, bool total, double secs,
+		double dev_wait)
+{
+	const struct iolat_cg_counts *a = total ? &g->first : &g->prev;
+	static const int ops[] = { IOLAT_OP_READ, IOLAT_OP_WRITE, -1 };
+	static const unsigned int at[] = { K_RS, K_WS, K_OS };
+	struct iolat_table *tab = &c->tab;
+	double ios, kb, wait, all = 0;
+	char tbuf[16], dbuf[24], buf[128];
+	unsigned int i;
+
+	snprintf(tbuf, sizeof(tbuf), "%.2f", t);
+	snprintf(dbuf, sizeof(dbuf), "%.3f", t);
+	iolat_cell_two(tab, K_TOTAL, "", total ? "true" : "");
+	iolat_cell_two(tab, K_TIME, total ? "total" : tbuf, dbuf);
+	iolat_cell_str(tab, K_DEV, name);
+	iolat_cell_two(tab, K_CG, label(g, true, buf, sizeof(buf)),
+		       label(g, false, buf + 64, 64));
+	iolat_cell_u64(tab, K_ID, g->id);
+	for (i = 0; i < 3; i++) {
+		delta(a, &g->cur, ops[i], &ios, &kb, &wait);
+		all += wait;
+		iolat_cell_dbl(tab, at[i], ios / secs);
+		if (i < 2)
+			iolat_cell_dbl(tab, at[i] + 1, kb / secs);
+		iolat_cell_dbl(tab, i < 2 ? at[i] + 2 : K_OAWAIT,
+			       ios ? wait / ios / 1e6 : 0);
+	}
+	iolat_cell_dbl(tab, K_AQU, all / 1e9 / secs);
+	iolat_cell_dbl(tab, K_SHARE, dev_wait ? 100 * all / dev_wait : 0);
+	iolat_table_row(tab, NULL);
+}
+
+/* Did the cgroup complete a request since @a? */
+static bool had_io(const struct iolat_cg_counts *a,
+		   const struct iolat_cg_counts *b)
+{
+	unsigned int op;
+
+	for (op = 0; op < IOLAT_OP_NR; op++)
+		if (b->ios[op] != a->ios[op])
+			return true;
+	return false;
+}
+
+/**
+ * stat_cgroups_rows() - the interval's rows (or the run's, @total)
+ * @c: the table, sampled at the interval's end
+ * @s: the session
+ * @t: the time shown
+ * @total: since the start, else since the last rows
+ * @a: the devices' counters at the interval's start
+ * @b: ... at its end
+ */
+void stat_cgroups_rows(struct stat_cgroups *c, const struct iolat_session *s,
+		       double t, bool total, const struct iolat_dev_counters *a,
+		       const struct iolat_dev_counters *b)
+{
+	unsigned int d, i, op;
+	double secs, wait;
+
+	for (d = 0; d < s->nr_devs; d++) {
+		secs = (b[d].now_ns - a[d].now_ns) / 1e9;
+		wait = 0;
+		for (op = 0; op < IOLAT_OP_NR; op++)
+			wait += b[d].wait_ns[op] - a[d].wait_ns[op];
+		for (i = 0; i < c->nr && secs > 0; i++) {
+			struct stat_cg *g = &c->g[i];
+
+			if (g->dev == d &&
+			    had_io(total ? &g->first : &g->prev, &g->cur))
+				row(c, g, s->devs[d].name, t, total, secs,
+				    wait);
+		}
+	}
+	for (i = 0; i < c->nr && !total; i++)
+		c->g[i].prev = c->g[i].cur;
+	fflush(stdout);
+}
