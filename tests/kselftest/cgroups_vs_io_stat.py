@@ -35,9 +35,12 @@
 #    writer.  A kernel without the memory controller has no cgroup
 #    writeback and charges the root: iolat must too (as v1, which has no
 #    cgroup writeback);
-# 5. v2: `export --records --cgroups --cgroups-top 10` while 50 cgroups
-#    read: 10 named, the busiest, plus "other", whose requests and the
-#    named ones' sum to the device's iolat_requests_total.
+#    `stat --cgroups` (the module's counts per cgroup, no records): each
+#    cgroup's run row against the kernel's counts;
+# 5. v2: `export --cgroups --cgroups-top 10` while 50 cgroups read: 10
+#    named plus "other", whose requests and the named ones' sum to the
+#    device's iolat_requests_total; with --records the 10 busiest, from
+#    the module's cgroup slots the first 10 seen, with their histograms.
 # A kernel without block cgroups (no io or blkio controller in
 # /proc/cgroups: the debug kernel's config) cannot attribute: there,
 # iolat must refuse --cgroups and --cgroup and say why.  Prints what it
@@ -225,12 +228,13 @@ def compare_counts(seen, grew, only=names):
 
 # a kernel without block cgroups: refused, and said
 if not {"io", "blkio"} & set(controllers()):
-    for args in (["--cgroups"], ["--cgroup", "/"]):
-        p = subprocess.run([iolat, "trace", *args, "-d", dev, "-t", "1"],
+    for args in (["trace", "--cgroups"], ["trace", "--cgroup", "/"],
+                 ["stat", "--cgroups"]):
+        p = subprocess.run([iolat, *args, "-d", dev, "-t", "1"],
                            capture_output=True, text=True)
         said = "no block cgroups (CONFIG_BLK_CGROUP)" in p.stderr or \
                "no io controller's hierarchy is mounted" in p.stderr
-        say(p.returncode and said, f"no io controller in this kernel: iolat trace "
+        say(p.returncode and said, f"no io controller in this kernel: iolat "
             f"{' '.join(args)} exits {p.returncode}: {p.stderr.strip()}")
     sys.exit(1 if bad else 0)
 why = setup()
@@ -266,6 +270,26 @@ rows = [l.split() for l in open(f"{out}/top.txt") if l.startswith("/")]
 shown = {r[0] for r in rows if r[1] == dev}
 say(shown == {"/" + n for n in names},
     f"top --cgroups: {len(rows)} rows, of {sorted(shown)}")
+
+# 1c. stat --cgroups: the module's counts per cgroup (no records), each
+# cgroup's run row against the kernel's counts; their shares of the
+# device's queue time sum to 100%
+before = {n: kernel_counts(n, dev) for n in names}
+st = subprocess.run([iolat, "stat", "--cgroups", "-o", "json", "-d", dev, "1",
+                     "--", "sh", "-c", fio_jobs("stat")], capture_output=True, text=True)
+grew = {n: tuple(x - y for x, y in zip(kernel_counts(n, dev), before[n])) for n in names}
+runrows = [json.loads(l) for l in st.stdout.splitlines() if l.startswith("{")]
+runrows = [r for r in runrows if r.get("total") and r["device"] == dev]
+say(not st.returncode and {r["cgroup"] for r in runrows} == {"/" + n for n in names},
+    f"stat --cgroups: exits {st.returncode}, run rows of {sorted(r['cgroup'] for r in runrows)} "
+    f"{st.stderr.strip()}")
+for r in runrows:
+    k = grew.get(r["cgroup"][1:], (0, 0, 0, 0))
+    got = (r["r_ios"], r["w_ios"], r["r_bytes"], r["w_bytes"])
+    say(got == k, f"stat --cgroups: {r['cgroup']}: reads, writes, their bytes {got}; "
+        f"kernel {k}; r_await {r['r_await_ms']:.3f} ms, w_await {r['w_await_ms']:.3f} ms")
+shares = sum(r["aqu_share"] for r in runrows)
+say(abs(shares - 100) < 0.01, f"stat --cgroups: the shares of {dev}'s queue time sum to {shares:.4f}%")
 
 # 2. record --cgroups: each cgroup's table row against the kernel's
 # counts, and its Q2C percentiles against its fio job's clat
@@ -363,20 +387,40 @@ if mode == "v2" and wbdev:
 elif mode == "v2":
     say(False, "writeback: no device given for it")
 
-# 5. export --records --cgroups --cgroups-top 10 over 50 cgroups: the 10
-# busiest by path, the rest as "other", the totals the device's.  The
-# exporter is scraped once, after the last dd: its naming is then of the
-# whole run (cgroup i reads 5 + i blocks: the busiest are 40 to 49)
-if mode == "v2":
-    many = [f"iolat_c{i:02d}" for i in range(50)]
-    for n in many:
-        os.makedirs(f"{root}/{n}", exist_ok=True)
+def scrape_cgroups(port, want):
+    """the exporter's iolat_cgroup_requests_total and _request_duration
+    _seconds_count series of dev, and its iolat_requests_total, once they
+    add up to want's"""
+    series, counts, total = {}, {}, None
+    for _ in range(600):
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                      timeout=60).read().decode()
+        series, counts, total = {}, {}, 0
+        for line in text.splitlines():
+            if f'device="{dev}"' not in line:
+                continue
+            v = int(float(line.split()[-1]))
+            if line.startswith("iolat_cgroup_requests_total{"):
+                series[line.split('cgroup="')[1].split('"')[0]] = v
+            elif line.startswith("iolat_cgroup_request_duration_seconds_count{"):
+                counts[line.split('cgroup="')[1].split('"')[0]] = v
+            elif line.startswith("iolat_requests_total{"):
+                total += v
+        if sum(series.values()) >= sum(want.values()):
+            break
+        time.sleep(0.1)
+    return series, counts, total
+
+
+def export_many(records, port, many):
+    """`export --cgroups --cgroups-top 10` (with --records, or with the
+    module's slots) while cgroup i of many reads 5 + i blocks; scraped
+    once after the last dd"""
     want = {"/" + n: 5 + i for i, n in enumerate(many)}
-    port = 19317
-    sh("ip link set lo up")
-    ex = subprocess.Popen([iolat, "export", "--records", "--cgroups",
-                           "--cgroups-top", "10", "--listen", f"127.0.0.1:{port}",
-                           "-d", dev], stderr=open(f"{out}/ex.err", "w"))
+    ex = subprocess.Popen([iolat, "export", *(["--records"] if records else []),
+                           "--cgroups", "--cgroups-top", "10",
+                           "--listen", f"127.0.0.1:{port}", "-d", dev],
+                          stderr=open(f"{out}/ex{port}.err", "w"))
     # the exporter's first answer: it traces
     for _ in range(600):
         try:
@@ -387,35 +431,39 @@ if mode == "v2":
     for i, n in enumerate(many):
         sh(in_cgroup(n, f"dd if=/dev/{dev} of=/dev/null bs=4k count={5 + i} "
                         "iflag=direct status=none"))
-    series, total = {}, None
-    # the records reach the exporter within a drain or two: until they add up
-    for _ in range(600):
-        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
-                                      timeout=60).read().decode()
-        series = {}
-        for line in text.splitlines():
-            if line.startswith("iolat_cgroup_requests_total{") and f'device="{dev}"' in line:
-                cg = line.split('cgroup="')[1].split('"')[0]
-                series[cg] = int(float(line.split()[-1]))
-            if line.startswith("iolat_requests_total{") and f'device="{dev}"' in line:
-                total = (total or 0) + int(float(line.split()[-1]))
-        if sum(series.values()) >= sum(want.values()):
-            break
-        total = None
-        time.sleep(0.1)
+    series, counts, total = scrape_cgroups(port, want)
     ex.terminate()
     ex.wait()
-    named = sorted(k for k in series if k != "other")
-    busiest = sorted("/" + n for n in many[40:])
-    say(named == busiest and "other" in series,
-        f"export --cgroups-top 10: {len(named)} named ({', '.join(named)}), "
-        f"other: {series.get('other')}; the 10 busiest are {busiest[0]} to {busiest[-1]}")
-    mine = sum(v for k, v in want.items())
-    say(sum(series.values()) == total and
-        all(series[k] == want[k] for k in named) and
-        series.get("other", 0) == mine - sum(want[k] for k in busiest),
-        f"export --cgroups: the cgroups' requests sum to {sum(series.values())}, "
-        f"the device's to {total}; the dd's {mine}")
+    return want, series, counts, total
+
+
+# 5. export --cgroups --cgroups-top 10 over 50 cgroups, cgroup i reading
+# 5 + i blocks, one after the other: 10 named by path, the rest as
+# "other", the totals the device's.  With --records the 10 named are the
+# busiest of the run (40 to 49); from the module's slots (no records),
+# the first 10 seen (0 to 9), with their Q2C histograms.
+if mode == "v2":
+    many = [f"iolat_c{i:02d}" for i in range(50)]
+    for n in many:
+        os.makedirs(f"{root}/{n}", exist_ok=True)
+    sh("ip link set lo up")
+    for records, port, first in ((True, 19317, 40), (False, 19318, 0)):
+        how = "--records" if records else "the module's slots"
+        want, series, counts, total = export_many(records, port, many)
+        named = sorted(k for k in series if k != "other")
+        expect = sorted("/" + n for n in many[first:first + 10])
+        say(named == expect and "other" in series,
+            f"export --cgroups-top 10 ({how}): {len(named)} named ({', '.join(named)}), "
+            f"other: {series.get('other')}; expected {expect[0]} to {expect[-1]}")
+        mine = sum(want.values())
+        say(sum(series.values()) == total and
+            all(series[k] == want[k] for k in named) and
+            series.get("other", 0) == mine - sum(want[k] for k in expect),
+            f"export --cgroups ({how}): the cgroups' requests sum to "
+            f"{sum(series.values())}, the device's to {total}; the dd's {mine}")
+        say(all(counts.get(k) == series[k] for k in series),
+            f"export --cgroups ({how}): each cgroup's Q2C histogram counts its "
+            f"requests: {counts == series}")
     for n in many:
         os.rmdir(f"{root}/{n}")
 teardown()

@@ -33,7 +33,8 @@ struct stat_cgroups {
 
 enum {
 	K_TOTAL, K_TIME, K_DEV, K_CG, K_ID, K_RS, K_RKB, K_RAWAIT, K_WS,
-	K_WKB, K_WAWAIT, K_OS, K_OAWAIT, K_AQU, K_SHARE, NR_KCOLS
+	K_WKB, K_WAWAIT, K_OS, K_OAWAIT, K_AQU, K_SHARE, K_RIOS, K_WIOS,
+	K_OIOS, K_RBYTES, K_WBYTES, K_OBYTES, K_WAITNS, K_ELAPSED, NR_KCOLS
 };
 
 static const struct iolat_col kcols[NR_KCOLS] = {
@@ -52,6 +53,14 @@ static const struct iolat_col kcols[NR_KCOLS] = {
 	[K_OAWAIT] = { "o_await_ms", "o_await", 7, 3, 6 },
 	[K_AQU] = { "aqu_sz", "aqu-sz", 7, 3, 6 },
 	[K_SHARE] = { "aqu_share", "%aqu", 6, 1, 6 },
+	[K_RIOS] = { "r_ios", .in = IOLAT_IN_DATA },
+	[K_WIOS] = { "w_ios", .in = IOLAT_IN_DATA },
+	[K_OIOS] = { "o_ios", .in = IOLAT_IN_DATA },
+	[K_RBYTES] = { "r_bytes", .in = IOLAT_IN_DATA },
+	[K_WBYTES] = { "w_bytes", .in = IOLAT_IN_DATA },
+	[K_OBYTES] = { "o_bytes", .in = IOLAT_IN_DATA },
+	[K_WAITNS] = { "wait_ns", .in = IOLAT_IN_DATA },
+	[K_ELAPSED] = { "elapsed_ns", .in = IOLAT_IN_DATA },
 };
 
 struct stat_cgroups *stat_cgroups_new(enum iolat_fmt fmt)
@@ -185,6 +194,8 @@ static void row(struct stat_cgroups *c, const struct stat_cg *g,
 	for (i = 0; i < 3; i++) {
 		delta(a, &g->cur, ops[i], &ios, &kb, &wait);
 		all += wait;
+		iolat_cell_u64(tab, K_RIOS + i, ios);
+		iolat_cell_u64(tab, K_RBYTES + i, kb * 1024);
 		iolat_cell_dbl(tab, at[i], ios / secs);
 		if (i < 2)
 			iolat_cell_dbl(tab, at[i] + 1, kb / secs);
@@ -193,6 +204,8 @@ static void row(struct stat_cgroups *c, const struct stat_cg *g,
 	}
 	iolat_cell_dbl(tab, K_AQU, all / 1e9 / secs);
 	iolat_cell_dbl(tab, K_SHARE, dev_wait ? 100 * all / dev_wait : 0);
+	iolat_cell_u64(tab, K_WAITNS, all);
+	iolat_cell_u64(tab, K_ELAPSED, secs * 1e9 + 0.5);
 	iolat_table_row(tab, NULL);
 }
 
