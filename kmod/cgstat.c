@@ -75,36 +75,6 @@ void iolat_cgstat_free(struct iolat_dev *d)
 }
 
 /**
- * __iolat_cgstat_add() - count a completed request in its cgroup's slot
- * @d: its device
- * @bio: its first bio, or NULL
- * @op: enum iolat_op
- * @bytes: its size
- * @wait_ns: its time in the queue, as the device's counters count it
- * @q2c_ns: its Q2C, for an aggregating session's histogram
- * @hist: add @q2c_ns to the slot's histogram
- *
- * Called with interrupts off, beside the device's counters.
- */
-void __iolat_cgstat_add(struct iolat_dev *d, struct bio *bio, u8 op,
-			u32 bytes, u64 wait_ns, u64 q2c_ns, bool hist)
-{
-	struct iolat_cgstat *t = d->cg;
-	void *p = t->cpu[smp_processor_id()];
-	struct iolat_cg_count *c;
-	unsigned int slot;
-
-	lockdep_assert_irqs_disabled();
-	slot = iolat_cgstat_slot(t, bio ? (u32)iolat_bio_cgroup(bio) : 0);
-	c = &iolat_cg_counts(p)[slot];
-	c->ios[op]++;
-	c->bytes[op] += bytes;
-	c->wait_ns[op] += wait_ns;
-	if (hist)
-		iolat_cg_hist_add(&iolat_cg_hists(t, p)[slot], q2c_ns);
-}
-
-/**
  * iolat_cgstat_read() - a slot's counts, summed over the CPUs
  * @d: the device
  * @slot: below @d->cg->nr, or it for the others

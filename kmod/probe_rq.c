@@ -139,24 +139,6 @@ iolat_rq_wanted(const struct iolat_session *s, const struct iolat_slot *done,
 }
 
 /*
- * A completed request of @slot into its cgroup's slot of @d (cgstat.h):
- * @wait as the device's counters count it, and with @hist its Q2C, if
- * known, as the device's histogram.  Out of line: sessions that ask for
- * cgroup slots only.
- */
-static noinline void iolat_slot_cgroup(struct iolat_dev *d,
-				       const struct iolat_slot *slot,
-				       const struct request *rq, u8 op,
-				       u64 wait, u64 now, bool hist)
-{
-	u64 q2c = 0;
-
-	hist = hist && iolat_stage_ns(slot->q_ns, slot->g_ns, slot->i_ns,
-				      slot->d_ns, now, IOLAT_STAGE_Q2C, &q2c);
-	__iolat_cgstat_add(d, rq->bio, op, blk_rq_bytes(rq), wait, q2c, hist);
-}
-
-/*
  * The slot's request leaves its queue: completed, or gone without
  * completing (merged into another, or its slot found reused).  The
  * clock is read with interrupts off right before the counts change, so
@@ -202,9 +184,10 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 		agg = agg && !slot->outside && iolat_rq_wanted(s, slot, now);
 		if (agg)
 			__iolat_agg_add(d, op, blk_rq_bytes(rq), slot, now);
-		if (d->cg)
-			iolat_slot_cgroup(d, slot, rq, op, t - slot->acct_ns,
-					  now, agg);
+		if (d->cg)	/* its cgroup's slot (cgstat.h) */
+			__iolat_cgstat_add(d, rq->bio, op, blk_rq_bytes(rq),
+					   t - slot->acct_ns, agg ? slot : NULL,
+					   now);
 	}
 	iolat_acct_end(c, flags, step);
 	slot->state = IOLAT_SLOT_FREE;

@@ -438,8 +438,8 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 	if (s->aggregate && wanted)
 		__iolat_agg_add_q2c(d, u->op, u->bytes, now - u->q_ns);
 	if (d->cg)
-		__iolat_cgstat_add(d, bio, u->op, u->bytes, t - u->acct_ns,
-				   now - u->q_ns, s->aggregate && wanted);
+		__iolat_cgstat_add_bio(d, bio, u->op, u->bytes, t - u->acct_ns,
+				       now - u->q_ns, s->aggregate && wanted);
 	if (READ_ONCE(u->low_last))
 		iolat_upper_split(s, d, u, c, now, wanted);
 	iolat_acct_end(c, flags, step);
