@@ -285,27 +285,61 @@ static long long session_mem(struct __test_metadata *_metadata,
 	return during - before;
 }
 
+/* What the module's iolat_alloc_bytes() counts for @n bytes (kmod/alloc.h). */
+static long long alloc_bytes(long long n)
+{
+	long long c = 8;
+
+	if (n > 8192)
+		return (n + 4095) / 4096 * 4096;
+	if (n > 64 && n <= 96)
+		return 96;
+	if (n > 128 && n <= 192)
+		return 192;
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
 /*
  * Export, stat and record over every disk: the module's report true
  * (session_mem()), export and stat within 32 MiB and record within
- * 96 MiB, whatever the possible CPUs.
+ * 96 MiB, whatever the possible CPUs.  With --cgroups, export and stat
+ * hold exactly their cgroup slots more per disk (kmod/cgstat.h; docs/
+ * design.md, "Memory"): per online CPU, 11 slots of 968 bytes (export,
+ * --cgroups-top 10), 17 of 144 (stat), and the device's table of ids
+ * and CPU pointers (136 + 8 per possible CPU bytes).
  */
 static void sessions_mem_bounded(struct __test_metadata *_metadata, int nr)
 {
-	static const char *const cmds[] = { "export --textfile " D " -i 5",
-					    "stat",
-					    "record -o json $(for d in /sys/block/nullb* /sys/block/nvme*; do printf -- '-d %s ' ${d##*/}; done)" };
-	long long grew, mod;
+	static const struct {
+		const char *cmd;
+		long long max_mib;
+	} cmds[] = {
+		{ "export --textfile " D " -i 5", 32 },
+		{ "export --cgroups --textfile " D " -i 5", 32 },
+		{ "stat", 32 },
+		{ "stat --cgroups", 32 },
+		{ "record -o json $(for d in /sys/block/nullb* /sys/block/nvme*; do printf -- '-d %s ' ${d##*/}; done)", 96 },
+	};
+	long long grew, mod[5], cpus = sysconf(_SC_NPROCESSORS_ONLN), possible, dev;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		grew = session_mem(_metadata, cmds[i], "", &mod);
-		NOTE("%s over %d disks, %ld CPUs online: the module reports %.1f MiB; SUnreclaim + vmalloc + Percpu grew %.1f MiB",
-		     cmds[i], nr, sysconf(_SC_NPROCESSORS_ONLN), mod / 1048576.0,
-		     grew / 1048576.0);
+		grew = session_mem(_metadata, cmds[i].cmd, "", &mod[i]);
+		NOTE("%s over %d disks, %lld CPUs online: the module reports %.1f MiB; SUnreclaim + vmalloc + Percpu grew %.1f MiB",
+		     cmds[i].cmd, nr, cpus, mod[i] / 1048576.0, grew / 1048576.0);
 		/* small, whatever the possible CPUs */
-		EXPECT_GE((i < 2 ? 32LL : 96LL) << 20, grew) TH_LOG("%s", cmds[i]);
+		EXPECT_GE(cmds[i].max_mib << 20, grew) TH_LOG("%s", cmds[i].cmd);
 	}
+	possible = (long long)sh_number("n=0; for r in $(tr , ' ' <%s); do a=${r%%%%-*}; b=${r#*-}; n=$((n + b - a + 1)); done; echo $n", "/sys/devices/system/cpu/possible");
+	dev = alloc_bytes(136 + 8 * possible);
+	NOTE("--cgroups: export %lld bytes more, stat %lld, over %d disks; %lld and %lld expected",
+	     mod[1] - mod[0], mod[3] - mod[2], nr,
+	     nr * (cpus * alloc_bytes(11 * 968) + dev),
+	     nr * (cpus * alloc_bytes(17 * 144) + dev));
+	EXPECT_EQ(nr * (cpus * alloc_bytes(11 * 968) + dev), mod[1] - mod[0]);
+	EXPECT_EQ(nr * (cpus * alloc_bytes(17 * 144) + dev), mod[3] - mod[2]);
 }
 
 /*
