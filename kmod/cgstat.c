@@ -20,14 +20,18 @@ size_t iolat_cgstat_bytes(void)
 				 array_size(nr_cpu_ids, sizeof(void *)));
 }
 
+/* A CPU's part: @nr slots and the others', with @hist their histograms. */
+static size_t iolat_cgstat_cpu_size(unsigned int nr, bool hist)
+{
+	return (nr + 1) * (sizeof(struct iolat_cg_count) +
+			   (hist ? sizeof(struct iolat_cg_hist) : 0));
+}
+
 /* What iolat_cgstat_cpu_init() allocates for a CPU, in a session of @mode. */
 size_t iolat_cgstat_cpu_bytes(u32 mode)
 {
-	size_t slot = sizeof(struct iolat_cg_count);
-
-	if (mode & IOLAT_MODE_AGGREGATE)
-		slot += sizeof(struct iolat_cg_hist);
-	return iolat_alloc_bytes((iolat_mode_cg_slots(mode) + 1) * slot);
+	return iolat_alloc_bytes(iolat_cgstat_cpu_size(iolat_mode_cg_slots(mode),
+						       mode & IOLAT_MODE_AGGREGATE));
 }
 
 /* The device's slots, in a session of @mode (IOLAT_MODE_CG_SLOTS()). */
@@ -41,7 +45,6 @@ int iolat_cgstat_init(struct iolat_dev *d, u32 mode)
 		return -ENOMEM;
 	t->nr = iolat_mode_cg_slots(mode);
 	t->hist = mode & IOLAT_MODE_AGGREGATE;
-	d->cg_mode = mode;
 	d->cg = t;
 	return 0;
 }
@@ -54,7 +57,7 @@ int iolat_cgstat_cpu_init(struct iolat_dev *d, int cpu)
 
 	if (t->cpu[cpu])
 		return 0;
-	p = iolat_zalloc(iolat_cgstat_cpu_bytes(d->cg_mode), cpu_to_node(cpu));
+	p = iolat_zalloc(iolat_cgstat_cpu_size(t->nr, t->hist), cpu_to_node(cpu));
 	if (!p)
 		return -ENOMEM;
 	/* zeroed before seen: pairs with the readers' READ_ONCE() */

@@ -196,14 +196,13 @@ struct iolat_dev {
 	u32 table_size;			/* a table's, in bytes (inflight.c) */
 	u8 slot_shift;			/* log2 of its slots' size */
 	struct iolat_hwq *hwqs;		/* [nr_hwq] */
+	/* its cgroup slots (cgstat.h), IOLAT_A_CGROUP_SLOTS; else NULL */
+	struct iolat_cgstat *cg;
 	struct iolat_dev_spans all;	/* the device's, if several queues */
 	/* each CPU's counters and part of the busy words (cpus.h) */
 	struct iolat_acct_cpu **acct;	/* [nr_cpu_ids] */
 	struct iolat_nvme_ctrl *nvme;	/* its controller, if traced */
 	struct iolat_agg_cpu **agg;	/* [cpu], aggregating sessions */
-	/* its cgroup slots (cgstat.h), IOLAT_A_CGROUP_SLOTS; @cg_mode's */
-	struct iolat_cgstat *cg;
-	u32 cg_mode;
 	/*
 	 * A bio-based device (device-mapper, md): its bios in flight, in
 	 * a table of @depth slots found by the bio's address (upper.h);
