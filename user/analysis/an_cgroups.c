@@ -124,12 +124,8 @@ const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an)
 const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
 			     size_t len)
 {
-	if (g->path)
-		return g->path;
-	if (!g->id)
-		return "-";
-	snprintf(buf, len, "#%llu", (unsigned long long)g->id);
-	return buf;
+	return g->rest ? "other" :
+	       iolat_cgroup_label(g->id, g->path, false, buf, len);
 }
 
 /**

@@ -454,7 +454,7 @@ int cmd_stat(int argc, const char **argv)
 		  "leave out the devices without requests in the interval (as iostat -z)",
 		  NULL },
 		{ "cgroups", 0, POPT_ARG_NONE, &cgroups, 0,
-		  "a row per cgroup and device instead, from the module's counts per cgroup (the first 32 cgroups seen on a device; the rest as \"other\")",
+		  "a row per cgroup and device instead, from the module's counts per cgroup (the first 16 cgroups seen on a device; the rest as \"other\")",
 		  NULL },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_counter_options, 0,
 		  "Devices:", NULL },
@@ -500,7 +500,7 @@ int cmd_stat(int argc, const char **argv)
 	s.counters_only = true;
 	if (cgroups) {
 		st->cg = stat_cgroups_new(ofmt);
-		s.cg_slots = IOLAT_CGROUP_SLOTS_MAX;
+		s.cg_slots = STAT_CG_SLOTS;
 	}
 	s.ring = IOLAT_RING_MIN;
 	s.record = NULL;

@@ -283,14 +283,12 @@ static void frame(struct top_state *t, double elapsed)
 		struct top_proc *p = &t->procs[i];
 
 		if (t->cgroups) {
-			const char *path = iolat_cgroup_path(p->cgroup);
-			char id[32], name[128];
+			char name[128];
 
-			snprintf(id, sizeof(id), "#%llu",
-				 (unsigned long long)p->cgroup);
-			iolat_cell_str(&t->tab, G_CGROUP, path ?
-				       iolat_cgroup_name(path, name, sizeof(name)) :
-				       p->cgroup ? id : "-");
+			iolat_cell_str(&t->tab, G_CGROUP,
+				       iolat_cgroup_label(p->cgroup,
+							  iolat_cgroup_path(p->cgroup),
+							  true, name, sizeof(name)));
 			iolat_cell_str(&t->tab, G_DEV, t->s->devs[p->dev].name);
 			rate_cells(&t->tab, G_IOPS, &p->lat, p->ios, p->bytes,
 				   secs);

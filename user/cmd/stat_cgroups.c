@@ -5,8 +5,7 @@
  * kB/s and await, as stat's device row counts them, its part of the
  * device's aqu-sz (the wait of its completed requests over the interval)
  * and that part's share of the device's.  The module keeps the first
- * IOLAT_CGROUP_SLOTS_MAX cgroups seen on each device; the rest are
- * "other".  A cgroup keeps the path it had when first read.
+ * STAT_CG_SLOTS cgroups seen on each device; the rest are "other".  A cgroup keeps the path it had when first read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,13 +143,8 @@ void stat_cgroups_mark(struct stat_cgroups *c)
 static const char *label(const struct stat_cg *g, bool text, char *buf,
 			 size_t len)
 {
-	if (!g->id)
-		return "other";
-	if (!g->path) {
-		snprintf(buf, len, "#%llu", (unsigned long long)g->id);
-		return buf;
-	}
-	return text ? iolat_cgroup_name(g->path, buf, len) : g->path;
+	return g->id ? iolat_cgroup_label(g->id, g->path, text, buf, len) :
+		       "other";
 }
 
 /* Requests of @op (or of the ops but read and write) from @a to @b. */

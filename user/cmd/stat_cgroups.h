@@ -11,6 +11,12 @@
 #include "out/table.h"
 #include "session/session.h"
 
+/*
+ * The module's slots per device: 17 of 144 bytes per CPU and device
+ * (kmod/cgstat.h), in a 4 KiB slab object
+ */
+#define STAT_CG_SLOTS	16
+
 struct stat_cgroups;
 
 struct stat_cgroups *stat_cgroups_new(enum iolat_fmt fmt);

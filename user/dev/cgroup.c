@@ -328,3 +328,26 @@ const char *iolat_cgroup_name(const char *path, char *buf, size_t len)
 		 uid && id ? " " : "", id ? id : "");
 	return buf;
 }
+
+/**
+ * iolat_cgroup_label() - how a cgroup is shown
+ * @id: its id (struct iolat_record's cgroup), 0 for none
+ * @path: its path, NULL if unknown (gone before it was seen)
+ * @text: in text, a container by its runtime's name (iolat_cgroup_name());
+ *	else (CSV, JSON, the exporter's labels) the path
+ * @buf: room for the name, 128 bytes
+ * @len: its size
+ *
+ * Return: the path or name, "#ID" for an unknown path, "-" for none.
+ */
+const char *iolat_cgroup_label(uint64_t id, const char *path, bool text,
+			       char *buf, size_t len)
+{
+	if (!id)
+		return "-";
+	if (!path) {
+		snprintf(buf, len, "#%llu", (unsigned long long)id);
+		return buf;
+	}
+	return text ? iolat_cgroup_name(path, buf, len) : path;
+}

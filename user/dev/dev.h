@@ -190,5 +190,7 @@ const char *iolat_cgroup_root(void);
 void iolat_cgroup_learn(uint64_t id, const char *path);
 int iolat_cgroup_resolve(const char *arg, uint64_t *id);
 const char *iolat_cgroup_name(const char *path, char *buf, size_t len);
+const char *iolat_cgroup_label(uint64_t id, const char *path, bool text,
+			       char *buf, size_t len);
 
 #endif /* IOLAT_DEV_H */

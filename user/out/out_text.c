@@ -402,7 +402,7 @@ static void partitions(const struct iolat_an *an)
 static void cgroups(const struct iolat_an *an)
 {
 	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
-	char v[4][32], id[32], name[128];
+	char v[4][32], name[128];
 	unsigned int i;
 
 	if (an->nr_cgs)
@@ -421,8 +421,9 @@ static void cgroups(const struct iolat_an *an)
 			else
 				snprintf(v[k], sizeof(v[k]), "-");
 		printf("%-32s %-10s %9llu %12llu %9s %9s %9s %9s %6.1f\n",
-		       iolat_cgroup_name(iolat_an_cg_name(g, id, sizeof(id)), name,
-					 sizeof(name)), an->devs[g->dev].name,
+		       g->rest ? "other" :
+		       iolat_cgroup_label(g->id, g->path, true, name, sizeof(name)),
+		       an->devs[g->dev].name,
 		       U(g->ios), U(g->bytes), v[0], v[1], v[2], v[3],
 		       100 * iolat_an_cg_share(an, g));
 	}

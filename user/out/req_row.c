@@ -141,20 +141,14 @@ void iolat_row_table(struct iolat_table *t, enum iolat_fmt fmt, FILE *f,
 static void cgroup_cells(struct iolat_table *t, const struct iolat_record *r)
 {
 	bool text = t->fmt == IOLAT_FMT_TEXT;
-	char id[32], name[128];
-	const char *path;
+	char name[128];
 
 	if (t->nr != (text ? NR_TEXT : NR_DATA) || !r->cgroup)
 		return;
-	path = iolat_cgroup_path(r->cgroup);
-	if (!path) {
-		/* not in the hierarchy now, nor when last looked at */
-		snprintf(id, sizeof(id), "#%llu", (unsigned long long)r->cgroup);
-		path = id;
-	}
 	/* text: a container by its short id; CSV and JSON: the path */
 	iolat_cell_str(t, text ? T_CGROUP : D_CGROUP,
-		       text ? iolat_cgroup_name(path, name, sizeof(name)) : path);
+		       iolat_cgroup_label(r->cgroup, iolat_cgroup_path(r->cgroup),
+					  text, name, sizeof(name)));
 	if (!text)
 		iolat_cell_u64(t, D_CGROUP_ID, r->cgroup);
 }
