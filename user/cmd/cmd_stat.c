@@ -332,8 +332,8 @@ static void rows(struct stat_state *st, double t,
 	unsigned int d;
 
 	/* as iostat, a blank line between the intervals of several devices */
-	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows &&
-	    (st->s->nr_devs > 1 || st->cg))
+	if (st->tab.fmt == IOLAT_FMT_TEXT && st->rows && st->s->nr_devs > 1 &&
+	    !st->cg)
 		printf("\n");
 	if (st->cg)
 		stat_cgroups_rows(st->cg, st->s, t, false, st->prev, cur);

@@ -4,7 +4,8 @@
  * I/O in it, from the module's cgroup slots: each cgroup's r/s, w/s,
  * kB/s and await, as stat's device row counts them, its part of the
  * device's aqu-sz (the wait of its completed requests over the interval)
- * and that part's share of the device's.  The module keeps the first
+ * and that part's share of the device's (of the sum of the device's
+ * slots, read together: they sum to the device's counters, read before).  The module keeps the first
  * STAT_CG_SLOTS cgroups seen on each device; the rest are "other".  A cgroup keeps the path it had when first read.
  */
 #include <stdio.h>
@@ -28,6 +29,7 @@ struct stat_cgroups {
 	unsigned int nr, cap;
 	struct iolat_table tab;
 	const struct iolat_session *s;	/* while sampling */
+	unsigned int rows;		/* intervals with rows printed */
 };
 
 enum {
@@ -147,7 +149,10 @@ static const char *label(const struct stat_cg *g, bool text, char *buf,
 		       "other";
 }
 
-/* Requests of @op (or of the ops but read and write) from @a to @b. */
+/*
+ * Requests of @op from @a to @b: -1 the ops but read and write, -2 all of
+ * them.
+ */
 static void delta(const struct iolat_cg_counts *a,
 		  const struct iolat_cg_counts *b, int op, double *ios,
 		  double *kb, double *wait)
@@ -157,7 +162,7 @@ static void delta(const struct iolat_cg_counts *a,
 	*ios = *kb = *wait = 0;
 	for (o = 0; o < IOLAT_OP_NR; o++) {
 		if (op >= 0 ? (int)o != op :
-		    o == IOLAT_OP_READ || o == IOLAT_OP_WRITE)
+		    op == -1 && (o == IOLAT_OP_READ || o == IOLAT_OP_WRITE))
 			continue;
 		*ios += b->ios[o] - a->ios[o];
 		*kb += (b->bytes[o] - a->bytes[o]) / 1024.0;
@@ -228,21 +233,34 @@ void stat_cgroups_rows(struct stat_cgroups *c, const struct iolat_session *s,
 		       double t, bool total, const struct iolat_dev_counters *a,
 		       const struct iolat_dev_counters *b)
 {
-	unsigned int d, i, op;
-	double secs, wait;
+	unsigned int d, i, shown = 0;
+	double secs, wait, ios, kb, w;
 
 	for (d = 0; d < s->nr_devs; d++) {
 		secs = (b[d].now_ns - a[d].now_ns) / 1e9;
+		/*
+		 * the device's wait as its slots sum it, read at the same
+		 * time as each of them (its counters are read before)
+		 */
 		wait = 0;
-		for (op = 0; op < IOLAT_OP_NR; op++)
-			wait += b[d].wait_ns[op] - a[d].wait_ns[op];
+		for (i = 0; i < c->nr; i++) {
+			if (c->g[i].dev != d)
+				continue;
+			delta(total ? &c->g[i].first : &c->g[i].prev,
+			      &c->g[i].cur, -2, &ios, &kb, &w);
+			wait += w;
+		}
 		for (i = 0; i < c->nr && secs > 0; i++) {
 			struct stat_cg *g = &c->g[i];
 
-			if (g->dev == d &&
-			    had_io(total ? &g->first : &g->prev, &g->cur))
-				row(c, g, s->devs[d].name, t, total, secs,
-				    wait);
+			if (g->dev != d ||
+			    !had_io(total ? &g->first : &g->prev, &g->cur))
+				continue;
+			/* as iostat, a blank line between the intervals */
+			if (!shown++ && c->rows++ && !total &&
+			    c->tab.fmt == IOLAT_FMT_TEXT)
+				printf("\n");
+			row(c, g, s->devs[d].name, t, total, secs, wait);
 		}
 	}
 	for (i = 0; i < c->nr && !total; i++)
