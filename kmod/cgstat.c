@@ -78,6 +78,82 @@ void iolat_cgstat_free(struct iolat_dev *d)
 }
 
 /**
+ * iolat_cgstat_retire() - stop counting in cgroup @id's slots of @d
+ * @d: the device; with no cgroup slots, nothing is done
+ * @id: the cgroup (its low 32 bits are compared)
+ *
+ * Under the session's lock.  No completion takes or counts in the slots
+ * once the probes that found them before have returned; then
+ * iolat_cgstat_release() frees them.
+ */
+void iolat_cgstat_retire(struct iolat_dev *d, u64 id)
+{
+	unsigned int i;
+
+	if (!d->cg || !(u32)id || (u32)id == IOLAT_CG_RETIRED)
+		return;
+	for (i = 0; i < d->cg->nr; i++)
+		if (READ_ONCE(d->cg->ids[i]) == (u32)id)
+			WRITE_ONCE(d->cg->ids[i], IOLAT_CG_RETIRED);
+}
+
+/* Slot @slot's histograms of the CPUs added to @h, and zeroed. */
+static void iolat_cgstat_fold_hist(struct iolat_cgstat *t, unsigned int slot,
+				   struct iolat_cg_hist *h)
+{
+	struct iolat_cg_hist *c;
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (!t->cpu[cpu])
+			continue;
+		c = &iolat_cg_hists(t, t->cpu[cpu])[slot];
+		h->sum += c->sum;
+		h->overflow += c->overflow;
+		for (i = 0; i < IOLAT_CG_HIST_NR_BINS; i++)
+			h->bins[i] += c->bins[i];
+		memset(c, 0, sizeof(*c));
+	}
+}
+
+/**
+ * iolat_cgstat_release() - free @d's retired slots
+ * @d: the device, whose retired slots no probe counts in any more
+ *
+ * Under the session's lock, after the probes that may have found the
+ * slots before they were retired have returned.  Their counts and
+ * histograms go to @d's freed ones, which the others' slot is read with.
+ */
+void iolat_cgstat_release(struct iolat_dev *d)
+{
+	struct iolat_cgstat *t = d->cg;
+	struct iolat_cg_count *c;
+	unsigned int i, op;
+	int cpu;
+
+	for (i = 0; t && i < t->nr; i++) {
+		if (READ_ONCE(t->ids[i]) != IOLAT_CG_RETIRED)
+			continue;
+		for_each_possible_cpu(cpu) {
+			if (!t->cpu[cpu])
+				continue;
+			c = &iolat_cg_counts(t->cpu[cpu])[i];
+			for (op = 0; op < IOLAT_OP_NR; op++) {
+				t->freed.ios[op] += c->ios[op];
+				t->freed.bytes[op] += c->bytes[op];
+				t->freed.wait_ns[op] += c->wait_ns[op];
+			}
+			memset(c, 0, sizeof(*c));
+		}
+		if (t->hist)
+			iolat_cgstat_fold_hist(t, i, &t->freed_hist);
+		/* zeroed before it is taken: pairs with the taker's cmpxchg */
+		smp_store_release(&t->ids[i], 0);
+	}
+}
+
+/**
  * iolat_cgstat_read() - a slot's counts, summed over the CPUs
  * @d: the device
  * @slot: below @d->cg->nr, or it for the others
@@ -94,7 +170,11 @@ void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
 	void *p;
 	int cpu;
 
-	memset(sum, 0, sizeof(*sum));
+	/* the others' slot holds what the slots freed had counted */
+	if (slot == d->cg->nr)
+		*sum = d->cg->freed;
+	else
+		memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		p = READ_ONCE(d->cg->cpu[cpu]);
 		if (!p)
@@ -105,6 +185,25 @@ void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
 			sum->bytes[op] += READ_ONCE(c->bytes[op]);
 			sum->wait_ns[op] += READ_ONCE(c->wait_ns[op]);
 		}
+	}
+}
+
+/* @h, a CPU's or the freed slots', into @sum's fine bins and totals. */
+static void iolat_cgstat_hist_add(struct iolat_hist *sum,
+				  const struct iolat_cg_hist *h)
+{
+	unsigned int i;
+	u64 n;
+
+	sum->sum += READ_ONCE(h->sum);
+	sum->overflow += READ_ONCE(h->overflow);
+	for (i = 0; i < IOLAT_CG_HIST_NR_BINS; i++) {
+		n = READ_ONCE(h->bins[i]);
+		if (!n)
+			continue;
+		sum->bins[iolat_cg_hist_fine_bin(i)] += n;
+		sum->min = min(sum->min, iolat_cg_hist_bin_lo(i));
+		sum->max = max(sum->max, iolat_cg_hist_bin_hi(i) - 1);
 	}
 }
 
@@ -119,28 +218,18 @@ void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
 void iolat_cgstat_hist(const struct iolat_dev *d, unsigned int slot,
 		       struct iolat_hist *sum)
 {
-	const struct iolat_cg_hist *h;
 	unsigned int i;
-	u64 n;
 	int cpu;
 	void *p;
 
 	iolat_hist_init(sum);
+	/* the others' slot holds what the slots freed had counted */
+	if (slot == d->cg->nr)
+		iolat_cgstat_hist_add(sum, &d->cg->freed_hist);
 	for_each_possible_cpu(cpu) {
 		p = READ_ONCE(d->cg->cpu[cpu]);
-		if (!p)
-			continue;
-		h = &iolat_cg_hists(d->cg, p)[slot];
-		sum->sum += READ_ONCE(h->sum);
-		sum->overflow += READ_ONCE(h->overflow);
-		for (i = 0; i < IOLAT_CG_HIST_NR_BINS; i++) {
-			n = READ_ONCE(h->bins[i]);
-			if (!n)
-				continue;
-			sum->bins[iolat_cg_hist_fine_bin(i)] += n;
-			sum->min = min(sum->min, iolat_cg_hist_bin_lo(i));
-			sum->max = max(sum->max, iolat_cg_hist_bin_hi(i) - 1);
-		}
+		if (p)
+			iolat_cgstat_hist_add(sum, &iolat_cg_hists(d->cg, p)[slot]);
 	}
 	sum->count = sum->overflow;
 	for (i = 0; i < IOLAT_HIST_NR_BINS; i++)

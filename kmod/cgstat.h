@@ -6,11 +6,17 @@
  * in one more slot, each CPU in its own memory as the device's counters
  * (acct.h); an aggregating session also each slot's Q2C histogram
  * (lib/hist.h's struct iolat_cg_hist).  A slot belongs to the first
- * cgroup seen on the device that finds it free, for the session: the
- * completion compares the request's cgroup with the slots' in order, up to
- * the first free one, which it takes with a compare-and-swap.  That line
- * of ids is written once per slot, by the CPU that takes it, and read by
- * every completion.  No lock, no allocation, no hash.
+ * cgroup seen on the device that finds it free, until the reader frees it
+ * (IOLAT_CMD_CGROUPS_FREE): the completion compares the request's cgroup
+ * with the slots', and if none is its own, takes the first free one with
+ * a compare-and-swap.  That line of ids is written once per slot taken or
+ * freed, and read by every completion.  No lock, no allocation, no hash.
+ *
+ * Freeing: the slot is retired (IOLAT_CG_RETIRED: no cgroup's, and not
+ * free), the probes that may have found it before are waited for
+ * (tracepoint_synchronize_unregister()), its counts and histogram are
+ * added to the device's @freed, which the others' slot is read with, and
+ * zeroed, and then it is free.
  */
 #ifndef _IOLAT_CGSTAT_H
 #define _IOLAT_CGSTAT_H
@@ -38,8 +44,14 @@ struct iolat_cgstat {
 	u32 ids[IOLAT_CGROUP_SLOTS_MAX];
 	unsigned int nr;
 	bool hist;
+	/* what the slots freed had counted, under the session's lock */
+	struct iolat_cg_count freed;
+	struct iolat_cg_hist freed_hist;
 	void *cpu[];		/* [nr_cpu_ids] */
 };
+
+/* A slot being freed: no cgroup's id (they are below 2^31), nor free. */
+#define IOLAT_CG_RETIRED	U32_MAX
 
 /* The cgroup slots of a mode (IOLAT_MODE_CG_SLOTS()), 0 for none. */
 static inline unsigned int iolat_mode_cg_slots(u32 mode)
@@ -60,13 +72,14 @@ iolat_cg_hists(const struct iolat_cgstat *t, void *cpu)
 }
 
 /*
- * The slot of cgroup @id (low 32 bits; 0: none) in @t: its own, the first
- * free one, taken, or the others' (@t->nr).
+ * The slot of cgroup @id (low 32 bits; 0: none) in @t: its own, else the
+ * first free one, taken, else the others' (@t->nr).  Slots are taken in
+ * order, but a freed one leaves a hole: its own is looked for in all.
  */
 static __always_inline unsigned int iolat_cgstat_slot(struct iolat_cgstat *t,
 						      u32 id)
 {
-	unsigned int i;
+	unsigned int i, free = t->nr;
 	u32 v;
 
 	if (!id)
@@ -75,11 +88,13 @@ static __always_inline unsigned int iolat_cgstat_slot(struct iolat_cgstat *t,
 		v = READ_ONCE(t->ids[i]);
 		if (v == id)
 			return i;
-		if (!v) {
-			v = cmpxchg(&t->ids[i], 0, id);
-			if (!v || v == id)
-				return i;
-		}
+		if (!v && free == t->nr)
+			free = i;
+	}
+	for (i = free; i < t->nr; i++) {
+		v = READ_ONCE(t->ids[i]) ?: cmpxchg(&t->ids[i], 0, id);
+		if (!v || v == id)
+			return i;
 	}
 	return t->nr;
 }
@@ -160,6 +175,8 @@ __iolat_cgstat_add_bio(struct iolat_dev *d, struct bio *bio, u8 op, u32 bytes,
 		iolat_cg_hist_add(&iolat_cg_hists(t, p)[i], q2c);
 }
 
+void iolat_cgstat_retire(struct iolat_dev *d, u64 id);
+void iolat_cgstat_release(struct iolat_dev *d);
 void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
 		       struct iolat_cg_count *sum);
 void iolat_cgstat_hist(const struct iolat_dev *d, unsigned int slot,

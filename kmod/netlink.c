@@ -195,6 +195,11 @@ static const struct genl_ops iolat_ops[] = {
 		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
 		.dumpit = iolat_nl_cgroups_dumpit,
 	},
+	{
+		.cmd = IOLAT_CMD_CGROUPS_FREE,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.doit = iolat_nl_cgroups_free_doit,
+	},
 };
 
 static struct genl_family iolat_family __ro_after_init = {

@@ -2,7 +2,8 @@
 /*
  * What the files of the "iolat" generic netlink family share, from the
  * bottom up: its policies and access check (nl_policy.c), START's
- * parsing (nl_start.c) and the dumps (nl_dump.c), which netlink.c's
+ * parsing (nl_start.c), the dumps (nl_dump.c) and the cgroup slots'
+ * (nl_cgroups.c), which netlink.c's
  * family and operations call.  Its handlers are named as the kernel's
  * generated families name theirs: iolat_nl_<command>_doit and _dumpit;
  * the dumps take the family to put their messages in, so that no file
@@ -16,6 +17,7 @@
 
 extern const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1];
 extern const struct nla_policy iolat_nl_dev_policy[IOLAT_DEV_A_MAX + 1];
+extern const struct nla_policy iolat_nl_cgroup_policy[IOLAT_CGROUP_A_MAX + 1];
 
 bool iolat_nl_capable(const struct sk_buff *skb,
 		      struct netlink_ext_ack *extack);
@@ -37,5 +39,7 @@ int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 int iolat_nl_hist_done(struct netlink_callback *cb);
 int iolat_nl_cgroups_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct genl_family *fam);
+int iolat_nl_cgroups_free_doit(struct sk_buff *skb, struct genl_info *info);
+struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb);
 
 #endif /* _IOLAT_NETLINK_H */

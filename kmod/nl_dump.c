@@ -23,7 +23,7 @@
  * never reaches the reader.  A dump's errors, with their messages, end
  * it in NLMSG_DONE instead.
  */
-static struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
+struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
 {
 	if (!iolat_nl_capable(cb->skb, iolat_cb_extack(cb)))
 		return ERR_PTR(-EPERM);
@@ -477,79 +477,6 @@ int iolat_nl_hist_dump(struct sk_buff *skb, struct netlink_callback *cb,
 					goto out;
 				cb->args[2] = next;
 			} while (next < IOLAT_HIST_NR_BINS);
-		}
-	}
-out:
-	iolat_session_unlock();
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;	/* more in the next message */
-	return err ?: skb->len;
-}
-
-/* One message of slot @slot of device @d's cgroup counts, if it has any. */
-static int iolat_nl_cgroup_msg(struct sk_buff *skb, struct netlink_callback *cb,
-			       const struct genl_family *fam,
-			       const struct iolat_dev *d, unsigned int slot)
-{
-	struct iolat_cg_count c;
-	struct nlattr *nest;
-	unsigned int op;
-	u64 n = 0;
-	void *hdr;
-
-	iolat_cgstat_read(d, slot, &c);
-	for (op = 0; op < IOLAT_OP_NR; op++)
-		n += c.ios[op];
-	if (!n)
-		return 0;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  fam, NLM_F_MULTI, IOLAT_CMD_CGROUPS);
-	if (!hdr)
-		return -EMSGSIZE;
-	nest = nla_nest_start(skb, IOLAT_A_CGROUP);
-	if (!nest ||
-	    nla_put_u32(skb, IOLAT_CGROUP_A_MAJOR, MAJOR(d->id)) ||
-	    nla_put_u32(skb, IOLAT_CGROUP_A_MINOR, MINOR(d->id)) ||
-	    nla_put_u64_64bit(skb, IOLAT_CGROUP_A_ID,
-			      slot < d->cg->nr ? READ_ONCE(d->cg->ids[slot]) : 0,
-			      IOLAT_CGROUP_A_PAD) ||
-	    nla_put(skb, IOLAT_CGROUP_A_IOS, sizeof(c.ios), c.ios) ||
-	    nla_put(skb, IOLAT_CGROUP_A_BYTES, sizeof(c.bytes), c.bytes) ||
-	    nla_put(skb, IOLAT_CGROUP_A_WAIT_NS, sizeof(c.wait_ns), c.wait_ns)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
-	return 0;
-}
-
-/*
- * CGROUPS dump state: args[0] the device, args[1] its next slot (the
- * others' last).
- */
-int iolat_nl_cgroups_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			  const struct genl_family *fam)
-{
-	struct iolat_session *s;
-	struct iolat_dev *d;
-	int err = 0;
-
-	s = iolat_nl_dump_session(cb);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	if (!s->cg_slots) {
-		iolat_session_unlock();
-		NL_SET_ERR_MSG(iolat_cb_extack(cb),
-			       "the session keeps no cgroup slots");
-		return -EINVAL;
-	}
-	for (; cb->args[0] < s->nr_devs; cb->args[0]++, cb->args[1] = 0) {
-		d = s->devs[cb->args[0]];
-		for (; cb->args[1] <= d->cg->nr; cb->args[1]++) {
-			err = iolat_nl_cgroup_msg(skb, cb, fam, d, cb->args[1]);
-			if (err)
-				goto out;
 		}
 	}
 out:

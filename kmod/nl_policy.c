@@ -77,6 +77,12 @@ static struct netlink_range_validation iolat_clock_loops_range = {
 	.max = IOLAT_CLOCK_LOOPS_MAX,
 };
 
+const struct nla_policy iolat_nl_cgroup_policy[IOLAT_CGROUP_A_MAX + 1] = {
+	[IOLAT_CGROUP_A_MAJOR] = { .type = NLA_U32 },
+	[IOLAT_CGROUP_A_MINOR] = { .type = NLA_U32 },
+	[IOLAT_CGROUP_A_ID] = { .type = NLA_U64 },
+};
+
 /* Attributes absent here are replies only; strict validation rejects them. */
 const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_DEV] = IOLAT_NLA_NESTED(iolat_nl_dev_policy),
@@ -95,6 +101,7 @@ const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 				     .len = IOLAT_FILTER_CGROUPS * sizeof(u64) },
 	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
 	[IOLAT_A_CGROUP_SLOTS] = IOLAT_NLA_U32_RANGE(&iolat_cg_slots_range),
+	[IOLAT_A_CGROUP] = IOLAT_NLA_NESTED(iolat_nl_cgroup_policy),
 };
 
 /**

@@ -45,6 +45,7 @@ enum iolat_cmd {
 	IOLAT_CMD_HIST,		/* dump: an aggregating session's histograms */
 	IOLAT_CMD_DEV_ADD,	/* a whole disk (IOLAT_A_DEV) joins the session */
 	IOLAT_CMD_CGROUPS,	/* dump: the per-cgroup counts (IOLAT_A_CGROUP) */
+	IOLAT_CMD_CGROUPS_FREE,	/* free the cgroup slots IOLAT_A_CGROUP names */
 
 	__IOLAT_CMD_MAX,
 	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
@@ -113,7 +114,12 @@ enum iolat_attr {
 	 * also each slot's Q2C histogram, IOLAT_HIST_A_CGROUP)
 	 */
 	IOLAT_A_CGROUP_SLOTS,
-	IOLAT_A_CGROUP,		/* nest of enum iolat_cgroup_attr (CGROUPS) */
+	/*
+	 * nest of enum iolat_cgroup_attr: a slot's counts (CGROUPS); a
+	 * slot to free (CGROUPS_FREE: MAJOR, MINOR, ID; repeated), whose
+	 * counts and histogram go to the others' slot
+	 */
+	IOLAT_A_CGROUP,
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -361,14 +367,15 @@ enum iolat_hist_attr {
 
 /*
  * One cgroup slot of a device (IOLAT_CMD_CGROUPS, IOLAT_A_CGROUP_SLOTS),
- * from the session's start: its requests, bytes and wait times, per enum
+ * since it was taken: its requests, bytes and wait times, per enum
  * iolat_op as the device's IOLAT_CNT_A_IOS, BYTES and WAIT_NS (every
  * completed request, as the device's counters), which the slots and
  * the others' sum to.  ID is the low 32 bits of the cgroup's id (its
  * kernfs inode number) of the io controller's hierarchy (v2's, or v1's
  * blkio); 0 for the others: requests of cgroups that found every slot
- * taken, and those without a bio (a flush).  Only slots with requests
- * are sent.
+ * taken, and those without a bio (a flush), and the counts of the slots
+ * freed (CGROUPS_FREE).  Only slots with requests are sent; a cgroup may
+ * be in two slots (taken at once on two CPUs after a slot was freed).
  */
 enum iolat_cgroup_attr {
 	IOLAT_CGROUP_A_UNSPEC,
