@@ -466,5 +466,65 @@ if mode == "v2":
             f"requests: {counts == series}")
     for n in many:
         os.rmdir(f"{root}/{n}")
+
+# 6. v2: the module's slots change hands.  stat --cgroups --cgroups-top 2
+# while 6 cgroups read one after the other, an interval or more apart:
+# each idle cgroup gives its slot up, so each has its own row, exactly
+# its reads, and none is "other".  export --cgroups --cgroups-top 2: a
+# named cgroup removed, idle since the last exposition, is named no more
+# (its requests go to "other"), and the cgroup that reads next takes its
+# place.
+if mode == "v2":
+    six = [f"iolat_s{i}" for i in range(6)]
+    for n in six:
+        os.makedirs(f"{root}/{n}", exist_ok=True)
+    # six intervals between two cgroups' reads: a slot is freed at the
+    # first interval's end in which its cgroup was idle
+    cmd = "; sleep 1.2; ".join(in_cgroup(n, f"dd if=/dev/{dev} of=/dev/null bs=4k "
+                                             f"count={20 + i} iflag=direct status=none")
+                              for i, n in enumerate(six))
+    st = subprocess.run([iolat, "stat", "--cgroups", "--cgroups-top", "2", "-o", "json",
+                         "-d", dev, "0.2", "--", "sh", "-c", cmd],
+                        capture_output=True, text=True)
+    runrows = [json.loads(l) for l in st.stdout.splitlines() if l.startswith("{")]
+    got = {r["cgroup"]: r["r_ios"] for r in runrows if r.get("total") and r["device"] == dev}
+    want = {"/" + n: 20 + i for i, n in enumerate(six)}
+    say(not st.returncode and got == want,
+        f"stat --cgroups --cgroups-top 2, 6 cgroups one after the other: {got}; "
+        f"expected {want} {st.stderr.strip()}")
+    for n in six:
+        os.rmdir(f"{root}/{n}")
+
+    x, y, z = "iolat_x", "iolat_y", "iolat_z"
+    for n in (x, y, z):
+        os.makedirs(f"{root}/{n}", exist_ok=True)
+    port = 19319
+    ex = subprocess.Popen([iolat, "export", "--cgroups", "--cgroups-top", "2",
+                           "--listen", f"127.0.0.1:{port}", "-d", dev],
+                          stderr=open(f"{out}/ex{port}.err", "w"))
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+    steps = []
+    for n, count in ((x, 30), (y, 40)):
+        sh(in_cgroup(n, f"dd if=/dev/{dev} of=/dev/null bs=4k count={count} "
+                        "iflag=direct status=none"))
+    steps.append(scrape_cgroups(port, {"a": 70})[0])
+    os.rmdir(f"{root}/{x}")
+    steps.append(scrape_cgroups(port, {"a": 70})[0])
+    sh(in_cgroup(z, f"dd if=/dev/{dev} of=/dev/null bs=4k count=50 iflag=direct status=none"))
+    steps.append(scrape_cgroups(port, {"a": 120})[0])
+    ex.terminate()
+    ex.wait()
+    say(steps[0] == {"/" + x: 30, "/" + y: 40} and
+        steps[1] == {"/" + y: 40, "other": 30} and
+        steps[2] == {"/" + y: 40, "/" + z: 50, "other": 30},
+        f"export --cgroups --cgroups-top 2: {steps[0]}; /{x} removed: {steps[1]}; "
+        f"/{z} reads: {steps[2]}")
+    for n in (y, z):
+        os.rmdir(f"{root}/{n}")
 teardown()
 sys.exit(1 if bad else 0)

@@ -134,14 +134,27 @@ const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
  * @n: the most a device names
  *
  * The busiest cgroups (most requests) of each device that has fewer than
- * @n named are named, and stay so for the run: a named series never
- * goes back into "other", so every series of the exporter only grows.
+ * @n named are named, and stay so while they are there: a named series
+ * goes back into "other" only once its cgroup is removed and it has had
+ * no request since the last call, so every series of the exporter only
+ * grows, and a node's churn of containers does not keep the names for
+ * cgroups gone.
  */
 void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n)
 {
-	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
+	const struct iolat_an_cg **sorted;
 	unsigned int i, j, named = 0;
+	struct iolat_an_cg *g;
 
+	for (i = 0; i < an->nr_cgs; i++) {
+		g = &an->cgs[i];
+		if (g->named && g->ios == g->seen_ios &&
+		    iolat_cgroup_gone(g->id, g->path))
+			g->gone = true;
+		g->named &= !g->gone;
+		g->seen_ios = g->ios;
+	}
+	sorted = iolat_an_cgroups_sorted(an);
 	if (!sorted)
 		return;
 	for (i = 0; i < an->nr_cgs; i = j) {
@@ -150,7 +163,7 @@ void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n)
 			named += sorted[j]->named;
 		for (j = i; j < an->nr_cgs && sorted[j]->dev == sorted[i]->dev; j++)
 			if (!sorted[j]->named && !sorted[j]->rest &&
-			    named < n) {
+			    !sorted[j]->gone && named < n) {
 				((struct iolat_an_cg *)sorted[j])->named = true;
 				named++;
 			}
@@ -197,6 +210,45 @@ struct iolat_hist *iolat_an_cgroup_hist(struct iolat_an *an, unsigned int dev,
 			iolat_hist_init(g->q2c);
 	}
 	return g->q2c;
+}
+
+/* @g's counts and histograms, emptied: its slot's went to the others'. */
+static void cg_empty(struct iolat_an_cg *g)
+{
+	g->ios = g->bytes = g->q2c_ns = 0;
+	if (g->q2c)
+		iolat_hist_init(g->q2c);
+	if (g->d2c)
+		iolat_hist_init(g->d2c);
+}
+
+/**
+ * iolat_an_cgroups_retire() - after an exposition from the module's
+ *	cgroup slots: the slots of the cgroups not named, to free for the
+ *	cgroups doing I/O now, of which the busiest are named next
+ * @an: the analysis, its cgroups the module's slots (IOLAT_A_CGROUP_SLOTS)
+ * @free: set to an array (to free()) of the slots to free; their groups
+ *	are emptied, their counts being the others' slot's once freed
+ *
+ * Return: the number of slots in *@free.
+ */
+unsigned int iolat_an_cgroups_retire(struct iolat_an *an,
+				     struct iolat_an_cg_slot **free)
+{
+	struct iolat_an_cg *g;
+	unsigned int i, nr = 0;
+
+	*free = NULL;
+	for (i = 0; i < an->nr_cgs; i++) {
+		g = &an->cgs[i];
+		if (g->rest || g->named || !g->ios)
+			continue;
+		*free = iolat_grow_to(*free, nr, nr + 1, sizeof(**free));
+		(*free)[nr].dev = g->dev;
+		(*free)[nr++].id = g->id;
+		cg_empty(g);
+	}
+	return nr;
 }
 
 void iolat_an_cgroups_free(struct iolat_an *an)

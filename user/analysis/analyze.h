@@ -104,6 +104,8 @@ struct iolat_an_cg {
 	struct iolat_hist *q2c, *d2c;
 	bool named;		/* exported by name (iolat_an_cgroups_name()) */
 	bool rest;		/* the module's slot of the others: never named */
+	bool gone;		/* removed, and named no more */
+	uint64_t seen_ios;	/* @ios at the last iolat_an_cgroups_name() */
 };
 
 /*
@@ -286,6 +288,13 @@ const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an);
 const char *iolat_an_cg_name(const struct iolat_an_cg *g, char *buf,
 			     size_t len);
 void iolat_an_cgroups_name(struct iolat_an *an, unsigned int n);
+/* a module's cgroup slot to free: its device (the session's) and cgroup */
+struct iolat_an_cg_slot {
+	unsigned int dev;
+	uint64_t id;
+};
+unsigned int iolat_an_cgroups_retire(struct iolat_an *an,
+				     struct iolat_an_cg_slot **free);
 struct iolat_cg_counts;
 void iolat_an_cgroup_set(struct iolat_an *an, unsigned int dev,
 			 const struct iolat_cg_counts *c);

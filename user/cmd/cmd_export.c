@@ -106,6 +106,37 @@ static void on_started(void *arg)
 	free(h);
 }
 
+/*
+ * After an exposition from the module's cgroup slots: those of the
+ * cgroups not named are freed for the next ones (iolat_an_cgroups_retire()).
+ */
+static void cgroups_retire(struct export_state *ex)
+{
+	struct iolat_session *s = ex->s;
+	struct iolat_an_cg_slot *slot;
+	struct iolat_cg_counts *c;
+	unsigned int i, nr;
+	int err = 0;
+
+	nr = iolat_an_cgroups_retire(&ex->an, &slot);
+	c = nr ? calloc(nr, sizeof(*c)) : NULL;
+	for (i = 0; c && i < nr; i++) {
+		c[i].major = s->devs[slot[i].dev].major;
+		c[i].minor = s->devs[slot[i].dev].minor;
+		c[i].id = slot[i].id;
+	}
+	if (nr)
+		err = c ? iolat_nl_cgroups_free(s->nl, c, nr) : -ENOMEM;
+	if (err && iolat_nl_family_present()) {
+		iolat_err("cannot free the module's cgroup slots: %s%s%s",
+			  strerror(-err), s->nl && iolat_nl_errmsg(s->nl)[0] ? ": " : "",
+			  s->nl ? iolat_nl_errmsg(s->nl) : "");
+		ex->failed = true;
+	}
+	free(c);
+	free(slot);
+}
+
 /* The exposition now, in @fmt, into a memory buffer. */
 static char *exposition(struct export_state *ex, enum iolat_expo_format fmt,
 			size_t *len)
@@ -142,6 +173,8 @@ static char *exposition(struct export_state *ex, enum iolat_expo_format fmt,
 	iolat_expo_init(&x, fmt, f, ex->an.o.prom_step,
 			ex->agg ? &iolat_native_module : &iolat_native_records);
 	iolat_prom_write(&x, &ex->an, &run, c);
+	if (ex->agg && ex->s->cg_slots && ex->s->nl)
+		cgroups_retire(ex);
 	/* the session's memory in the module (GET_INFO at its start) */
 	iolat_expo_family(&x, "iolat_module_memory_bytes", IOLAT_EXPO_GAUGE,
 			  "Kernel memory that this exporter's session holds in the iolat module.");

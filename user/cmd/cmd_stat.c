@@ -358,6 +358,11 @@ static void on_tick(void *arg, double elapsed)
 		st->cg ? stat_cgroups_header(st->cg) :
 			 iolat_table_header(&st->tab);
 	rows(st, elapsed, st->cur, st->kcur);
+	if (st->cg && stat_cgroups_recycle(st->cg, st->s)) {
+		iolat_err("cannot free the module's cgroup slots: %s",
+			  iolat_nl_errmsg(st->s->nl));
+		st->failed = true;
+	}
 }
 
 /* The whole run's queue depth at issue, as a bar histogram. */
@@ -445,7 +450,7 @@ static int positional(struct iolat_session *s, double *interval,
 int cmd_stat(int argc, const char **argv)
 {
 	static char *fmt;
-	static int active, cgroups;
+	static int active, cgroups, top;
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &fmt, 0,
 		  "text (default), csv or json (a line per device and interval)",
@@ -454,8 +459,11 @@ int cmd_stat(int argc, const char **argv)
 		  "leave out the devices without requests in the interval (as iostat -z)",
 		  NULL },
 		{ "cgroups", 0, POPT_ARG_NONE, &cgroups, 0,
-		  "a row per cgroup and device instead, from the module's counts per cgroup (the first 16 cgroups seen on a device; the rest as \"other\")",
+		  "a row per cgroup and device instead, from the module's counts per cgroup (--cgroups-top at a time; a cgroup idle for an interval gives its place up; the rest as \"other\")",
 		  NULL },
+		{ "cgroups-top", 0, POPT_ARG_INT, &top, 0,
+		  "cgroups the module counts at a time per device, 1 to 32 (default 16)",
+		  "N" },
 		{ NULL, 0, POPT_ARG_INCLUDE_TABLE, iolat_counter_options, 0,
 		  "Devices:", NULL },
 		POPT_AUTOHELP
@@ -487,6 +495,11 @@ int cmd_stat(int argc, const char **argv)
 		iolat_err("a count of intervals, -t and a COMMAND exclude each other");
 		goto out;
 	}
+	if (top && (!cgroups || top < 1 || top > IOLAT_CGROUP_SLOTS_MAX)) {
+		iolat_err("--cgroups-top takes a number of cgroups from 1 to %u, with --cgroups",
+			  IOLAT_CGROUP_SLOTS_MAX);
+		goto out;
+	}
 	s.every_disk = true;
 	ret = iolat_session_setup(&s, &o);
 	if (ret)
@@ -500,7 +513,7 @@ int cmd_stat(int argc, const char **argv)
 	s.counters_only = true;
 	if (cgroups) {
 		st->cg = stat_cgroups_new(ofmt);
-		s.cg_slots = STAT_CG_SLOTS;
+		s.cg_slots = top ? top : STAT_CG_SLOTS;
 	}
 	s.ring = IOLAT_RING_MIN;
 	s.record = NULL;

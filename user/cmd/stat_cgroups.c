@@ -16,12 +16,18 @@
 #include "nl/nl.h"
 #include "util/util.h"
 
-/* One cgroup of one device: its counts at the start, last row, now. */
+/*
+ * One cgroup of one device: its counts at the start, last row, now.  Now
+ * is @off and the module's count of its slot: a slot freed goes to the
+ * others', and @off keeps what it had counted (the others' @off the
+ * opposite), so that every count only grows.
+ */
 struct stat_cg {
 	unsigned int dev;
 	uint64_t id;
 	char *path;
-	struct iolat_cg_counts first, prev, cur;
+	struct iolat_cg_counts first, prev, cur, off;
+	bool freeing;
 };
 
 struct stat_cgroups {
@@ -90,33 +96,52 @@ void stat_cgroups_header(struct stat_cgroups *c)
 	iolat_table_header(&c->tab);
 }
 
-/* A slot read: its cgroup's counts now; a cgroup first seen starts at 0. */
+/* cgroup @id's row of device @dev; a cgroup first seen starts at 0 */
+static struct stat_cg *find(struct stat_cgroups *c, unsigned int dev,
+			    uint64_t id)
+{
+	const char *path;
+	struct stat_cg *g;
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->g[i].dev == dev && c->g[i].id == id)
+			return &c->g[i];
+	c->g = iolat_grow(c->g, &c->cap, c->nr + 1, sizeof(*c->g));
+	g = &c->g[c->nr++];
+	memset(g, 0, sizeof(*g));
+	g->dev = dev;
+	g->id = id;
+	path = id ? iolat_cgroup_path(id) : NULL;
+	g->path = path ? strdup(path) : NULL;
+	return g;
+}
+
+/* @a += @sign * @b */
+static void counts_add(struct iolat_cg_counts *a, const struct iolat_cg_counts *b,
+		       int sign)
+{
+	unsigned int op;
+
+	for (op = 0; op < IOLAT_OP_NR; op++) {
+		a->ios[op] += sign * b->ios[op];
+		a->bytes[op] += sign * b->bytes[op];
+		a->wait_ns[op] += sign * b->wait_ns[op];
+	}
+}
+
+/* A slot read: its cgroup's counts now (a cgroup may have two slots). */
 static void on_slot(void *arg, const struct iolat_cg_counts *k)
 {
 	struct stat_cgroups *c = arg;
 	const struct iolat_session *s = c->s;
-	const char *path;
-	struct stat_cg *g;
-	unsigned int d, i;
+	unsigned int d;
 
 	for (d = 0; d < s->nr_devs; d++)
 		if (s->devs[d].major == k->major && s->devs[d].minor == k->minor)
 			break;
-	if (d == s->nr_devs)
-		return;
-	for (i = 0; i < c->nr; i++)
-		if (c->g[i].dev == d && c->g[i].id == k->id)
-			break;
-	if (i == c->nr) {
-		c->g = iolat_grow(c->g, &c->cap, c->nr + 1, sizeof(*c->g));
-		g = &c->g[c->nr++];
-		memset(g, 0, sizeof(*g));
-		g->dev = d;
-		g->id = k->id;
-		path = k->id ? iolat_cgroup_path(k->id) : NULL;
-		g->path = path ? strdup(path) : NULL;
-	}
-	c->g[i].cur = *k;
+	if (d < s->nr_devs)
+		counts_add(&find(c, d, k->id)->cur, k, 1);
 }
 
 /**
@@ -128,8 +153,56 @@ static void on_slot(void *arg, const struct iolat_cg_counts *k)
  */
 int stat_cgroups_sample(struct stat_cgroups *c, struct iolat_session *s)
 {
+	unsigned int i;
+
 	c->s = s;
+	for (i = 0; i < c->nr; i++)
+		c->g[i].cur = c->g[i].off;
 	return iolat_nl_cgroups(s->nl, on_slot, c);
+}
+
+/**
+ * stat_cgroups_recycle() - free the slots of the cgroups idle in the
+ *	interval just shown, for those that do I/O next
+ * @c: the table, its rows of the interval printed
+ * @s: the running session
+ *
+ * A cgroup idle now keeps its row, and takes a slot again when it does
+ * I/O; what its slot had counted is the others' slot's in the module,
+ * and stays the cgroup's here (its @off, and the opposite in the others').
+ * Return: 0 or a negative errno.
+ */
+int stat_cgroups_recycle(struct stat_cgroups *c, struct iolat_session *s)
+{
+	struct iolat_cg_counts *slots = NULL, moved;
+	unsigned int i, nr = 0;
+	struct stat_cg *g;
+	int err;
+
+	for (i = 0; i < c->nr; i++) {
+		g = &c->g[i];
+		/* in a slot (counted there since @off), idle in the interval */
+		g->freeing = g->id && memcmp(&g->cur, &g->off, sizeof(g->cur)) &&
+			     !memcmp(&g->cur, &g->prev, sizeof(g->cur));
+		if (!g->freeing)
+			continue;
+		slots = iolat_grow_to(slots, nr, nr + 1, sizeof(*slots));
+		slots[nr].major = s->devs[g->dev].major;
+		slots[nr].minor = s->devs[g->dev].minor;
+		slots[nr++].id = g->id;
+	}
+	err = nr ? iolat_nl_cgroups_free(s->nl, slots, nr) : 0;
+	free(slots);
+	for (i = 0; !err && i < c->nr; i++) {
+		if (!c->g[i].freeing)
+			continue;
+		moved = c->g[i].cur;
+		counts_add(&moved, &c->g[i].off, -1);
+		c->g[i].off = c->g[i].cur;
+		/* may move c->g */
+		counts_add(&find(c, c->g[i].dev, 0)->off, &moved, -1);
+	}
+	return err;
 }
 
 /* The readings so far are where the rows start (the session's start). */

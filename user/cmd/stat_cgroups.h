@@ -22,6 +22,7 @@ struct stat_cgroups;
 struct stat_cgroups *stat_cgroups_new(enum iolat_fmt fmt);
 void stat_cgroups_free(struct stat_cgroups *c);
 int stat_cgroups_sample(struct stat_cgroups *c, struct iolat_session *s);
+int stat_cgroups_recycle(struct stat_cgroups *c, struct iolat_session *s);
 void stat_cgroups_header(struct stat_cgroups *c);
 void stat_cgroups_mark(struct stat_cgroups *c);
 void stat_cgroups_rows(struct stat_cgroups *c, const struct iolat_session *s,

@@ -351,3 +351,23 @@ const char *iolat_cgroup_label(uint64_t id, const char *path, bool text,
 	}
 	return text ? iolat_cgroup_name(path, buf, len) : path;
 }
+
+/**
+ * iolat_cgroup_gone() - is a cgroup removed?
+ * @id: its id
+ * @path: its path when it was seen, or NULL
+ *
+ * Return: true if its directory is not there, or is another cgroup's (a
+ * new one of the same name), or its path is unknown.
+ */
+bool iolat_cgroup_gone(uint64_t id, const char *path)
+{
+	const char *root = iolat_cgroup_root();
+	char full[2 * PATH_MAX];
+	struct stat st;
+
+	if (!root || !path)
+		return true;
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	return stat(full, &st) || (uint32_t)st.st_ino != key(id);
+}

@@ -192,5 +192,6 @@ int iolat_cgroup_resolve(const char *arg, uint64_t *id);
 const char *iolat_cgroup_name(const char *path, char *buf, size_t len);
 const char *iolat_cgroup_label(uint64_t id, const char *path, bool text,
 			       char *buf, size_t len);
+bool iolat_cgroup_gone(uint64_t id, const char *path);
 
 #endif /* IOLAT_DEV_H */

@@ -177,6 +177,8 @@ struct iolat_cg_counts {
 };
 typedef void (*iolat_cg_fn)(void *arg, const struct iolat_cg_counts *c);
 int iolat_nl_cgroups(struct iolat_nl *nl, iolat_cg_fn fn, void *arg);
+int iolat_nl_cgroups_free(struct iolat_nl *nl, const struct iolat_cg_counts *c,
+			  unsigned int nr);
 /* where a cgroup slot's histogram goes, or NULL to leave it */
 typedef struct iolat_hist *(*iolat_cg_hist_fn)(void *arg, uint32_t major,
 					       uint32_t minor, uint64_t id);

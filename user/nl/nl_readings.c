@@ -272,6 +272,38 @@ int iolat_nl_cgroups(struct iolat_nl *nl, iolat_cg_fn fn, void *arg)
 	return nl_transact(nl, msg, cgroups_reply, &ctx);
 }
 
+/**
+ * iolat_nl_cgroups_free() - free cgroup slots (IOLAT_CMD_CGROUPS_FREE)
+ * @nl: the session's socket
+ * @c: the slots: major, minor and id each
+ * @nr: how many, at least one
+ *
+ * Their counts go to the others' slot of their device.
+ * Return: 0 or a negative errno (iolat_nl_errmsg() says more).
+ */
+int iolat_nl_cgroups_free(struct iolat_nl *nl, const struct iolat_cg_counts *c,
+			  unsigned int nr)
+{
+	struct nl_msg *msg = nl_request_size(nl, IOLAT_CMD_CGROUPS_FREE, 0,
+					     256 + (size_t)nr * 48);
+	struct nlattr *nest;
+	unsigned int i;
+
+	if (!msg)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		nest = nla_nest_start(msg, IOLAT_A_CGROUP);
+		if (!nest || nla_put_u32(msg, IOLAT_CGROUP_A_MAJOR, c[i].major) ||
+		    nla_put_u32(msg, IOLAT_CGROUP_A_MINOR, c[i].minor) ||
+		    nla_put_u64(msg, IOLAT_CGROUP_A_ID, c[i].id)) {
+			nlmsg_free(msg);
+			return -ENOMEM;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return nl_transact(nl, msg, NULL, NULL);
+}
+
 struct clock_ctx {
 	struct iolat_clock_result *res;
 	unsigned int max, nr;

@@ -146,8 +146,8 @@ int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
 }
 
 /* A request with room for @size bytes of attributes (0: a page's). */
-static struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd,
-				      int flags, size_t size)
+struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd, int flags,
+			       size_t size)
 {
 	struct nl_msg *msg = size ? nlmsg_alloc_size(size + NLMSG_HDRLEN +
 						     GENL_HDRLEN) :
