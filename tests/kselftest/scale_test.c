@@ -307,8 +307,9 @@ static long long alloc_bytes(long long n)
  * 96 MiB, whatever the possible CPUs.  With --cgroups, export and stat
  * hold exactly their cgroup slots more per disk (kmod/cgstat.h; docs/
  * design.md, "Memory"): per online CPU, 11 slots of 968 bytes (export,
- * --cgroups-top 10), 17 of 144 (stat), and the device's table of ids
- * and CPU pointers (136 + 8 per possible CPU bytes).
+ * --cgroups-top 10), 17 of 144 (stat), and the device's table of ids,
+ * CPU pointers and what freed slots counted (1104 + 8 per possible CPU
+ * bytes).
  */
 static void sessions_mem_bounded(struct __test_metadata *_metadata, int nr)
 {
@@ -333,7 +334,7 @@ static void sessions_mem_bounded(struct __test_metadata *_metadata, int nr)
 		EXPECT_GE(cmds[i].max_mib << 20, grew) TH_LOG("%s", cmds[i].cmd);
 	}
 	possible = (long long)sh_number("n=0; for r in $(tr , ' ' <%s); do a=${r%%%%-*}; b=${r#*-}; n=$((n + b - a + 1)); done; echo $n", "/sys/devices/system/cpu/possible");
-	dev = alloc_bytes(136 + 8 * possible);
+	dev = alloc_bytes(1104 + 8 * possible);
 	NOTE("--cgroups: export %lld bytes more, stat %lld, over %d disks; %lld and %lld expected",
 	     mod[1] - mod[0], mod[3] - mod[2], nr,
 	     nr * (cpus * alloc_bytes(11 * 968) + dev),

@@ -5,8 +5,11 @@
  * kB/s and await, as stat's device row counts them, its part of the
  * device's aqu-sz (the wait of its completed requests over the interval)
  * and that part's share of the device's (of the sum of the device's
- * slots, read together: they sum to the device's counters, read before).  The module keeps the first
- * STAT_CG_SLOTS cgroups seen on each device; the rest are "other".  A cgroup keeps the path it had when first read.
+ * slots, read together: they sum to the device's counters, read before).
+ * The module counts --cgroups-top cgroups at a time on each device (16 by
+ * default): the slots of those idle in an interval are freed after it,
+ * and the requests of cgroups that find no slot are "other".  A cgroup
+ * keeps the path it had when first read.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -118,7 +118,7 @@ static void cgroup_series(struct iolat_expo *x, const struct iolat_an *an)
 	other = malloc(sizeof(*other));
 	if (!other)
 		return;
-	iolat_expo_family(x, "iolat_cgroup_request_duration_seconds", IOLAT_EXPO_HISTOGRAM, "Block request latency (Q2C) per cgroup the kernel charged the requests to: at most --cgroups-top cgroups of each device by path (the busiest, from the records; without them, the first seen, in the module's slots), named for the rest of the run once named, the rest summed as cgroup=\"other\".");
+	iolat_expo_family(x, "iolat_cgroup_request_duration_seconds", IOLAT_EXPO_HISTOGRAM, "Block request latency (Q2C) per cgroup the kernel charged the requests to: at most --cgroups-top cgroups of each device by path (the busiest of the run, from the records; without them, the busiest of those doing I/O as the module's slots free up), named while they are there, the rest summed as cgroup=\"other\".");
 	cgroup_family(x, an, 0, other);
 	iolat_expo_family(x, "iolat_cgroup_requests_total", IOLAT_EXPO_COUNTER, "Requests completed per cgroup, as iolat_cgroup_request_duration_seconds names them.");
 	cgroup_family(x, an, 1, other);
