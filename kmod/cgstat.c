@@ -48,6 +48,7 @@ int iolat_cgstat_init(struct iolat_dev *d, u32 mode)
 	d->cg = t;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_init);
 
 /* CPU @cpu's part of @d's slots, unless it has it, on its node. */
 int iolat_cgstat_cpu_init(struct iolat_dev *d, int cpu)
@@ -64,6 +65,7 @@ int iolat_cgstat_cpu_init(struct iolat_dev *d, int cpu)
 	smp_store_release(&t->cpu[cpu], p);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_cpu_init);
 
 void iolat_cgstat_free(struct iolat_dev *d)
 {
@@ -76,6 +78,7 @@ void iolat_cgstat_free(struct iolat_dev *d)
 	kvfree(d->cg);
 	d->cg = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_free);
 
 /**
  * iolat_cgstat_retire() - stop counting in cgroup @id's slots of @d
@@ -96,6 +99,7 @@ void iolat_cgstat_retire(struct iolat_dev *d, u64 id)
 		if (READ_ONCE(d->cg->ids[i]) == (u32)id)
 			WRITE_ONCE(d->cg->ids[i], IOLAT_CG_RETIRED);
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_retire);
 
 /* Slot @slot's histograms of the CPUs added to @h, and zeroed. */
 static void iolat_cgstat_fold_hist(struct iolat_cgstat *t, unsigned int slot,
@@ -152,6 +156,7 @@ void iolat_cgstat_release(struct iolat_dev *d)
 		smp_store_release(&t->ids[i], 0);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_release);
 
 /**
  * iolat_cgstat_read() - a slot's counts, summed over the CPUs
@@ -187,6 +192,7 @@ void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
 		}
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_read);
 
 /* @h, a CPU's or the freed slots', into @sum's fine bins and totals. */
 static void iolat_cgstat_hist_add(struct iolat_hist *sum,
@@ -237,3 +243,4 @@ void iolat_cgstat_hist(const struct iolat_dev *d, unsigned int slot,
 	if (sum->overflow)
 		sum->max = max_t(u64, sum->max, 1ULL << IOLAT_AGG_HIST_MAX_SHIFT);
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_hist);

@@ -19,7 +19,7 @@ IOLAT_KUNIT_IMPORT_NS();
 kunit_test_suites(&iolat_hist_suite, &iolat_record_suite, &iolat_ring_suite,
 		  &iolat_stash_suite, &iolat_upper_suite, &iolat_busy_suite,
 		  &iolat_devmap_suite, &iolat_budget_suite,
-		  &iolat_inflight_suite);
+		  &iolat_inflight_suite, &iolat_cgstat_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for iolat");

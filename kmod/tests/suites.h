@@ -17,5 +17,6 @@ extern struct kunit_suite iolat_busy_suite;
 extern struct kunit_suite iolat_devmap_suite;
 extern struct kunit_suite iolat_budget_suite;
 extern struct kunit_suite iolat_inflight_suite;
+extern struct kunit_suite iolat_cgstat_suite;
 
 #endif /* IOLAT_KUNIT_SUITES_H */
