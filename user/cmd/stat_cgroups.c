@@ -30,7 +30,7 @@ struct stat_cg {
 	uint64_t id;
 	char *path;
 	struct iolat_cg_counts first, prev, cur, off;
-	bool freeing;
+	bool idle;		/* in a slot, and idle in the last interval */
 };
 
 struct stat_cgroups {
@@ -184,10 +184,7 @@ int stat_cgroups_recycle(struct stat_cgroups *c, struct iolat_session *s)
 
 	for (i = 0; i < c->nr; i++) {
 		g = &c->g[i];
-		/* in a slot (counted there since @off), idle in the interval */
-		g->freeing = g->id && memcmp(&g->cur, &g->off, sizeof(g->cur)) &&
-			     !memcmp(&g->cur, &g->prev, sizeof(g->cur));
-		if (!g->freeing)
+		if (!g->idle)
 			continue;
 		slots = iolat_grow_to(slots, nr, nr + 1, sizeof(*slots));
 		slots[nr].major = s->devs[g->dev].major;
@@ -197,8 +194,9 @@ int stat_cgroups_recycle(struct stat_cgroups *c, struct iolat_session *s)
 	err = nr ? iolat_nl_cgroups_free(s->nl, slots, nr) : 0;
 	free(slots);
 	for (i = 0; !err && i < c->nr; i++) {
-		if (!c->g[i].freeing)
+		if (!c->g[i].idle)
 			continue;
+		c->g[i].idle = false;
 		moved = c->g[i].cur;
 		counts_add(&moved, &c->g[i].off, -1);
 		c->g[i].off = c->g[i].cur;
@@ -311,6 +309,7 @@ void stat_cgroups_rows(struct stat_cgroups *c, const struct iolat_session *s,
 {
 	unsigned int d, i, shown = 0;
 	double secs, wait, ios, kb, w;
+	struct stat_cg *g;
 
 	for (d = 0; d < s->nr_devs; d++) {
 		secs = (b[d].now_ns - a[d].now_ns) / 1e9;
@@ -327,8 +326,7 @@ void stat_cgroups_rows(struct stat_cgroups *c, const struct iolat_session *s,
 			wait += w;
 		}
 		for (i = 0; i < c->nr && secs > 0; i++) {
-			struct stat_cg *g = &c->g[i];
-
+			g = &c->g[i];
 			if (g->dev != d ||
 			    !had_io(total ? &g->first : &g->prev, &g->cur))
 				continue;
@@ -339,7 +337,12 @@ void stat_cgroups_rows(struct stat_cgroups *c, const struct iolat_session *s,
 			row(c, g, s->devs[d].name, t, total, secs, wait);
 		}
 	}
-	for (i = 0; i < c->nr && !total; i++)
-		c->g[i].prev = c->g[i].cur;
+	for (i = 0; i < c->nr && !total; i++) {
+		g = &c->g[i];
+		/* in a slot (counted there since @off), idle in the interval */
+		g->idle = g->id && memcmp(&g->cur, &g->off, sizeof(g->cur)) &&
+			  !memcmp(&g->cur, &g->prev, sizeof(g->cur));
+		g->prev = g->cur;
+	}
 	fflush(stdout);
 }
