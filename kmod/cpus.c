@@ -18,11 +18,27 @@
 #include <linux/overflow.h>
 #include <linux/jiffies.h>
 #include "cpus.h"
+#include "acct.h"
+#include "agg.h"
+#include "cgstat.h"
 #include "alloc.h"
 #include "inflight.h"
 #include "probe_nvme.h"
 
 static int iolat_cpuhp_state = -1;
+
+/* CPU @cpu's part of @d's counters, histograms and cgroup slots. */
+int iolat_session_dev_cpu(struct iolat_session *s, struct iolat_dev *d,
+			  int cpu)
+{
+	int err = iolat_acct_cpu_init(d, cpu);
+
+	if (!err && s->aggregate)
+		err = iolat_agg_cpu_init(d, cpu);
+	if (!err && d->cg)
+		err = iolat_cgstat_cpu_init(d, cpu);
+	return err;
+}
 
 /*
  * CPU @cpu's part of @s and of each of its devices, unless it has them.

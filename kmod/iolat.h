@@ -576,12 +576,13 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			struct netlink_ext_ack *extack);
 int iolat_session_add(u32 portid, const struct iolat_dev_spec *spec,
 		      struct netlink_ext_ack *extack);
+/* cpus.c: CPU @cpu's part of @d */
+int iolat_session_dev_cpu(struct iolat_session *s, struct iolat_dev *d,
+			  int cpu);
 /* session_devs.c, under the session mutex */
 struct iolat_dev *iolat_session_dev_new(struct iolat_session *s,
 					const struct iolat_dev_spec *spec);
 void iolat_session_dev_free(struct iolat_dev *d);
-int iolat_session_dev_cpu(struct iolat_session *s, struct iolat_dev *d,
-			  int cpu);
 int iolat_session_nvme(struct iolat_session *s,
 		       const struct iolat_dev_spec *specs,
 		       struct netlink_ext_ack *extack);

@@ -34,19 +34,6 @@ void iolat_session_dev_free(struct iolat_dev *d)
 	kvfree(d);
 }
 
-/* CPU @cpu's part of @d's counters, histograms and cgroup slots. */
-int iolat_session_dev_cpu(struct iolat_session *s, struct iolat_dev *d,
-			  int cpu)
-{
-	int err = iolat_acct_cpu_init(d, cpu);
-
-	if (!err && s->aggregate)
-		err = iolat_agg_cpu_init(d, cpu);
-	if (!err && d->cg)
-		err = iolat_cgstat_cpu_init(d, cpu);
-	return err;
-}
-
 /* @d, of @s but never seen by its probes, and what it counted there. */
 static void iolat_session_dev_drop(struct iolat_session *s,
 				   struct iolat_dev *d)
