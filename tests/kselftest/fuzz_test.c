@@ -45,6 +45,7 @@ struct fuzz {
 	uint32_t seq;
 	uint64_t rng;
 	uint32_t major, minor, nr_hwq, depth;
+	bool blkcg;		/* the kernel has block cgroups: cgroup slots */
 	/* outcomes */
 	long accepted, err_msg, err_genl, err_bare, dumps, lost;
 	long dump_msg, dump_bare;	/* a dump's errors, with and without */
@@ -117,6 +118,8 @@ static uint32_t some_u32(struct fuzz *f, int type)
 		return rnd(f) % 2 ? (uint32_t)getpid() : rnd(f) % 5000000;
 	case IOLAT_A_CLOCK_LOOPS:
 		return rnd(f) % 2000;
+	case IOLAT_A_CGROUP_SLOTS:
+		return rnd(f) % 40;
 	default:
 		return rnd(f) % 100000;
 	}
@@ -250,10 +253,12 @@ static bool genl_knows(int cmd, bool dump)
 	case IOLAT_CMD_STOP:
 	case IOLAT_CMD_CLOCKTEST:
 	case IOLAT_CMD_DEV_ADD:
+	case IOLAT_CMD_CGROUPS_FREE:
 		return !dump;
 	case IOLAT_CMD_READ:
 	case IOLAT_CMD_COUNTERS:
 	case IOLAT_CMD_HIST:
+	case IOLAT_CMD_CGROUPS:
 		return dump;
 	default:
 		return false;
@@ -411,6 +416,8 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_LT(0, self->f.major);
 	ASSERT_LT(0, self->f.nr_hwq);
 	ASSERT_LT(0, self->f.depth);
+	/* the io controller, v2's io or v1's blkio (as cgroups_vs_io_stat.py) */
+	self->f.blkcg = !sh("awk '$1 == \"io\" || $1 == \"blkio\" { f = 1 } END { exit !f }' /proc/cgroups 2>/dev/null");
 	sh("dmesg -c >/dev/null");
 }
 
@@ -493,6 +500,10 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 				put_attr(buf, &len, k == 1 ? IOLAT_A_AGGREGATE :
 					 IOLAT_A_COUNTERS_ONLY, "", 0,
 					 NLA_HDRLEN);
+			/* half of those with cgroup slots (CGROUPS, _FREE) */
+			if (k && rnd(f) % 2)
+				put_u32(buf, &len, IOLAT_A_CGROUP_SLOTS,
+					1 + rnd(f) % IOLAT_CGROUP_SLOTS_MAX);
 		}
 		if (joins)
 			put_disk(f, buf, &len);
@@ -546,8 +557,12 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		EXPECT_EQ(0, f->err_bare);
 	}
 	/* the barrage reached the commands: some of each were accepted */
+	if (!f->blkcg)
+		NOTE("no block cgroups in this kernel: no session has cgroup slots, so CGROUPS and CGROUPS_FREE are refused, with their reason");
 	for (c = 1; c <= IOLAT_CMD_MAX; c++) {
-		if (c == IOLAT_CMD_CLOCKTEST)
+		if (c == IOLAT_CMD_CLOCKTEST ||
+		    (!f->blkcg && (c == IOLAT_CMD_CGROUPS ||
+				   c == IOLAT_CMD_CGROUPS_FREE)))
 			continue;
 		EXPECT_LT(0, f->by_cmd[c][0]) {
 			TH_LOG("command %d never accepted", c);
