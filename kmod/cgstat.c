@@ -88,16 +88,21 @@ EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_free);
  * Under the session's lock.  No completion takes or counts in the slots
  * once the probes that found them before have returned; then
  * iolat_cgstat_release() frees them.
+ * Return: how many slots were retired.
  */
-void iolat_cgstat_retire(struct iolat_dev *d, u64 id)
+unsigned int iolat_cgstat_retire(struct iolat_dev *d, u64 id)
 {
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	if (!d->cg || !(u32)id || (u32)id == IOLAT_CG_RETIRED)
-		return;
-	for (i = 0; i < d->cg->nr; i++)
-		if (READ_ONCE(d->cg->ids[i]) == (u32)id)
+		return 0;
+	for (i = 0; i < d->cg->nr; i++) {
+		if (READ_ONCE(d->cg->ids[i]) == (u32)id) {
 			WRITE_ONCE(d->cg->ids[i], IOLAT_CG_RETIRED);
+			n++;
+		}
+	}
+	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_cgstat_retire);
 

@@ -175,7 +175,7 @@ __iolat_cgstat_add_bio(struct iolat_dev *d, struct bio *bio, u8 op, u32 bytes,
 		iolat_cg_hist_add(&iolat_cg_hists(t, p)[i], q2c);
 }
 
-void iolat_cgstat_retire(struct iolat_dev *d, u64 id);
+unsigned int iolat_cgstat_retire(struct iolat_dev *d, u64 id);
 void iolat_cgstat_release(struct iolat_dev *d);
 void iolat_cgstat_read(const struct iolat_dev *d, unsigned int slot,
 		       struct iolat_cg_count *sum);

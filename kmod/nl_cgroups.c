@@ -94,9 +94,12 @@ static struct iolat_dev *iolat_nl_cgroup_dev(struct iolat_session *s,
 	return NULL;
 }
 
-/* Retire the slot nest @nla names; an id in no slot is left (freed). */
+/*
+ * Retire the slot nest @nla names, counted in *@retired; an id in no slot
+ * is left (freed).
+ */
 static int iolat_nl_cgroup_retire(struct iolat_session *s,
-				  const struct nlattr *nla,
+				  const struct nlattr *nla, unsigned int *retired,
 				  struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[IOLAT_CGROUP_A_MAX + 1];
@@ -122,7 +125,7 @@ static int iolat_nl_cgroup_retire(struct iolat_session *s,
 		NL_SET_ERR_MSG_ATTR(extack, nla, "no such device in the session");
 		return -ENODEV;
 	}
-	iolat_cgstat_retire(d, nla_get_u64(tb[IOLAT_CGROUP_A_ID]));
+	*retired += iolat_cgstat_retire(d, nla_get_u64(tb[IOLAT_CGROUP_A_ID]));
 	return 0;
 }
 
@@ -135,9 +138,9 @@ static int iolat_nl_cgroup_retire(struct iolat_session *s,
  */
 int iolat_nl_cgroups_free_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	unsigned int i, retired = 0;
 	struct iolat_session *s;
 	const struct nlattr *nla;
-	unsigned int i;
 	int rem, err;
 
 	err = iolat_nl_admit(skb, info);
@@ -154,14 +157,19 @@ int iolat_nl_cgroups_free_doit(struct sk_buff *skb, struct genl_info *info)
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nla) != IOLAT_A_CGROUP)
 			continue;
-		err = iolat_nl_cgroup_retire(s, nla, info->extack);
+		err = iolat_nl_cgroup_retire(s, nla, &retired, info->extack);
 		if (err)
 			break;
 	}
-	/* those retired before an error are freed all the same */
-	tracepoint_synchronize_unregister();
-	for (i = 0; i < s->nr_devs; i++)
-		iolat_cgstat_release(s->devs[i]);
+	/*
+	 * those retired before an error are freed all the same; a wait for
+	 * the probes only if there are (an RCU grace period: tens of ms)
+	 */
+	if (retired) {
+		tracepoint_synchronize_unregister();
+		for (i = 0; i < s->nr_devs; i++)
+			iolat_cgstat_release(s->devs[i]);
+	}
 out:
 	iolat_session_unlock();
 	return err;

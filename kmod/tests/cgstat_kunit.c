@@ -77,7 +77,7 @@ static void iolat_cgstat_freed_and_taken(struct kunit *test)
 	cg_count(d, 200);
 	cg_count(d, 200);
 	cg_count(d, 300);
-	iolat_cgstat_retire(d, 200);
+	KUNIT_EXPECT_EQ(test, 1U, iolat_cgstat_retire(d, 200));
 	KUNIT_EXPECT_EQ(test, IOLAT_CG_RETIRED, READ_ONCE(d->cg->ids[1]));
 	KUNIT_EXPECT_EQ(test, 3U, cg_count(d, 500));	/* no free slot yet */
 	iolat_cgstat_release(d);
@@ -88,8 +88,8 @@ static void iolat_cgstat_freed_and_taken(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1U, cg_count(d, 500));	/* takes the hole */
 	KUNIT_EXPECT_EQ(test, 3U, cg_count(d, 200));	/* full again */
 	/* an id in no slot, and the retired value, are left */
-	iolat_cgstat_retire(d, 999);
-	iolat_cgstat_retire(d, IOLAT_CG_RETIRED);
+	KUNIT_EXPECT_EQ(test, 0U, iolat_cgstat_retire(d, 999));
+	KUNIT_EXPECT_EQ(test, 0U, iolat_cgstat_retire(d, IOLAT_CG_RETIRED));
 	iolat_cgstat_release(d);
 	KUNIT_EXPECT_EQ(test, 500U, READ_ONCE(d->cg->ids[1]));
 	KUNIT_EXPECT_EQ(test, 4ULL, cg_reads(d, 3));
