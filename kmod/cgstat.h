@@ -59,6 +59,13 @@ static inline unsigned int iolat_mode_cg_slots(u32 mode)
 	return (mode >> IOLAT_MODE_CG_SHIFT) & 0xff;
 }
 
+/* The cgroup id slot @slot is read with: its own, 0 for the others'. */
+static inline u64 iolat_cgstat_id(const struct iolat_cgstat *t,
+				  unsigned int slot)
+{
+	return slot < t->nr ? READ_ONCE(t->ids[slot]) : 0;
+}
+
 static inline struct iolat_cg_count *iolat_cg_counts(void *cpu)
 {
 	return cpu;

@@ -33,8 +33,7 @@ static int iolat_nl_cgroup_msg(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!nest ||
 	    nla_put_u32(skb, IOLAT_CGROUP_A_MAJOR, MAJOR(d->id)) ||
 	    nla_put_u32(skb, IOLAT_CGROUP_A_MINOR, MINOR(d->id)) ||
-	    nla_put_u64_64bit(skb, IOLAT_CGROUP_A_ID,
-			      slot < d->cg->nr ? READ_ONCE(d->cg->ids[slot]) : 0,
+	    nla_put_u64_64bit(skb, IOLAT_CGROUP_A_ID, iolat_cgstat_id(d->cg, slot),
 			      IOLAT_CGROUP_A_PAD) ||
 	    nla_put(skb, IOLAT_CGROUP_A_IOS, sizeof(c.ios), c.ios) ||
 	    nla_put(skb, IOLAT_CGROUP_A_BYTES, sizeof(c.bytes), c.bytes) ||

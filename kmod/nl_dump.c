@@ -362,8 +362,7 @@ static int iolat_nl_hist_which(struct sk_buff *skb, const struct iolat_dev *d,
 		       nla_put_u32(skb, IOLAT_HIST_A_STAGE,
 				   iolat_agg_dev_stage(d, idx % IOLAT_AGG_NR_STAGES));
 	return nla_put_u64_64bit(skb, IOLAT_HIST_A_CGROUP,
-				 slot < d->cg->nr ? READ_ONCE(d->cg->ids[slot]) : 0,
-				 IOLAT_HIST_A_PAD) ||
+				 iolat_cgstat_id(d->cg, slot), IOLAT_HIST_A_PAD) ||
 	       nla_put_u32(skb, IOLAT_HIST_A_STAGE, IOLAT_AGG_STAGE_Q2C);
 }
 
