@@ -85,35 +85,25 @@ void iolat_agg_reader_grow(struct iolat_agg_reader *r, unsigned int from)
 				iolat_hist_init(&r->prev[d].h[op][i]);
 }
 
-/* The session's device @major:@minor, or its number of devices. */
-static unsigned int dev_index(const struct iolat_session *s, uint32_t major,
-			      uint32_t minor)
-{
-	unsigned int d;
-
-	for (d = 0; d < s->nr_devs; d++)
-		if (s->devs[d].major == major && s->devs[d].minor == minor)
-			break;
-	return d;
-}
-
 /* A cgroup slot's histogram into its group of the analysis. */
 static struct iolat_hist *cg_hist(void *arg, uint32_t major, uint32_t minor,
 				  uint64_t id)
 {
 	struct iolat_agg_reader *r = arg;
-	unsigned int d = dev_index(r->s, major, minor);
+	int d = iolat_dev_find_num(&r->s->lookup, r->s->devs, r->s->nr_devs,
+				   major, minor);
 
-	return d < r->s->nr_devs ? iolat_an_cgroup_hist(r->an, d, id) : NULL;
+	return d >= 0 ? iolat_an_cgroup_hist(r->an, d, id) : NULL;
 }
 
 /* A cgroup slot's counts into its group of the analysis. */
 static void cg_counts(void *arg, const struct iolat_cg_counts *c)
 {
 	struct iolat_agg_reader *r = arg;
-	unsigned int d = dev_index(r->s, c->major, c->minor);
+	int d = iolat_dev_find_num(&r->s->lookup, r->s->devs, r->s->nr_devs,
+				   c->major, c->minor);
 
-	if (d < r->s->nr_devs)
+	if (d >= 0)
 		iolat_an_cgroup_set(r->an, d, c);
 }
 

@@ -37,7 +37,7 @@ struct stat_cgroups {
 	struct stat_cg *g;
 	unsigned int nr, cap;
 	struct iolat_table tab;
-	const struct iolat_session *s;	/* while sampling */
+	struct iolat_session *s;	/* while sampling */
 	unsigned int rows;		/* intervals with rows printed */
 };
 
@@ -137,13 +137,11 @@ static void counts_add(struct iolat_cg_counts *a, const struct iolat_cg_counts *
 static void on_slot(void *arg, const struct iolat_cg_counts *k)
 {
 	struct stat_cgroups *c = arg;
-	const struct iolat_session *s = c->s;
-	unsigned int d;
+	struct iolat_session *s = c->s;
+	int d = iolat_dev_find_num(&s->lookup, s->devs, s->nr_devs, k->major,
+				   k->minor);
 
-	for (d = 0; d < s->nr_devs; d++)
-		if (s->devs[d].major == k->major && s->devs[d].minor == k->minor)
-			break;
-	if (d < s->nr_devs)
+	if (d >= 0)
 		counts_add(&find(c, d, k->id)->cur, k, 1);
 }
 

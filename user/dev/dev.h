@@ -131,6 +131,9 @@ struct iolat_dev_lookup {
 int iolat_dev_find(struct iolat_dev_lookup *l,
 		   const struct iolat_dev_req *devs, unsigned int nr,
 		   const struct iolat_record *r);
+int iolat_dev_find_num(struct iolat_dev_lookup *l,
+		       const struct iolat_dev_req *devs, unsigned int nr,
+		       uint32_t major, uint32_t minor);
 void iolat_dev_lookup_reset(struct iolat_dev_lookup *l);
 void iolat_dev_lookup_free(struct iolat_dev_lookup *l);
 

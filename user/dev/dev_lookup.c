@@ -34,18 +34,31 @@ int iolat_dev_find(struct iolat_dev_lookup *l,
 		   const struct iolat_dev_req *devs, unsigned int nr,
 		   const struct iolat_record *r)
 {
-	uint64_t devt = (uint64_t)r->major << 32 | r->minor;
-	unsigned int lo = 0, hi, mid, d;
-
 	if (r->flags & IOLAT_F_NVME_ADMIN)
 		return iolat_dev_index(devs, nr, r);
+	return iolat_dev_find_num(l, devs, nr, r->major, r->minor);
+}
+
+/* iolat_dev_find() of device @major:@minor (a cgroup slot's, a record's). */
+int iolat_dev_find_num(struct iolat_dev_lookup *l,
+		       const struct iolat_dev_req *devs, unsigned int nr,
+		       uint32_t major, uint32_t minor)
+{
+	uint64_t devt = (uint64_t)major << 32 | minor;
+	unsigned int lo = 0, hi, mid, d;
+
 	if (l->nr != nr) {
 		if (l->cap < nr) {
 			struct iolat_dev_key *k = realloc(l->keys,
 							  nr * sizeof(*k));
 
-			if (!k)
-				return iolat_dev_index(devs, nr, r);
+			if (!k) {
+				for (d = 0; d < nr; d++)
+					if (devs[d].major == major &&
+					    devs[d].minor == minor)
+						return d;
+				return -1;
+			}
 			l->keys = k;
 			l->cap = nr;
 		}
