@@ -11,6 +11,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "cgstat.h"
+#include "watch.h"
 #include "cpus.h"
 #include "upper.h"
 #include "probe_nvme.h"
@@ -131,7 +132,10 @@ void iolat_budget_count(struct iolat_budget *b,
 	else
 		b->record_size = IOLAT_RECORD_BLOCK_SIZE;
 	b->stride = iolat_ring_stride(b->record_size);
-	if (mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))
+	if (mode & IOLAT_MODE_WATCH)	/* a flight recorder: records too */
+		b->session += iolat_watch_bytes();
+	if ((mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE)) &&
+	    !(mode & IOLAT_MODE_WATCH))
 		ring_slots = IOLAT_RING_MIN;
 	else if (!ring_slots)
 		ring_slots = iolat_budget_ring_default(ring_bytes, b->cpus,

@@ -10,6 +10,7 @@
 #include "probe_nvme.h"
 #include "upper.h"
 #include "cpus.h"
+#include "watch.h"
 
 /**
  * iolat_record_flags() - the ABI's IOLAT_F_* flags of a request
@@ -74,23 +75,49 @@ static void iolat_record_nvme(struct iolat_record *rec,
 	rec->nvme_pad = 0;
 }
 
-/* This CPU's next record, or NULL (counted) if its ring is full. */
-static struct iolat_ring_slot *iolat_record_reserve(struct iolat_session *s,
-						    unsigned long *pos)
+/*
+ * This CPU's next record, or NULL (counted) if its ring is full; a
+ * recorder's (watch.h) overwrites its oldest, and counts what it does.
+ */
+static __always_inline struct iolat_ring_slot *
+iolat_record_reserve(struct iolat_session *s, unsigned long *pos)
 {
-	struct iolat_ring_slot *rs = iolat_ring_reserve(&iolat_cpu(s)->ring,
-							 pos);
+	struct iolat_ring *r = &iolat_cpu(s)->ring;
+	struct iolat_ring_slot *rs;
+	u64 floor;
 
+	if (!s->watch) {
+		rs = iolat_ring_reserve(r, pos);
+		if (!rs)
+			iolat_count(s, IOLAT_S_DROP_FULL);
+		return rs;
+	}
+	floor = READ_ONCE(s->watch->floor_ns);
+	if (!floor) {
+		iolat_count(s, IOLAT_S_WATCH_FROZEN);
+		return NULL;
+	}
+	rs = iolat_ring_reserve_over(r, pos, floor);
 	if (!rs)
-		iolat_count(s, IOLAT_S_DROP_FULL);
+		iolat_count(s, IOLAT_S_WATCH_WINDOW_FULL);
+	else if (*pos > r->mask)
+		iolat_count(s, IOLAT_S_WATCH_OVERWRITTEN);
 	return rs;
 }
 
-static void iolat_record_publish(struct iolat_session *s,
-				 struct iolat_ring_slot *rs, unsigned long pos)
+/*
+ * A record is written; a recorder's request went into the histograms,
+ * counted there, and may trigger it.
+ */
+static __always_inline void iolat_record_publish(struct iolat_session *s,
+						 struct iolat_ring_slot *rs,
+						 unsigned long pos, int error)
 {
 	iolat_ring_publish(rs, pos);
-	iolat_count(s, IOLAT_S_WRITTEN);
+	if (s->watch)
+		iolat_watch_check(s, &rs->rec, error);
+	else
+		iolat_count(s, IOLAT_S_WRITTEN);
 }
 
 /**
@@ -160,7 +187,7 @@ void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	}
 	if (s->record_size > IOLAT_RECORD_NVME_SIZE)
 		rec->link = x->link;
-	iolat_record_publish(s, rs, pos);
+	iolat_record_publish(s, rs, pos, error);
 }
 
 /**
@@ -216,7 +243,7 @@ void iolat_record_emit_upper(struct iolat_session *s,
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 	if (s->record_size > IOLAT_RECORD_NVME_SIZE)
 		rec->link = u->link;
-	iolat_record_publish(s, rs, pos);
+	iolat_record_publish(s, rs, pos, error);
 }
 
 /**
@@ -256,5 +283,5 @@ void iolat_record_emit_admin(struct iolat_session *s,
 	rec->nr_bios = iolat_record_bios(rq);
 	rec->op = IOLAT_OP_OTHER;
 	iolat_record_nvme(rec, c, slot, 0);
-	iolat_record_publish(s, rs, pos);
+	iolat_record_publish(s, rs, pos, 0);
 }

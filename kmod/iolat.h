@@ -153,6 +153,8 @@ struct iolat_cgstat;
 struct iolat_nvme_ctrl;
 struct iolat_upper_slot;
 struct iolat_link;
+struct iolat_watch;
+struct iolat_watch_conf;
 struct module;
 
 /* What a traced device is, to the lookups of struct iolat_session. */
@@ -258,6 +260,7 @@ struct iolat_filter {
 /* the module's own: keep submitters (iolat_mode_who()) */
 #define IOLAT_MODE_WHO			BIT(3)
 #define IOLAT_MODE_CGROUPS		BIT(4)	/* IOLAT_A_CGROUPS */
+#define IOLAT_MODE_WATCH		BIT(5)	/* IOLAT_A_WATCH (watch.h) */
 /* IOLAT_A_CGROUP_SLOTS: the slots, in bits 8 to 15 (iolat_mode_cg_slots()) */
 #define IOLAT_MODE_CG_SHIFT		8
 #define IOLAT_MODE_CG_SLOTS(n)		((u32)(n) << IOLAT_MODE_CG_SHIFT)
@@ -269,7 +272,7 @@ struct iolat_filter {
 static inline u32 iolat_mode_who(u32 mode, const struct iolat_filter *filter)
 {
 	return !(mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE)) ||
-	       filter->pid || filter->tgid || filter->comm[0] ?
+	       (mode & IOLAT_MODE_WATCH) || filter->pid || filter->tgid || filter->comm[0] ?
 	       IOLAT_MODE_WHO : 0;
 }
 
@@ -362,12 +365,16 @@ struct iolat_session {
 	u64 mem_bytes;		/* what it holds but its CPUs' parts (budget.h) */
 	atomic64_t tables_bytes;	/* its devices' in-flight tables */
 	size_t cpu_bytes;	/* a CPU's part, all its devices' included */
+	struct iolat_watch *watch;	/* a flight recorder's, or NULL */
 };
 
-/* Does @s write records?  Not with counters only, nor when aggregating. */
+/*
+ * Does @s write records?  Not with counters only, nor when aggregating,
+ * unless it keeps a flight recorder.
+ */
 static inline bool iolat_session_records(const struct iolat_session *s)
 {
-	return !(s->counters_only || s->aggregate);
+	return !(s->counters_only || s->aggregate) || s->watch;
 }
 
 /* What @s keeps, as IOLAT_MODE_* (but IOLAT_MODE_NVME). */
@@ -375,6 +382,7 @@ static inline u32 iolat_session_mode(const struct iolat_session *s)
 {
 	return (s->counters_only ? IOLAT_MODE_COUNTERS_ONLY : 0) |
 	       (s->aggregate ? IOLAT_MODE_AGGREGATE : 0) |
+	       (s->watch ? IOLAT_MODE_WATCH : 0) |
 	       (s->want_who ? IOLAT_MODE_WHO : 0) |
 	       IOLAT_MODE_CG_SLOTS(s->cg_slots);
 }
@@ -573,6 +581,7 @@ void iolat_record_emit_admin(struct iolat_session *s,
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
 			const struct iolat_filter *filter, u32 mode,
+			const struct iolat_watch_conf *watch,
 			struct netlink_ext_ack *extack);
 int iolat_session_add(u32 portid, const struct iolat_dev_spec *spec,
 		      struct netlink_ext_ack *extack);
@@ -598,6 +607,9 @@ struct iolat_session *iolat_session_lock(u32 portid,
 					 struct netlink_ext_ack *extack);
 void iolat_session_unlock(void);
 void iolat_session_release(u32 portid);
+unsigned int iolat_session_watch_trigger(u32 reason);
+struct iolat_cpu_stats;
+void iolat_session_stats(struct iolat_session *s, struct iolat_cpu_stats *st);
 int iolat_session_init(void);
 void iolat_session_exit(void);
 

@@ -63,28 +63,6 @@ static int iolat_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Each counter's attribute, by its place: the list's order (lib/stats.h). */
-static const u8 iolat_nl_stat_attr[] = {
-#define IOLAT_STAT(field, ATTR, ...) IOLAT_STAT_A_##ATTR,
-#include <linux/iolat_stats.h>
-};
-
-static int iolat_nl_put_stats(struct sk_buff *msg,
-			      const struct iolat_cpu_stats *st)
-{
-	struct nlattr *nest = nla_nest_start(msg, IOLAT_A_STATS);
-	unsigned int i;
-
-	if (!nest)
-		return -EMSGSIZE;
-	BUILD_BUG_ON(ARRAY_SIZE(iolat_nl_stat_attr) != IOLAT_STAT_NR);
-	for (i = 0; i < IOLAT_STAT_NR; i++)
-		if (nla_put_u64_64bit(msg, iolat_nl_stat_attr[i], st->n[i],
-				      IOLAT_STAT_A_PAD))
-			return -EMSGSIZE;
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
 static int iolat_nl_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct iolat_cpu_stats st;
@@ -148,6 +126,15 @@ static int iolat_nl_cgroups_dumpit(struct sk_buff *skb,
 	return iolat_nl_cgroups_dump(skb, cb, &iolat_family);
 }
 
+/* The flight recorder's commands but WATCH_TRIGGER (nl_watch.c). */
+static int iolat_nl_watch_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = iolat_nl_admit(skb, info);
+
+	return err ?: iolat_nl_watch_reply(info, &iolat_family,
+					   info->genlhdr->cmd);
+}
+
 static const struct genl_ops iolat_ops[] = {
 	{
 		.cmd = IOLAT_CMD_GET_INFO,
@@ -199,6 +186,26 @@ static const struct genl_ops iolat_ops[] = {
 		.cmd = IOLAT_CMD_CGROUPS_FREE,
 		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
 		.doit = iolat_nl_cgroups_free_doit,
+	},
+	{
+		.cmd = IOLAT_CMD_WATCH,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.doit = iolat_nl_watch_doit,
+	},
+	{
+		.cmd = IOLAT_CMD_WATCH_TRIGGER,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.doit = iolat_nl_watch_trigger_doit,
+	},
+	{
+		.cmd = IOLAT_CMD_WATCH_FREEZE,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.doit = iolat_nl_watch_doit,
+	},
+	{
+		.cmd = IOLAT_CMD_WATCH_ARM,
+		IOLAT_GENL_OP_POLICY(iolat_nl_policy)
+		.doit = iolat_nl_watch_doit,
 	},
 };
 

@@ -18,6 +18,7 @@
 extern const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1];
 extern const struct nla_policy iolat_nl_dev_policy[IOLAT_DEV_A_MAX + 1];
 extern const struct nla_policy iolat_nl_cgroup_policy[IOLAT_CGROUP_A_MAX + 1];
+extern const struct nla_policy iolat_nl_watch_policy[IOLAT_WATCH_A_MAX + 1];
 
 bool iolat_nl_capable(const struct sk_buff *skb,
 		      struct netlink_ext_ack *extack);
@@ -41,5 +42,11 @@ int iolat_nl_cgroups_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			  const struct genl_family *fam);
 int iolat_nl_cgroups_free_doit(struct sk_buff *skb, struct genl_info *info);
 struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb);
+struct iolat_cpu_stats;
+int iolat_nl_put_stats(struct sk_buff *msg, const struct iolat_cpu_stats *st);
+/* nl_watch.c: WATCH, WATCH_FREEZE and WATCH_ARM (@cmd), WATCH_TRIGGER */
+int iolat_nl_watch_reply(struct genl_info *info, const struct genl_family *fam,
+			 u8 cmd);
+int iolat_nl_watch_trigger_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _IOLAT_NETLINK_H */

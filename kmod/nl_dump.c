@@ -2,7 +2,8 @@
 /*
  * The dumps: READ (a session's records from the per-CPU buffers, and its
  * events), COUNTERS (each device's busy time, depths and counts) and
- * HIST (an aggregating session's histograms)
+ * HIST (an aggregating session's histograms); and the session counters
+ * as STOP and WATCH send them
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +16,29 @@
 #include "upper.h"
 #include "cpus.h"
 #include "netlink.h"
+#include "watch.h"
+
+/* The session counters, STOP's and WATCH's replies' IOLAT_A_STATS. */
+static const u8 iolat_nl_stat_attr[] = {
+#define IOLAT_STAT(field, ATTR, ...) IOLAT_STAT_A_##ATTR,
+#include <linux/iolat_stats.h>
+};
+
+int iolat_nl_put_stats(struct sk_buff *msg, const struct iolat_cpu_stats *st)
+{
+	struct nlattr *nest = nla_nest_start(msg, IOLAT_A_STATS);
+	unsigned int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	BUILD_BUG_ON(ARRAY_SIZE(iolat_nl_stat_attr) != IOLAT_STAT_NR);
+	for (i = 0; i < IOLAT_STAT_NR; i++)
+		if (nla_put_u64_64bit(msg, iolat_nl_stat_attr[i], st->n[i],
+				      IOLAT_STAT_A_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
 
 /*
  * The session of a dump's reader, locked.  Checked by each ->dumpit(),
@@ -39,8 +63,8 @@ struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
  */
 static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			      const struct genl_family *fam,
-			      struct iolat_ring *r, int cpu, unsigned int size,
-			      unsigned long *left)
+			      struct iolat_session *s, struct iolat_ring *r,
+			      int cpu, unsigned int size, unsigned long *left)
 {
 	unsigned int avail, room, n;
 	struct nlattr *nla;
@@ -66,6 +90,7 @@ static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 		goto full;
 	/* published records stay published: all n are there */
 	WARN_ON_ONCE(iolat_ring_read(r, nla_data(nla), n, size) != n);
+	iolat_count_task(s, IOLAT_S_COPIED, n);
 	genlmsg_end(skb, hdr);
 	*left -= n;
 	return *left > 1;
@@ -139,7 +164,9 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
 		     IOLAT_RECORD_CGROUP_SIZE);
 	size = s->record_size;
-	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
+	/* a flight recorder's rings are copied only frozen (watch.h) */
+	for (cpu = iolat_watch_readable(s) ? cb->args[0] : nr_cpu_ids;
+	     cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
 		/* a CPU with a part: possible, and online since the start */
 		c = iolat_cpu_of(s, cpu);
 		if (!c)
@@ -147,7 +174,8 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		r = &c->ring;
 		if (!cb->args[1])
 			cb->args[1] = iolat_ring_readable(r, r->mask + 1) + 1;
-		if (iolat_nl_read_cpu(skb, cb, fam, r, cpu, size, &cb->args[1]))
+		if (iolat_nl_read_cpu(skb, cb, fam, s, r, cpu, size,
+				      &cb->args[1]))
 			break;
 	}
 	cb->args[0] = cpu;

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 #include "clocktest.h"
 #include "netlink.h"
+#include "../lib/record.h"
 
 /*
  * Every range in a struct netlink_range_validation, validated by the
@@ -77,6 +78,26 @@ static struct netlink_range_validation iolat_clock_loops_range = {
 	.max = IOLAT_CLOCK_LOOPS_MAX,
 };
 
+static struct netlink_range_validation iolat_stage_range = {
+	.min = 0,
+	.max = IOLAT_STAGE_NR - 1,
+};
+
+static struct netlink_range_validation iolat_reason_range = {
+	.min = IOLAT_WATCH_USER,
+	.max = IOLAT_WATCH_REASON_MAX,
+};
+
+/* START's recorder; WATCH_TRIGGER's reason; WATCH_ARM's quiet time */
+const struct nla_policy iolat_nl_watch_policy[IOLAT_WATCH_A_MAX + 1] = {
+	[IOLAT_WATCH_A_SLOWER_NS] = { .type = NLA_U64 },
+	[IOLAT_WATCH_A_STAGE] = IOLAT_NLA_U32_RANGE(&iolat_stage_range),
+	[IOLAT_WATCH_A_ON_ERROR] = { .type = NLA_FLAG },
+	[IOLAT_WATCH_A_BEFORE_NS] = { .type = NLA_U64 },
+	[IOLAT_WATCH_A_REASON] = IOLAT_NLA_U32_RANGE(&iolat_reason_range),
+	[IOLAT_WATCH_A_QUIET_NS] = { .type = NLA_U64 },
+};
+
 const struct nla_policy iolat_nl_cgroup_policy[IOLAT_CGROUP_A_MAX + 1] = {
 	[IOLAT_CGROUP_A_MAJOR] = { .type = NLA_U32 },
 	[IOLAT_CGROUP_A_MINOR] = { .type = NLA_U32 },
@@ -102,6 +123,7 @@ const struct nla_policy iolat_nl_policy[IOLAT_A_MAX + 1] = {
 	[IOLAT_A_CLOCK_LOOPS] = IOLAT_NLA_U32_RANGE(&iolat_clock_loops_range),
 	[IOLAT_A_CGROUP_SLOTS] = IOLAT_NLA_U32_RANGE(&iolat_cg_slots_range),
 	[IOLAT_A_CGROUP] = IOLAT_NLA_NESTED(iolat_nl_cgroup_policy),
+	[IOLAT_A_WATCH] = IOLAT_NLA_NESTED(iolat_nl_watch_policy),
 };
 
 /**

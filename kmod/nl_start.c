@@ -17,6 +17,7 @@
 #include "agg.h"
 #include "upper.h"
 #include "netlink.h"
+#include "watch.h"
 
 /*
  * A partition's disk and range (IOLAT_DEV_A_DISK_MAJOR, _DISK_MINOR,
@@ -214,8 +215,45 @@ static int iolat_nl_check_cg_slots(const struct nlattr *a, u32 mode,
 	return 0;
 }
 
+/*
+ * IOLAT_A_WATCH: a flight recorder (watch.h), beside the histograms of
+ * an aggregating session, into @conf.
+ */
+static int iolat_nl_parse_watch(struct genl_info *info, u32 mode,
+				struct iolat_watch_conf *conf)
+{
+	struct nlattr *a = info->attrs[IOLAT_A_WATCH];
+	struct nlattr *tb[IOLAT_WATCH_A_MAX + 1];
+	int err;
+
+	if (!(mode & IOLAT_MODE_AGGREGATE)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "a flight recorder runs beside the histograms: START it with IOLAT_A_AGGREGATE");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, IOLAT_WATCH_A_MAX, a, iolat_nl_watch_policy,
+			       info->extack) ?:
+	      iolat_nl_validate(nla_data(a), nla_len(a), iolat_nl_watch_policy,
+				IOLAT_WATCH_A_MAX, info->extack);
+	if (err)
+		return err;
+	if (!tb[IOLAT_WATCH_A_BEFORE_NS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "a flight recorder needs its window before a trigger (IOLAT_WATCH_A_BEFORE_NS)");
+		return -EINVAL;
+	}
+	conf->before_ns = nla_get_u64(tb[IOLAT_WATCH_A_BEFORE_NS]);
+	conf->slower_ns = tb[IOLAT_WATCH_A_SLOWER_NS] ?
+			  nla_get_u64(tb[IOLAT_WATCH_A_SLOWER_NS]) : 0;
+	conf->stage = tb[IOLAT_WATCH_A_STAGE] ?
+		      nla_get_u32(tb[IOLAT_WATCH_A_STAGE]) : IOLAT_STAGE_Q2C;
+	conf->on_error = tb[IOLAT_WATCH_A_ON_ERROR];
+	return 0;
+}
+
 /* START's flags, of which at most one of the ways to keep no records. */
-static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
+static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode,
+			       struct iolat_watch_conf *watch)
 {
 	struct nlattr **attrs = info->attrs;
 	int err;
@@ -224,12 +262,19 @@ static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode)
 		(attrs[IOLAT_A_NVME] ? IOLAT_MODE_NVME : 0) |
 		(attrs[IOLAT_A_AGGREGATE] ? IOLAT_MODE_AGGREGATE : 0) |
 		(attrs[IOLAT_A_CGROUPS] ? IOLAT_MODE_CGROUPS : 0);
+	if (attrs[IOLAT_A_WATCH]) {
+		err = iolat_nl_parse_watch(info, *mode, watch);
+		if (err)
+			return err;
+		*mode |= IOLAT_MODE_WATCH;
+	}
 	if ((*mode & IOLAT_MODE_CGROUPS) && !IS_ENABLED(CONFIG_BLK_CGROUP)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_CGROUPS],
 				    "this kernel has no block cgroups (CONFIG_BLK_CGROUP): its I/O has no cgroup to name");
 		return -EOPNOTSUPP;
 	}
-	if ((*mode & IOLAT_MODE_CGROUPS) &&
+	/* a flight recorder's records carry them */
+	if ((*mode & IOLAT_MODE_CGROUPS) && !(*mode & IOLAT_MODE_WATCH) &&
 	    (*mode & (IOLAT_MODE_COUNTERS_ONLY | IOLAT_MODE_AGGREGATE))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_CGROUPS],
 				    "cgroups are in records: a session that writes none has no place for them");
@@ -282,6 +327,7 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 			       struct iolat_dev_spec *specs,
 			       struct iolat_dev_spec *parsed, unsigned int max)
 {
+	struct iolat_watch_conf watch = { 0 };
 	struct iolat_filter filter;
 	unsigned int nr = 0, i, slots = 0;	/* 0: the default (budget.c) */
 	const struct nlattr *nla;
@@ -332,12 +378,12 @@ static int iolat_nl_start_devs(struct sk_buff *skb, struct genl_info *info,
 	if (err)
 		return err;
 	iolat_nl_parse_filter(info->attrs, &filter);
-	err = iolat_nl_parse_mode(info, &mode);
+	err = iolat_nl_parse_mode(info, &mode, &watch);
 	if (err)
 		return err;
 	iolat_nl_order_devs(specs, parsed, nr);
 	return iolat_session_start(info->snd_portid, specs, nr, slots, &filter,
-				   mode, info->extack);
+				   mode, &watch, info->extack);
 }
 
 /*

@@ -540,6 +540,9 @@ iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 			iolat_agg_add(d, iolat_record_op(rq->cmd_flags),
 				      blk_rq_bytes(rq), slot, now);
 		iolat_count(s, IOLAT_S_WRITTEN);
+		/* a flight recorder's record too (watch.h) */
+		if (s->watch)
+			iolat_record_emit(s, d, rq, slot, x, now, err, cmd);
 		return;
 	}
 	iolat_record_emit(s, d, rq, slot, x, now, err, cmd);

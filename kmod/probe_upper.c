@@ -393,6 +393,17 @@ static noinline void iolat_upper_split(struct iolat_session *s,
 		__iolat_agg_add_above(d, u->op, q2c - below);
 }
 
+/* A kept bio's record: a stream's, or a flight recorder's (watch.h). */
+static void iolat_upper_emit(struct iolat_session *s, struct iolat_dev *d,
+			     const struct iolat_upper_slot *u, u64 now,
+			     const struct bio *bio)
+{
+	if (s->aggregate)
+		iolat_count(s, IOLAT_S_WRITTEN);
+	iolat_record_emit_upper(s, d, u, now,
+				blk_status_to_errno(bio->bi_status));
+}
+
 /* block_bio_complete (C) on a bio-based device: all of the bio is done. */
 static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 {
@@ -447,11 +458,10 @@ static void iolat_probe_upper_complete(IOLAT_TP_BIO_COMPLETE_PROTO(data, bio))
 		;
 	else if (!wanted)
 		iolat_count(s, IOLAT_S_FILTERED);
-	else if (s->aggregate)
+	else if (s->aggregate && !s->watch)
 		iolat_count(s, IOLAT_S_WRITTEN);
-	else
-		iolat_record_emit_upper(s, d, u, now,
-					blk_status_to_errno(bio->bi_status));
+	else	/* a flight recorder's record is besides its histograms */
+		iolat_upper_emit(s, d, u, now, bio);
 	iolat_upper_release(u);
 }
 

@@ -65,6 +65,8 @@ struct iolat_ring {
 	unsigned long mask;		/* slots - 1 */
 	void *slots;			/* of @stride bytes each */
 	unsigned int stride;		/* iolat_ring_stride() */
+	/* a recorder's (watch.h): the latest completion overwritten */
+	u64 lost_ns;
 	unsigned long tail ____cacheline_aligned; /* first not consumed */
 };
 
@@ -96,6 +98,42 @@ iolat_ring_reserve(struct iolat_ring *r, unsigned long *pos)
 	} while (local_cmpxchg(&r->head, head, head + 1) != head);
 	*pos = head;
 	return iolat_ring_slot(r, head);
+}
+
+/**
+ * iolat_ring_reserve_over() - reserve the next slot, overwriting the oldest
+ * @r: the ring of the current CPU (preemption disabled), a recorder's,
+ *	which no reader drains while it is written (watch.h)
+ * @pos: set to the slot's position
+ * @floor: a record completed at or after it is not overwritten
+ *
+ * Return: the slot to fill and publish, or NULL if its record is one to
+ * keep.  A record overwritten moves @r->lost_ns on to its completion.
+ */
+static inline struct iolat_ring_slot *
+iolat_ring_reserve_over(struct iolat_ring *r, unsigned long *pos, u64 floor)
+{
+	struct iolat_ring_slot *slot;
+	long head;
+	u64 c;
+
+	do {
+		head = local_read(&r->head);
+		slot = iolat_ring_slot(r, head);
+		c = 0;
+		/* the slot's record, published a ring's length ago */
+		if ((unsigned long)head > r->mask &&
+		    READ_ONCE(slot->seq) == (unsigned long)head - r->mask) {
+			c = slot->rec.c_ns;
+			if (c >= floor)
+				return NULL;
+		}
+	} while (local_cmpxchg(&r->head, head, head + 1) != head);
+	/* an interrupt's record in between may have moved it on: it stays */
+	if (c > r->lost_ns)
+		r->lost_ns = c;
+	*pos = head;
+	return slot;
 }
 
 static inline void iolat_ring_publish(struct iolat_ring_slot *slot,

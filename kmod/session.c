@@ -31,6 +31,7 @@
 #include "budget.h"
 #include "alloc.h"
 #include "dispatch.h"
+#include "watch.h"
 
 static unsigned int max_sessions = IOLAT_DEFAULT_SESSIONS;
 module_param(max_sessions, uint, 0444);
@@ -77,6 +78,7 @@ static void iolat_session_free(struct iolat_session *s)
 		iolat_nvme_ctrl_free(&s->ctrls[i]);
 	kvfree(s->ctrls);
 	kvfree(s->links);
+	iolat_watch_free(s);
 	kvfree(s);
 }
 
@@ -85,6 +87,7 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 						 unsigned int nr_specs,
 						 const struct iolat_filter *filter,
 						 u32 mode,
+						 const struct iolat_watch_conf *watch,
 						 const struct iolat_budget *b,
 						 struct netlink_ext_ack *extack)
 {
@@ -112,6 +115,11 @@ static struct iolat_session *iolat_session_alloc(u32 portid,
 	s->ring_stride = b->stride;
 	s->record_size = b->record_size;
 	s->base_ns = iolat_now();
+	if (mode & IOLAT_MODE_WATCH) {
+		err = iolat_watch_init(s, watch);
+		if (err)
+			goto fail;
+	}
 	s->start_ns = U64_MAX;
 	s->stop_ns = U64_MAX;
 	s->devs = iolat_zalloc(array_size(nr_specs, sizeof(*s->devs)),
@@ -279,7 +287,9 @@ int iolat_session_init(void)
  * @filter: which requests to record
  * @mode: IOLAT_MODE_*: keep the counters (acct.h) but write no
  *	record; trace the NVMe commands of the devices that are NVMe
- *	namespaces; aggregate into histograms (agg.h), not records
+ *	namespaces; aggregate into histograms (agg.h), not records; keep
+ *	a flight recorder besides (watch.h)
+ * @watch: the flight recorder's settings, with IOLAT_MODE_WATCH
  * @extack: for the reason of a failure
  *
  * Return: 0 or a negative errno.
@@ -287,6 +297,7 @@ int iolat_session_init(void)
 int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 			unsigned int nr_specs, unsigned int ring_slots,
 			const struct iolat_filter *filter, u32 mode,
+			const struct iolat_watch_conf *watch,
 			struct netlink_ext_ack *extack)
 {
 	struct iolat_session *s, **place;
@@ -328,7 +339,7 @@ int iolat_session_start(u32 portid, const struct iolat_dev_spec *specs,
 		goto out;
 	}
 	s = iolat_session_alloc(portid, specs, nr_specs, filter,
-				mode, &b, extack);
+				mode, watch, &b, extack);
 	if (IS_ERR(s)) {
 		if (PTR_ERR(s) == -ENOMEM)
 			NL_SET_ERR_MSG(extack, "cannot allocate the session's buffers");
@@ -396,8 +407,8 @@ static struct iolat_session *iolat_session_owned(u32 portid,
 	return *place;
 }
 
-static void iolat_session_stats(struct iolat_session *s,
-				struct iolat_cpu_stats *st)
+/* @s's counters, summed over its CPUs (STOP's, and WATCH's). */
+void iolat_session_stats(struct iolat_session *s, struct iolat_cpu_stats *st)
 {
 	unsigned int i;
 	int cpu;
@@ -499,6 +510,30 @@ struct iolat_session *iolat_session_lock(u32 portid,
 void iolat_session_unlock(void)
 {
 	mutex_unlock(&iolat_mutex);
+}
+
+/**
+ * iolat_session_watch_trigger() - trigger every running flight recorder
+ * @reason: enum iolat_watch_reason (WATCH_TRIGGER's)
+ *
+ * Return: how many sessions keep one.
+ */
+unsigned int iolat_session_watch_trigger(u32 reason)
+{
+	u64 now = iolat_now();
+	struct iolat_session *s;
+	unsigned int n, nr = 0;
+
+	mutex_lock(&iolat_mutex);
+	for (n = 0; n < max_sessions; n++) {
+		s = iolat_sessions[n];
+		if (s && s->running && s->watch) {
+			iolat_watch_fire(s, reason, NULL, now);
+			nr++;
+		}
+	}
+	mutex_unlock(&iolat_mutex);
+	return nr;
 }
 
 /* The socket @portid is closing: free its session, if any. */

@@ -24,6 +24,8 @@ static const struct iolat_command commands[] = {
 	  "draw a saved run as SVG: latency heatmap, percentiles, IOPS, depth" },
 	{ "export", cmd_export,
 	  "keep a Prometheus exposition up to date: textfile or /metrics" },
+	{ "watch", cmd_watch,
+	  "flight recorder: keep the last seconds of records, dump them when an SLO breaks" },
 	{ "top", cmd_top,
 	  "live table of devices and processes: IOPS, MB/s, p50/p99, %util" },
 	{ "stat", cmd_stat,

@@ -360,6 +360,68 @@ TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 	}
 }
 
+/* The module's sessions now, from `iolat info`; -1 if it did not say. */
+static int sessions_now(void)
+{
+	unsigned int n;
+	const char *s;
+
+	if (sh("%s info >%s 2>&1", env("IOLAT_CLI"), OUT))
+		return -1;
+	s = strstr(slurp(OUT), "sessions: ");
+	return s && sscanf(s, "sessions: %u,", &n) == 1 ? (int)n : -1;
+}
+
+/*
+ * The flight recorder (iolat watch) killed with SIGKILL, armed and then
+ * triggered (a window being kept, --after not yet over): its session
+ * goes with its socket, the module holds no session, and (under
+ * kmemleak, the debug kernel) nothing it allocated is left behind.
+ */
+TEST_F_TIMEOUT(life, watch_killed_frees_all, 300)
+{
+	static const char *const how[] = {
+		"--slower-than 10s",			/* armed, never triggered */
+		"--slower-than 1us --after 600",	/* triggered, kept */
+	};
+	bool leaks = !access(KMEMLEAK, F_OK);
+	int i, st, n, control = -1;
+	char cmd[512];
+	pid_t fio, cli;
+
+	if (leaks)
+		ASSERT_EQ(0, sh("echo clear >" KMEMLEAK));
+	fio = start_fio("nullb0", "life", 300, 500);
+	ASSERT_LT(0, fio);
+	for (i = 0; i < 2; i++) {
+		unlink(ERR);
+		snprintf(cmd, sizeof(cmd), "exec %s watch -d nullb0 %s -w /tmp/iolat_watch_life >/dev/null 2>%s",
+			 env("IOLAT_CLI"), how[i], ERR);
+		cli = spawn_sh(cmd);
+		ASSERT_LT(0, cli);
+		ASSERT_EQ(0, wait_text(ERR, "iolat: watching", 60))
+			TH_LOG("%s: the CLI never started: %s", how[i], slurp(ERR));
+		usleep(500000);
+		EXPECT_EQ(1, sessions_now()) TH_LOG("%s: %s", how[i], slurp(OUT));
+		kill(-cli, SIGKILL);
+		ASSERT_EQ(0, wait_for(cli, 30, &st))
+			TH_LOG("%s: the CLI outlived SIGKILL", how[i]);
+		/* the socket's release frees the session (a guard, not a measure) */
+		for (n = 0; n < 300 && sessions_now(); n++)
+			usleep(100000);
+		EXPECT_EQ(0, sessions_now()) TH_LOG("%s: %s", how[i], slurp(OUT));
+		TH_LOG("%s: killed; the module after: %s", how[i], slurp(OUT));
+	}
+	stop_fio(fio, "life");
+	ASSERT_EQ(0, module_unload());
+	if (leaks) {
+		sleep(6);	/* kmemleak reports objects older than 5 s */
+		EXPECT_EQ(0, kmemleak_iolat_reports(_metadata, &control))
+			TH_LOG("kmemleak: objects iolat leaked (above)");
+	}
+	ASSERT_EQ(0, module_load());
+}
+
 /* The stderr of a session, and its status, into @err. */
 static int session_wait(pid_t cli, char **err)
 {

@@ -763,6 +763,38 @@ TEST_F_TIMEOUT(nvme, out_of_range_status, 120)
 }
 
 /*
+ * The flight recorder with --on-error: the same out-of-range read, among
+ * plain reads, makes one dump whose trigger is that read, with the
+ * block layer's status it completed with, named.
+ */
+TEST_F_TIMEOUT(nvme, watch_on_error_dump, 300)
+{
+	unsigned long long nlb;
+	int st;
+
+	nlb = atoll(slurp("/sys/block/" NS "/size")) * 512 / self->lba;
+	ASSERT_LT(0, nlb);
+	sh("rm -rf /tmp/iolat_watch_err");
+	st = sh("%s watch -d " NS " --on-error --before 2 --after 0.5 -w /tmp/iolat_watch_err -- sh -c "
+		"'dd if=/dev/" NS " of=/dev/null bs=4k count=100 iflag=direct status=none; "
+		"nvme read /dev/" NS " --start-block=%llu --block-count=0 --data-size=%u >/dev/null 2>&1; "
+		"dd if=/dev/" NS " of=/dev/null bs=4k count=100 iflag=direct status=none' >/dev/null 2>%s",
+		env("IOLAT_CLI"), nlb, self->lba, ERR);
+	NOTE("watch_on_error_dump: %s", slurp(ERR));
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(0, sh("test $(ls /tmp/iolat_watch_err/*.rec | wc -l) = 1"));
+	ASSERT_EQ(0, sh("%s report -o json /tmp/iolat_watch_err/*.rec >%s 2>%s",
+			env("IOLAT_CLI"), OUT, ERR)) TH_LOG("%s", slurp(ERR));
+	NOTE("watch_on_error_dump: the dump's trigger: %s",
+	     strstr(slurp(OUT), "\"trigger\"") ?: slurp(OUT));
+	EXPECT_EQ(0, sh("python3 -c 'import json, sys; t = json.load(open(\"%s\"))[\"trigger\"]; "
+			"sys.exit(not (t[\"reason\"] == \"error\" and t[\"error\"] < 0 and "
+			"t[\"status\"].startswith(\"BLK_STS_\") and t[\"device\"] == \"" NS "\"))'", OUT));
+	EXPECT_EQ(0, sh("%s report /tmp/iolat_watch_err/*.rec | grep -q '^trigger: error: " NS "'",
+			env("IOLAT_CLI")));
+}
+
+/*
  * Polls of the namespace's queues by blk_poll(), over every queue: the
  * io_poll files' "considered", which counts each whether it then slept
  * (hybrid polling) or called the driver's ->poll ("invoked").  Whether a

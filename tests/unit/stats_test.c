@@ -126,6 +126,8 @@ static const char *class_object(enum iolat_stat_class c)
 		return "nvme";
 	case IOLAT_SC_stack:
 		return "stack";
+	case IOLAT_SC_watch:
+		return "watch";
 	}
 	return "?";
 }

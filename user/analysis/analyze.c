@@ -572,6 +572,8 @@ void iolat_an_free(struct iolat_an *an)
 {
 	unsigned int d, op, i;
 
+	free(an->watch);
+	an->watch = NULL;
 	for (d = 0; d < an->nr_devs; d++) {
 		for (op = 0; op < IOLAT_AN_OPS; op++) {
 			op_free(&an->devs[d].run[op]);

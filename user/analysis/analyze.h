@@ -206,6 +206,9 @@ struct iolat_an {
 	bool begun;
 	bool nvme;		/* NVMe records seen */
 	bool aggregated;	/* histograms from the module, not records */
+	/* a flight recorder's dump: its trigger (report of one) */
+	struct iolat_file_watch *watch;
+	char watch_dev[32];	/* the triggering request's device */
 };
 
 /* An output format: hooks the analysis calls; a NULL hook is skipped. */
@@ -259,6 +262,7 @@ void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
 void iolat_an_free(struct iolat_an *an);
 const struct iolat_an_group **iolat_an_procs_sorted(const struct iolat_an *an);
 struct iolat_file_header;
+struct iolat_file_watch;
 void iolat_an_meta_from(struct iolat_an *an, const struct iolat_file_header *h);
 void iolat_an_op_reset(struct iolat_an_op *op);
 const struct iolat_hist *iolat_an_total(const struct iolat_an_op *op,

@@ -17,5 +17,6 @@ int cmd_report(int argc, const char **argv);
 int cmd_plot(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
+int cmd_watch(int argc, const char **argv);
 
 #endif /* IOLAT_CMD_H */

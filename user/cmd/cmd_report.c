@@ -35,6 +35,31 @@ struct report {
 	unsigned int cap_c, cap_counted;
 };
 
+/*
+ * A flight recorder's dump: its trigger, and the device of the request
+ * that triggered it, for the outputs (the first file's, if several).
+ */
+static void on_watch(void *arg, const struct iolat_file_watch *w)
+{
+	struct report *rp = arg;
+	struct iolat_an *an = &rp->an;
+	unsigned int d;
+
+	if (an->watch)
+		return;
+	an->watch = malloc(sizeof(*w));
+	if (!an->watch) {
+		an->nomem = true;
+		return;
+	}
+	*an->watch = *w;
+	for (d = 0; w->has_rec && d < rp->nr_devs; d++)
+		if (rp->devs[d].major == w->rec.major &&
+		    rp->devs[d].minor == w->rec.minor)
+			snprintf(an->watch_dev, sizeof(an->watch_dev), "%s",
+				 rp->devs[d].name);
+}
+
 static bool wanted(const struct report *rp, const char *name)
 {
 	unsigned int i;
@@ -251,7 +276,7 @@ static int report_main(int argc, const char **argv, bool plot)
 	};
 	const struct iolat_file_reader rd = {
 		.header = on_header, .record = on_record, .mark = on_mark,
-		.end = on_end, .part = on_part,
+		.end = on_end, .part = on_part, .watch = on_watch,
 	};
 	struct report *rp = calloc(1, sizeof(*rp));
 	unsigned int cap_only = 0;

@@ -263,6 +263,13 @@ int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
 	return put(f, IOLAT_FB_EVENT, &e, sizeof(e), NULL, 0);
 }
 
+/* A dump's trigger and window (IOLAT_FB_WATCH), before its records. */
+int iolat_file_watch(struct iolat_file *f, const struct iolat_file_watch *w)
+{
+	flush_batch(f);
+	return put(f, IOLAT_FB_WATCH, w, sizeof(*w), NULL, 0);
+}
+
 int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 		   const struct iolat_run *run, unsigned int nr_devs,
 		   const struct iolat_dev_counters *c)

@@ -35,6 +35,7 @@ enum iolat_file_block {
 	IOLAT_FB_PARTS,		/* struct iolat_file_part[]: whole disks' */
 	IOLAT_FB_DEVS,		/* struct iolat_file_dev[]: the header's 17th on */
 	IOLAT_FB_CGROUPS,	/* struct iolat_file_cgroup entries (version 8) */
+	IOLAT_FB_WATCH,		/* struct iolat_file_watch (version 8, a dump) */
 };
 
 /*
@@ -88,6 +89,8 @@ struct iolat_file_header {
 };
 #define IOLAT_FILE_F_NVME	1
 #define IOLAT_FILE_F_CGROUPS	2	/* records with their cgroup (version 8) */
+/* a flight recorder's dump (`iolat watch`): IOLAT_FB_WATCH after the devices */
+#define IOLAT_FILE_F_WATCH	4
 
 struct iolat_file_block_head {
 	__u32 type;
@@ -101,6 +104,39 @@ struct iolat_file_event {
 	__u32 kind;
 	__u32 pad;
 	char module[56];
+};
+
+/*
+ * A flight recorder's dump (iolat watch): what triggered it and the
+ * window it holds, every time CLOCK_MONOTONIC as the records' are.  The
+ * file's records are those completed from @whole_ns to @end_ns: the
+ * window asked is @start_ns (the trigger less --before) to @end_ns (the
+ * trigger plus --after); it is whole from @whole_ns, later than
+ * @start_ns when the recorder was armed after it (@armed_ns) or when
+ * its buffers overwrote records completed after it (@lost_ns: the
+ * latest).  @window_full and @frozen: completions not recorded from the
+ * arming to the dump (the window filled a CPU's buffer; the recorder
+ * was being read), the session's counters' growth.
+ */
+struct iolat_file_watch {
+	__u64 trigger_ns;
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 whole_ns;
+	__u64 armed_ns;
+	__u64 lost_ns;
+	__u64 slower_ns;	/* --slower-than, or 0 */
+	__u64 window_full;
+	__u64 frozen;
+	__u64 overwritten;	/* records overwritten, older than the window */
+	__u64 suppressed;	/* triggers not taken: quiet, or one pending */
+	__u64 outside;		/* records read that were outside the window */
+	__u32 reason;		/* enum iolat_watch_reason */
+	__u32 stage;		/* --slower-than's, enum iolat_stage */
+	__u32 dump;		/* its number in the run, from 1 */
+	__u32 has_rec;		/* @rec is the request that triggered it */
+	char detail[96];	/* the trigger in words, if more than @rec */
+	struct iolat_record rec;
 };
 
 /*
@@ -172,6 +208,7 @@ int iolat_file_records(struct iolat_file *f, const struct iolat_record *r);
 int iolat_file_mark(struct iolat_file *f, uint64_t now_ns);
 int iolat_file_event(struct iolat_file *f, uint64_t ns, uint32_t kind,
 		     const char *module);
+int iolat_file_watch(struct iolat_file *f, const struct iolat_file_watch *w);
 int iolat_file_end(struct iolat_file *f, uint64_t end_ns,
 		   const struct iolat_run *run, unsigned int nr_devs,
 		   const struct iolat_dev_counters *c);
@@ -190,6 +227,7 @@ struct iolat_file_reader {
 	void (*end)(void *arg, uint64_t end_ns, const struct iolat_run *run,
 		    const struct iolat_dev_counters *c);
 	void (*part)(void *arg, unsigned int dev, const struct iolat_part *p);
+	void (*watch)(void *arg, const struct iolat_file_watch *w);
 };
 /* iolat_file_read(): it stopped at a truncated or corrupt block */
 #define IOLAT_FILE_PARTIAL	1

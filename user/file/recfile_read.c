@@ -343,6 +343,12 @@ static int block(const char *path, const struct iolat_file_header *h,
 		return 0;
 	case IOLAT_FB_PARTS:
 		return parts_block(path, h, buf, len, rd);
+	case IOLAT_FB_WATCH:
+		if (len != sizeof(struct iolat_file_watch))
+			break;
+		if (rd->watch)
+			rd->watch(rd->arg, buf);
+		return 0;
 	}
 	iolat_err("%s is corrupt: a block of type %u and %u bytes", path, type,
 		  len);

@@ -59,6 +59,7 @@ enum iolat_stat_class {
 	IOLAT_SC_event,
 	IOLAT_SC_nvme,
 	IOLAT_SC_stack,
+	IOLAT_SC_watch,		/* a flight recorder's records (iolat watch) */
 };
 
 /* A counter's name (in C and JSON), text, attribute and class. */
@@ -155,6 +156,26 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
 		   const struct iolat_filter *filter, uint32_t mode);
 int iolat_nl_dev_add(struct iolat_nl *nl, const struct iolat_dev_req *dev);
+/* A flight recorder (IOLAT_A_WATCH): START's settings, nl_watch.c */
+struct iolat_watch_req {
+	uint64_t slower_ns;	/* 0: no bound */
+	uint64_t before_ns;
+	uint32_t stage;		/* enum iolat_stage */
+	bool on_error;
+};
+/* ... and its state (WATCH, WATCH_FREEZE, WATCH_ARM's replies) */
+struct iolat_watch_status {
+	uint32_t state;		/* enum iolat_watch_state */
+	uint32_t reason;	/* enum iolat_watch_reason, when triggered */
+	uint64_t trigger_ns, floor_ns, armed_ns, lost_ns, suppressed;
+	bool has_rec;
+	struct iolat_record rec;	/* the request that triggered it */
+	struct iolat_stats stats;	/* the session's counters */
+};
+void iolat_nl_set_watch(struct iolat_nl *nl, const struct iolat_watch_req *w);
+int iolat_nl_watch(struct iolat_nl *nl, uint8_t cmd, uint64_t quiet_ns,
+		   struct iolat_watch_status *st);
+int iolat_nl_watch_trigger(struct iolat_nl *nl, uint32_t reason);
 int iolat_nl_counters(struct iolat_nl *nl, struct iolat_dev_counters *c,
 		      unsigned int nr);
 int iolat_nl_clocktest(struct iolat_nl *nl, uint32_t loops,

@@ -12,16 +12,6 @@
 #include "nl/nl.h"
 #include "nl/nlsock.h"
 
-static uint64_t get_u64(struct nlattr **tb, int attr)
-{
-	return tb[attr] ? nla_get_u64(tb[attr]) : 0;
-}
-
-static uint32_t get_u32(struct nlattr **tb, int attr)
-{
-	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
-}
-
 /* A u64 array attribute into @dst, as much as both have. */
 static void get_u64s(struct nlattr **tb, int attr, uint64_t *dst, size_t n)
 {

@@ -297,6 +297,21 @@ int iolat_nl_info(struct iolat_nl *nl, struct iolat_info *info)
 	return nl_transact(nl, msg, info_reply, info);
 }
 
+/* START's IOLAT_A_WATCH, from iolat_nl_set_watch(). */
+static int put_watch(struct nl_msg *msg, const struct iolat_watch_req *w)
+{
+	struct nlattr *nest = nla_nest_start(msg, IOLAT_A_WATCH);
+
+	if (!nest || nla_put_u64(msg, IOLAT_WATCH_A_BEFORE_NS, w->before_ns) ||
+	    (w->slower_ns &&
+	     nla_put_u64(msg, IOLAT_WATCH_A_SLOWER_NS, w->slower_ns)) ||
+	    nla_put_u32(msg, IOLAT_WATCH_A_STAGE, w->stage) ||
+	    (w->on_error && nla_put_flag(msg, IOLAT_WATCH_A_ON_ERROR)))
+		return -ENOMEM;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 		   unsigned int nr_devs, uint32_t ring_records,
 		   const struct iolat_filter *f, uint32_t mode)
@@ -337,7 +352,8 @@ int iolat_nl_start(struct iolat_nl *nl, const struct iolat_dev_req *devs,
 	     nla_put_flag(msg, IOLAT_A_CGROUPS)) ||
 	    ((mode >> 8) &&
 	     nla_put_u32(msg, IOLAT_A_CGROUP_SLOTS, mode >> 8)) ||
-	    (nvme && nla_put_flag(msg, IOLAT_A_NVME)))
+	    (nvme && nla_put_flag(msg, IOLAT_A_NVME)) ||
+	    (nl->watch && put_watch(msg, nl->watch)))
 		goto nomem;
 	return nl_transact(nl, msg, NULL, NULL);
 nomem:
@@ -366,18 +382,23 @@ int iolat_nl_dev_add(struct iolat_nl *nl, const struct iolat_dev_req *dev)
 	return nl_transact(nl, msg, NULL, NULL);
 }
 
-static int stop_reply(struct iolat_req *req, struct nlattr **tb)
+/* A reply's IOLAT_A_STATS into @st: the counters it has (STOP, WATCH). */
+void nl_get_stats(struct nlattr **tb, struct iolat_stats *st)
 {
-	struct iolat_stats *st = req->arg;
 	struct nlattr *s[IOLAT_STAT_A_MAX + 1];
 	unsigned int i;
 
 	if (!tb[IOLAT_A_STATS] ||
 	    nla_parse_nested(s, IOLAT_STAT_A_MAX, tb[IOLAT_A_STATS], NULL) < 0)
-		return 0;
+		return;
 	for (i = 0; i < IOLAT_STAT_NR; i++)
 		if (s[iolat_stat_info[i].attr])
 			st->n[i] = nla_get_u64(s[iolat_stat_info[i].attr]);
+}
+
+static int stop_reply(struct iolat_req *req, struct nlattr **tb)
+{
+	nl_get_stats(tb, req->arg);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The netlink socket's insides, for nlsock.c (the socket, its requests
- * and errors) and nl_readings.c (the module's readings).
+ * and errors), nl_readings.c (the module's readings) and nl_watch.c
+ * (the flight recorder).
  */
 #ifndef IOLAT_NLSOCK_H
 #define IOLAT_NLSOCK_H
@@ -16,6 +17,8 @@ struct iolat_nl {
 	struct nl_sock *sk;
 	int family;
 	char errmsg[256];	/* the kernel's extended-ack message, if any */
+	/* START's flight recorder (IOLAT_A_WATCH), or NULL */
+	const struct iolat_watch_req *watch;
 };
 
 /* One request in flight: what to do with its replies and how it ended. */
@@ -36,5 +39,19 @@ struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags);
 /* ... with room for @size bytes of attributes (0: a page's) */
 struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd, int flags,
 			       size_t size);
+
+struct iolat_stats;
+void nl_get_stats(struct nlattr **tb, struct iolat_stats *st);
+
+/* An attribute of a reply's @tb, or 0 if absent. */
+static inline uint64_t get_u64(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u64(tb[attr]) : 0;
+}
+
+static inline uint32_t get_u32(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? nla_get_u32(tb[attr]) : 0;
+}
 
 #endif /* IOLAT_NLSOCK_H */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "out/output.h"
+#include "out/trigger.h"
 #include "util/json.h"
 
 /* The document, written as the analysis goes: begin, intervals, summary. */
@@ -284,6 +285,13 @@ static void json_summary(struct iolat_an *an, const struct iolat_run *run,
 		json_obj(&jw, "stack");
 		iolat_stats_json(&jw, st, IOLAT_SC_stack);
 		json_u64(&jw, "orphans", an->split_orphans);
+		json_end(&jw);
+	}
+	if (an->watch)
+		iolat_trigger_json(&jw, an->watch, an->watch_dev);
+	if (iolat_stats_sum(st, IOLAT_SC_watch)) {
+		json_obj(&jw, "watch");
+		iolat_stats_json(&jw, st, IOLAT_SC_watch);
 		json_end(&jw);
 	}
 	if (iolat_stats_sum(st, IOLAT_SC_nvme)) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "out/output.h"
+#include "out/trigger.h"
 
 /* Counts are __u64 (unsigned long long) or uint64_t; print them as one. */
 #define U(x) ((unsigned long long)(x))
@@ -494,11 +495,16 @@ static void text_summary(struct iolat_an *an, const struct iolat_run *run,
 	printf("\nrecords: %llu delivered, %llu dropped (", U(run->delivered),
 	       U(iolat_run_dropped(run)));
 	iolat_stats_text(stdout, st, IOLAT_SC_drop);
-	printf("), %llu filtered; %.2f s\nevents: ", U(st->filtered),
-	       run->seconds);
+	printf("), %llu filtered, %llu copied to user space; %.2f s\nevents: ",
+	       U(st->filtered), U(st->copied), run->seconds);
 	iolat_stats_text(stdout, st, IOLAT_SC_event);
 	printf("\n");
 	iolat_stack_line(stdout, "", st);
+	if (iolat_stats_sum(st, IOLAT_SC_watch)) {
+		printf("watch: ");
+		iolat_stats_text(stdout, st, IOLAT_SC_watch);
+		printf("\n");
+	}
 	if (iolat_stats_sum(st, IOLAT_SC_nvme)) {
 		printf("nvme: ");
 		iolat_stats_text(stdout, st, IOLAT_SC_nvme);
@@ -507,6 +513,13 @@ static void text_summary(struct iolat_an *an, const struct iolat_run *run,
 	if (an->late)
 		printf("%llu records came after their interval was printed: in the totals only\n",
 		       U(an->late));
+	if (an->watch) {
+		printf("trigger: ");
+		iolat_trigger_text(stdout, an->watch, an->watch_dev);
+		printf("\n");
+		iolat_trigger_window_text(stdout, an->watch);
+		printf("\n");
+	}
 }
 
 const struct iolat_output iolat_out_text = {

@@ -102,6 +102,8 @@ struct iolat_session {
 	bool cgroups;		/* each record's cgroup (IOLAT_A_CGROUPS) */
 	/* without records, counts per cgroup in the module (IOLAT_A_CGROUP_SLOTS) */
 	unsigned int cg_slots;
+	/* a flight recorder beside the histograms (iolat watch), or NULL */
+	const struct iolat_watch_req *watch;
 	double duration;
 	uint32_t ring;
 	const char **cmd;

@@ -479,6 +479,7 @@ int iolat_session_run(struct iolat_session *s)
 	s->run.kernel_bracket = !kernel_counters(s, s->run.kpre);
 	s->t0_ns = mono_ns();
 	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
+	iolat_nl_set_watch(nl, s->watch);
 	mode = (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
 	       (s->nvme ? IOLAT_START_NVME : 0) |
 	       (s->cgroups ? IOLAT_START_CGROUPS : 0);

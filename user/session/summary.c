@@ -118,6 +118,11 @@ int iolat_summary_write(const struct iolat_session *s)
 		iolat_stats_json(&j, st, IOLAT_SC_stack);
 		json_end(&j);
 	}
+	if (iolat_stats_sum(st, IOLAT_SC_watch)) {
+		json_obj(&j, "watch");
+		iolat_stats_json(&j, st, IOLAT_SC_watch);
+		json_end(&j);
+	}
 	if (s->nvme) {
 		json_obj(&j, "nvme");
 		iolat_stats_json(&j, st, IOLAT_SC_nvme);

@@ -46,6 +46,11 @@ enum iolat_cmd {
 	IOLAT_CMD_DEV_ADD,	/* a whole disk (IOLAT_A_DEV) joins the session */
 	IOLAT_CMD_CGROUPS,	/* dump: the per-cgroup counts (IOLAT_A_CGROUP) */
 	IOLAT_CMD_CGROUPS_FREE,	/* free the cgroup slots IOLAT_A_CGROUP names */
+	IOLAT_CMD_WATCH,	/* a watching session's state (IOLAT_A_WATCH) */
+	/* trigger every watching session (IOLAT_WATCH_A_REASON), any socket's */
+	IOLAT_CMD_WATCH_TRIGGER,
+	IOLAT_CMD_WATCH_FREEZE,	/* stop its recorder, for READ to copy it out */
+	IOLAT_CMD_WATCH_ARM,	/* start it again, empty (IOLAT_WATCH_A_QUIET_NS) */
 
 	__IOLAT_CMD_MAX,
 	IOLAT_CMD_MAX = __IOLAT_CMD_MAX - 1
@@ -120,6 +125,17 @@ enum iolat_attr {
 	 * counts and histogram go to the others' slot
 	 */
 	IOLAT_A_CGROUP,
+	/*
+	 * nest of enum iolat_watch_attr (START, with IOLAT_A_AGGREGATE): a
+	 * flight recorder.  Besides its histograms, the session writes
+	 * every kept request's record into its per-CPU buffers, which
+	 * overwrite their oldest and which READ does not copy until the
+	 * recorder is frozen (WATCH_FREEZE); a trigger (a request slower
+	 * than SLOWER_NS in STAGE, an error with ON_ERROR, WATCH_TRIGGER)
+	 * keeps the records completed since its time less BEFORE_NS from
+	 * being overwritten.  Replies of WATCH carry its state.
+	 */
+	IOLAT_A_WATCH,
 
 	__IOLAT_A_MAX,
 	IOLAT_A_MAX = __IOLAT_A_MAX - 1
@@ -389,6 +405,56 @@ enum iolat_cgroup_attr {
 
 	__IOLAT_CGROUP_A_MAX,
 	IOLAT_CGROUP_A_MAX = __IOLAT_CGROUP_A_MAX - 1
+};
+
+/*
+ * A flight recorder (IOLAT_A_WATCH).  START: SLOWER_NS (0: none), STAGE
+ * (enum iolat_stage of lib/record.h; Q2C if absent), ON_ERROR, BEFORE_NS.
+ * WATCH_TRIGGER: REASON (IOLAT_WATCH_USER or above).  WATCH_ARM: QUIET_NS,
+ * a time (CLOCK_MONOTONIC) before which no request triggers it.  WATCH's
+ * reply: STATE; when triggered, REASON, TRIGGER_NS (when), FLOOR_NS
+ * (TRIGGER_NS less BEFORE_NS, the window's start: records completed since
+ * are not overwritten), and the request that triggered it as RECORD (its
+ * whole record); ARMED_NS (when it was last armed: the window holds
+ * nothing before); LOST_NS, the latest completion time of a record
+ * overwritten since then, on any CPU (a window starting before it lost
+ * records); SUPPRESSED, the triggers before QUIET_NS or while one was
+ * pending.
+ */
+enum iolat_watch_attr {
+	IOLAT_WATCH_A_UNSPEC,
+	IOLAT_WATCH_A_PAD,
+	IOLAT_WATCH_A_SLOWER_NS,	/* u64 */
+	IOLAT_WATCH_A_STAGE,		/* u32 */
+	IOLAT_WATCH_A_ON_ERROR,		/* flag */
+	IOLAT_WATCH_A_BEFORE_NS,	/* u64 */
+	IOLAT_WATCH_A_STATE,		/* u32: enum iolat_watch_state */
+	IOLAT_WATCH_A_REASON,		/* u32: enum iolat_watch_reason */
+	IOLAT_WATCH_A_TRIGGER_NS,	/* u64 */
+	IOLAT_WATCH_A_FLOOR_NS,		/* u64 */
+	IOLAT_WATCH_A_RECORD,		/* binary: struct iolat_record */
+	IOLAT_WATCH_A_ARMED_NS,		/* u64 */
+	IOLAT_WATCH_A_LOST_NS,		/* u64 */
+	IOLAT_WATCH_A_QUIET_NS,		/* u64 */
+	IOLAT_WATCH_A_SUPPRESSED,	/* u64 */
+
+	__IOLAT_WATCH_A_MAX,
+	IOLAT_WATCH_A_MAX = __IOLAT_WATCH_A_MAX - 1
+};
+
+enum iolat_watch_state {
+	IOLAT_WATCH_ARMED,	/* recording, overwriting the oldest */
+	IOLAT_WATCH_TRIGGERED,	/* recording, the window kept */
+	IOLAT_WATCH_FROZEN,	/* not recording: READ copies the buffers */
+};
+
+enum iolat_watch_reason {
+	IOLAT_WATCH_NONE,
+	IOLAT_WATCH_SLOWER,	/* a request slower than SLOWER_NS */
+	IOLAT_WATCH_ERROR,	/* a request completed with an error */
+	IOLAT_WATCH_USER,	/* WATCH_TRIGGER: asked for */
+	IOLAT_WATCH_PERCENTILE,	/* WATCH_TRIGGER: a percentile over its bound */
+	IOLAT_WATCH_REASON_MAX = IOLAT_WATCH_PERCENTILE
 };
 
 /* The stages an aggregating session keeps (enum iolat_stage's numbers). */

@@ -10,7 +10,8 @@
  *   ATTR   its attribute, IOLAT_STAT_A_<ATTR>, numbered in this order:
  *          a new counter goes on a line at the end (ABI)
  *   class  how outputs group it: record (what became of a traced
- *          completion), drop (why one has no record), event, nvme, stack
+ *          completion), drop (why one has no record), event, nvme, stack,
+ *          watch (a flight recorder's records, IOLAT_A_WATCH)
  *   text   what text output calls it, after its count
  * What each counts: linux/iolat.h, above enum iolat_stat_attr.
  */
@@ -41,6 +42,10 @@ IOLAT_STAT(stack_joined,	STACK_JOINED,		stack,	"lower requests joined to an I/O"
 IOLAT_STAT(stack_unjoined,	STACK_UNJOINED,		stack,	"lower requests not joined")
 IOLAT_STAT(remaps,		REMAPS,			stack,	"remaps tied to their I/O")
 IOLAT_STAT(remaps_unmatched,	REMAPS_UNMATCHED,	stack,	"remaps not tied")
+IOLAT_STAT(copied,		COPIED,			record,	"copied to user space")
+IOLAT_STAT(watch_overwritten,	WATCH_OVERWRITTEN,	watch,	"overwritten in the recorder")
+IOLAT_STAT(watch_window_full,	WATCH_WINDOW_FULL,	watch,	"not recorded: the window filled the buffer")
+IOLAT_STAT(watch_frozen,	WATCH_FROZEN,		watch,	"not recorded: the recorder was being read")
 
 #undef IOLAT_STAT
 #undef IOLAT_STAT_GAP

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+#   watch_vs_fio.py IOLAT LOWER OUTDIR QUIET_SECS
+#
+# upper_test's watch_dm_delay_dump: `iolat watch`, the flight recorder,
+# against fio's own per-I/O latency log (--write_lat_log, with each
+# I/O's offset) as the truth, on a dm-delay device over the null_blk
+# disk LOWER.  fio reads 4 KiB at random, direct, one at a time, at a
+# steady rate set from the service time it measured first (a third of
+# what one I/O takes, at most 200 a second), for the whole test.
+# 1. Quiet: `watch -d DM -d LOWER --slower-than 50ms -t QUIET` while
+#    nothing is slow: no dump, and the module's counters (its --summary)
+#    show every request kept in the histograms and none copied to user
+#    space;
+# 2. The delay: `watch -d DM -d LOWER --slower-than 50ms --before 5
+#    --after 1 -w DIR`; 6 s after it is armed, dm-delay's delay goes to
+#    150 ms (dmsetup reload + resume) for a second, and back to 0.
+#    Exactly one dump is written (the recorder stays quiet for --min-gap
+#    after it); its report names the trigger (slower, DM, a read, Q2C >=
+#    50 ms, fio's process) and a window whole from 5 s before it to 1 s
+#    after, nothing lost; the I/Os fio saw take >= 150 ms are in it at
+#    >= 150 ms; every I/O fio completed in the window is in it (matched
+#    by offset and time, fio's clock placed on the module's by the
+#    matches); no record is outside its window.
+# Prints what it compared; exits 1 on a difference, 2 if it cannot set
+# up.
+import csv
+import glob
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+iolat, lower, out, quiet = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+dm = "iolat_delay"
+bad = 0
+
+
+def say(ok, what):
+    global bad
+    print(("" if ok else "MISMATCH: ") + what, flush=True)
+    bad += not ok
+
+
+def sh(cmd):
+    return subprocess.run(cmd, shell=True, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def table(ms):
+    size = sh(f"blockdev --getsz /dev/{lower}").strip()
+    return f"0 {size} delay /dev/{lower} 0 {ms}"
+
+
+def set_delay(ms):
+    """dm-delay's delay, as an operator changes a table live"""
+    sh(f"dmsetup suspend {dm} && dmsetup reload {dm} --table '{table(ms)}' "
+       f"&& dmsetup resume {dm}")
+
+
+def mono():
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+
+
+def watch(args, err):
+    p = subprocess.Popen([iolat, "watch", "-d", f"/dev/mapper/{dm}", "-d", lower,
+                          "--slower-than", "50ms", *args],
+                         stderr=open(err, "w"), stdout=subprocess.DEVNULL)
+    # armed once it says so (a guard, not a measure: a hang fails)
+    for _ in range(6000):
+        if "watching" in open(err).read() or p.poll() is not None:
+            break
+        time.sleep(0.01)
+    return p
+
+
+try:
+    subprocess.run(f"dmsetup remove {dm}", shell=True, capture_output=True)
+    sh("modprobe dm_delay")
+    sh(f"dmsetup create {dm} --table '{table(0)}' && dmsetup mknodes")
+except subprocess.CalledProcessError as e:
+    print(f"cannot set up dm-delay: {e.stderr.strip()}")
+    sys.exit(2)
+rdev = os.stat(f"/dev/mapper/{dm}").st_rdev
+kname = os.path.basename(os.readlink(f"/sys/dev/block/{os.major(rdev)}:{os.minor(rdev)}"))
+
+# the service time first: the rate is a third of what the device takes
+fio = ["fio", "--name=w", f"--filename=/dev/mapper/{dm}", "--rw=randread",
+       "--bs=4k", "--direct=1", "--ioengine=psync", "--randrepeat=0",
+       "--norandommap", "--output-format=json"]
+r = json.loads(sh(" ".join(fio + ["--number_ios=300", "--size=1G"])))
+mean_ns = r["jobs"][0]["read"]["lat_ns"]["mean"]
+rate = max(10, min(200, int(1e9 / mean_ns / 3)))
+print(f"fio: {mean_ns / 1e3:.1f} us an I/O alone; {rate} I/Os a second")
+
+runtime = int(quiet + 40)
+load = subprocess.Popen(fio + [f"--rate_iops={rate}", "--time_based",
+                               f"--runtime={runtime}", "--size=1G",
+                               f"--write_lat_log={out}/fio", "--log_offset=1"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(1)
+
+# 1. quiet: no dump, nothing copied
+qdir = f"{out}/watch_quiet"
+subprocess.run(f"rm -rf {qdir}", shell=True)
+p = watch(["-t", str(quiet), "-w", qdir, "--summary", f"{out}/quiet.json"],
+          f"{out}/quiet.err")
+p.wait()
+summ = json.load(open(f"{out}/quiet.json"))
+dumps = glob.glob(f"{qdir}/*.rec")
+kept = summ.get("written", 0)
+say(p.returncode == 0 and not dumps and summ.get("copied") == 0 and kept > 0,
+    f"quiet, {quiet:g} s at {rate} I/Os a second: exit {p.returncode}, "
+    f"{len(dumps)} dumps, {kept} requests kept in the histograms, "
+    f"{summ.get('copied')} records copied to user space, "
+    f"{summ.get('watch', {}).get('watch_overwritten', 0)} overwritten "
+    f"{open(f'{out}/quiet.err').read().strip()}")
+
+# 2. the delay: one dump
+wdir = f"{out}/watch"
+subprocess.run(f"rm -rf {wdir}", shell=True)
+p = watch(["--before", "5", "--after", "1", "-w", wdir], f"{out}/watch.err")
+time.sleep(6)
+t_delay = mono()
+set_delay(150)
+time.sleep(1)
+set_delay(0)
+t_back = mono()
+for _ in range(6000):
+    if glob.glob(f"{wdir}/*.rec"):
+        break
+    time.sleep(0.01)
+time.sleep(3)
+p.send_signal(signal.SIGINT)
+p.wait()
+load.wait()
+subprocess.run(f"dmsetup remove {dm}", shell=True, capture_output=True)
+err = open(f"{out}/watch.err").read().strip()
+dumps = sorted(glob.glob(f"{wdir}/*.rec"))
+say(p.returncode == 0 and len(dumps) == 1,
+    f"the delay: exit {p.returncode}, {len(dumps)} dump(s): {dumps}\n{err}")
+if len(dumps) != 1:
+    sys.exit(1)
+rep = subprocess.run([iolat, "report", "-o", "json", dumps[0]], capture_output=True,
+                     text=True)
+j = json.loads(rep.stdout)
+trig, win = j.get("trigger", {}), j.get("window", {})
+say(rep.returncode == 0 and trig.get("reason") == "slower" and
+    trig.get("device") == kname and trig.get("op") == "read" and
+    trig.get("latency_ns", 0) >= 50e6 and trig.get("comm") == "fio" and
+    t_delay <= trig.get("trigger_ns", 0) <= t_back + 200e6,
+    f"the trigger: {trig}; the delay from {t_delay} to {t_back}")
+say(win.get("whole_from_ns") == win.get("start_ns") and
+    win.get("end_ns", 0) - win.get("start_ns", 0) == 6e9 and
+    win.get("window_full") == 0 and win.get("frozen") == 0,
+    f"the window: {win}")
+text = subprocess.run([iolat, "report", dumps[0]], capture_output=True, text=True).stdout
+say("trigger: slower than 50.000 ms (Q2C)" in text and "window: 5.000 s before" in text,
+    "report's text names them: " +
+    " | ".join(l for l in text.splitlines() if l.startswith(("trigger", "window"))))
+
+# the dump's records, against fio's log
+rows = list(csv.DictReader(subprocess.run([iolat, "report", "-o", "csv", dumps[0]],
+                                          capture_output=True, text=True).stdout.splitlines()))
+mine = [r for r in rows if r["device"] == kname]
+outside = [r for r in rows if not win["whole_from_ns"] <= int(r["c_ns"]) <= win["end_ns"]]
+say(not outside and mine, f"{len(rows)} records, {len(mine)} of {kname}; "
+    f"{len(outside)} outside the window")
+log = []
+for line in open(f"{out}/fio_lat.1.log"):
+    f = [x.strip() for x in line.split(",")]
+    log.append((int(f[0]), int(f[1]), int(f[4])))	# time ms, lat ns, offset
+by_off = {}
+for t, lat, off in log:
+    by_off.setdefault(off, []).append((t, lat))
+# fio's clock on the module's: the median of the matches' differences
+deltas = []
+for r in mine:
+    for t, lat in by_off.get(int(r["sector"]) * 512, []):
+        deltas.append(int(r["c_ns"]) / 1e6 - t)
+delta = statistics.median(deltas) if deltas else 0
+slack = 20	# ms: fio logs whole milliseconds, and reaps after completing
+got = {}
+for r in mine:
+    got.setdefault(int(r["sector"]) * 512, []).append(int(r["c_ns"]) / 1e6 - delta)
+lo, hi = win["whole_from_ns"] / 1e6 - delta + slack, win["end_ns"] / 1e6 - delta - slack
+want = [(t, lat, off) for t, lat, off in log if lo <= t <= hi]
+missing = [(t, lat, off) for t, lat, off in want
+           if not any(abs(c - t) <= slack for c in got.get(off, []))]
+say(len(deltas) >= len(mine) and want and not missing,
+    f"fio completed {len(want)} I/Os in the window (its clock {delta:.1f} ms off the "
+    f"module's): {len(want) - len(missing)} in the dump, missing {missing[:5]}")
+slow_fio = [(t, lat, off) for t, lat, off in want if lat >= 150e6]
+slow = [r for r in mine if int(r["Q2C_ns"]) >= 150e6]
+slow_off = {int(r["sector"]) * 512 for r in slow}
+say(slow_fio and all(off in slow_off for _, _, off in slow_fio),
+    f"fio's I/Os at >= 150 ms in the window: {len(slow_fio)}; the dump's at >= 150 ms "
+    f"(Q2C): {len(slow)}, every one of fio's among them")
+sys.exit(1 if bad else 0)
