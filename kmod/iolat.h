@@ -369,12 +369,14 @@ struct iolat_session {
 };
 
 /*
- * Does @s write records?  Not with counters only, nor when aggregating,
- * unless it keeps a flight recorder.
+ * Does @s write records?  Not with counters only, nor when aggregating.
+ * (A flight recorder's records, beside its histograms, have no G stage:
+ * the probe of a request's allocation and its clock read are left out,
+ * to keep an armed recorder within aggregate + 200 instructions an I/O.)
  */
 static inline bool iolat_session_records(const struct iolat_session *s)
 {
-	return !(s->counters_only || s->aggregate) || s->watch;
+	return !(s->counters_only || s->aggregate);
 }
 
 /* What @s keeps, as IOLAT_MODE_* (but IOLAT_MODE_NVME). */
@@ -566,10 +568,6 @@ static inline u8 iolat_record_op(blk_opf_t opf)
 }
 
 struct iolat_nvme_slot;
-void iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
-		       const struct request *rq, const struct iolat_slot *slot,
-		       const struct iolat_slot_ext *x, u64 c_ns, int error,
-		       const struct iolat_nvme_slot *nvme);
 void iolat_record_emit_admin(struct iolat_session *s,
 			     const struct iolat_nvme_ctrl *c,
 			     const struct request *rq,

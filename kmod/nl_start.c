@@ -247,6 +247,9 @@ static int iolat_nl_parse_watch(struct genl_info *info, u32 mode,
 			  nla_get_u64(tb[IOLAT_WATCH_A_SLOWER_NS]) : 0;
 	conf->stage = tb[IOLAT_WATCH_A_STAGE] ?
 		      nla_get_u32(tb[IOLAT_WATCH_A_STAGE]) : IOLAT_STAGE_Q2C;
+	/* Q2G is Q and G, ... D2C is D and C; Q2C, Q and C */
+	conf->from = conf->stage == IOLAT_STAGE_Q2C ? 0 : conf->stage;
+	conf->to = conf->stage == IOLAT_STAGE_Q2C ? 4 : conf->stage + 1;
 	conf->on_error = tb[IOLAT_WATCH_A_ON_ERROR];
 	return 0;
 }

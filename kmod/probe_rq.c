@@ -22,6 +22,7 @@
 #include "acct.h"
 #include "agg.h"
 #include "cgstat.h"
+#include "emit.h"
 #include "stash.h"
 #include "cpus.h"
 #include "probe_nvme.h"

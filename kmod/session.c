@@ -420,6 +420,9 @@ void iolat_session_stats(struct iolat_session *s, struct iolat_cpu_stats *st)
 		for (i = 0; c && i < IOLAT_STAT_NR; i++)
 			st->n[i] += local64_read(&c->stats[i]);
 	}
+	/* not counted by the writers: from the rings' positions */
+	if (s->watch)
+		st->n[IOLAT_S_WATCH_OVERWRITTEN] = iolat_watch_overwritten(s);
 }
 
 /**

@@ -94,12 +94,51 @@ u64 iolat_watch_lost_ns(const struct iolat_session *s)
 	return lost;
 }
 
+/*
+ * The records a ring overwrote since it was emptied: its writers do not
+ * count them, its positions do (a recorder's writers leave its tail where
+ * the arming put it).  Not once frozen: the reader's tail moved.
+ */
+static u64 iolat_watch_ring_over(const struct iolat_ring *r)
+{
+	unsigned long used = local_read(&r->head) - READ_ONCE(r->tail);
+
+	return used > r->mask + 1 ? used - r->mask - 1 : 0;
+}
+
+/* Those of every ring, while their tails are the arming's. */
+static u64 iolat_watch_rings_over(const struct iolat_session *s)
+{
+	struct iolat_cpu *c;
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		c = iolat_cpu_of(s, cpu);
+		if (c)
+			n += iolat_watch_ring_over(&c->ring);
+	}
+	return n;
+}
+
+/* The records overwritten since the session began (WATCH_OVERWRITTEN). */
+u64 iolat_watch_overwritten(const struct iolat_session *s)
+{
+	const struct iolat_watch *w = s->watch;
+
+	/* frozen, the tails are the reader's, and the count is in */
+	return w->overwritten +
+	       (atomic_read(&w->state) == IOLAT_WATCH_FROZEN ? 0 :
+		iolat_watch_rings_over(s));
+}
+
 /**
  * iolat_watch_freeze() - stop writing records, for READ to copy them
  * @s: the session, under the session mutex
  *
  * Once the probes that may be writing are done, each ring's records are
- * made readable from its oldest: READ copies them in order.
+ * made readable from its oldest: READ copies them in order.  A frozen
+ * recorder stays as it is.
  */
 void iolat_watch_freeze(struct iolat_session *s)
 {
@@ -109,12 +148,19 @@ void iolat_watch_freeze(struct iolat_session *s)
 	unsigned long head;
 	int cpu;
 
+	/* once: a second would give back what READ took */
+	if (atomic_read(&w->state) == IOLAT_WATCH_FROZEN)
+		return;
 	WRITE_ONCE(w->floor_ns, 0);
 	atomic_set(&w->state, IOLAT_WATCH_FROZEN);
-	/* the writers that read another floor, and a trigger being noted */
+	/*
+	 * the probes that read another floor, and a trigger being noted,
+	 * which may have set one; then those that read that one
+	 */
 	tracepoint_synchronize_unregister();
 	WRITE_ONCE(w->floor_ns, 0);
-	atomic_set(&w->state, IOLAT_WATCH_FROZEN);
+	tracepoint_synchronize_unregister();
+	w->overwritten += iolat_watch_rings_over(s);
 	for_each_possible_cpu(cpu) {
 		c = iolat_cpu_of(s, cpu);
 		if (!c)
@@ -135,13 +181,16 @@ void iolat_watch_freeze(struct iolat_session *s)
 void iolat_watch_arm(struct iolat_session *s, u64 quiet_ns)
 {
 	struct iolat_watch *w = s->watch;
+	bool frozen = atomic_read(&w->state) == IOLAT_WATCH_FROZEN;
 	struct iolat_cpu *c;
 	int cpu;
 
-	/* a trigger from a probe waits for the arming's end */
+	/* no trigger from a probe until the arming's end, no writer */
 	atomic_set(&w->state, IOLAT_WATCH_FROZEN);
 	WRITE_ONCE(w->floor_ns, 0);
 	tracepoint_synchronize_unregister();
+	if (!frozen)
+		w->overwritten += iolat_watch_rings_over(s);
 	for_each_possible_cpu(cpu) {
 		c = iolat_cpu_of(s, cpu);
 		if (!c)

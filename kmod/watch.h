@@ -28,7 +28,21 @@ struct iolat_watch_conf {
 	u64 before_ns;
 	u32 stage;		/* enum iolat_stage */
 	bool on_error;
+	/* @stage's timestamps, as indices of iolat_watch_stamps() */
+	u8 from, to;
 };
+
+/*
+ * A record's stage timestamps Q, G, I, D and C in order, from its q_ns:
+ * a stage is two of them, the check two loads (iolat_watch_stage()).
+ */
+static __always_inline u64 iolat_watch_stamp(const struct iolat_record *rec,
+					     unsigned int i)
+{
+	BUILD_BUG_ON(offsetof(struct iolat_record, c_ns) !=
+		     offsetof(struct iolat_record, q_ns) + 4 * sizeof(u64));
+	return (&rec->q_ns)[i];
+}
 
 struct iolat_watch {
 	u64 floor_ns;		/* what the writers read (above) */
@@ -42,6 +56,7 @@ struct iolat_watch {
 	u64 armed_ns;		/* the last WATCH_ARM (or the start) */
 	u64 quiet_ns;		/* no trigger before */
 	atomic64_t suppressed;
+	u64 overwritten;	/* records overwritten before the last arming */
 };
 
 void iolat_watch_fire(struct iolat_session *s, u32 reason,
@@ -56,14 +71,14 @@ static __always_inline void iolat_watch_check(struct iolat_session *s,
 					      int err)
 {
 	const struct iolat_watch_conf *c = &s->watch->conf;
-	u64 ns;
+	u64 from = iolat_watch_stamp(rec, c->from);
+	u64 to = iolat_watch_stamp(rec, c->to);
 
+	/* a stage as iolat_stage_ns() has it: both seen, in order */
 	if (unlikely(err) && c->on_error)
 		iolat_watch_fire(s, IOLAT_WATCH_ERROR, rec, rec->c_ns);
-	else if (c->slower_ns &&
-		 iolat_stage_ns(rec->q_ns, rec->g_ns, rec->i_ns, rec->d_ns,
-				rec->c_ns, c->stage, &ns) &&
-		 unlikely(ns >= c->slower_ns))
+	else if (unlikely(to - from >= c->slower_ns) && c->slower_ns &&
+		 from && to >= from)
 		iolat_watch_fire(s, IOLAT_WATCH_SLOWER, rec, rec->c_ns);
 }
 
@@ -74,6 +89,7 @@ void iolat_watch_free(struct iolat_session *s);
 void iolat_watch_freeze(struct iolat_session *s);
 void iolat_watch_arm(struct iolat_session *s, u64 quiet_ns);
 u64 iolat_watch_lost_ns(const struct iolat_session *s);
+u64 iolat_watch_overwritten(const struct iolat_session *s);
 
 /* May READ copy @s's records?  Not a recorder's until it is frozen. */
 static inline bool iolat_watch_readable(const struct iolat_session *s)

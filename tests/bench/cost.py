@@ -33,6 +33,10 @@
                    module's counts per cgroup (32 slots)
         export-cgroups  export --cgroups without records: the module's
                    histograms and 10 cgroup slots with theirs
+        watch      iolat watch --slower-than 10s: the flight recorder
+                   armed, nothing triggering: aggregate's histograms and
+                   each record written into the overwriting buffers,
+                   none copied out
         file       iolat record -w FILE --save-only: every record to the
                    CLI, which writes it to a file in tmpfs, no analysis
         export     iolat export --textfile, every second
@@ -101,7 +105,7 @@ import time
 DEV = "/dev/nullb0"
 MODES = ["none", "counters", "aggregate", "counters-256", "aggregate-256",
          "aggregate-8s", "stream", "stream-cgroups", "stream-cgfilter", "file",
-         "file-cgroups", "export", "counters-cgroups", "export-cgroups",
+         "file-cgroups", "export", "counters-cgroups", "export-cgroups", "watch",
          "blktrace", "bcc", "bpftrace-kp", "bpftrace-tp", "counters-control"]
 PEERS = ("bcc", "bpftrace-kp", "bpftrace-tp")
 # modes held within another's instructions per I/O plus this many
@@ -122,7 +126,9 @@ PEERS = ("bcc", "bpftrace-kp", "bpftrace-tp")
 RELATIVE = {"stream-cgfilter": ("stream", 60), "file-cgroups": ("file", 90),
             "stream-cgroups": ("stream", 260),
             "counters-cgroups": ("counters", 100),
-            "export-cgroups": ("export", 260)}
+            "export-cgroups": ("export", 260),
+            # issue 35: the flight recorder armed, at most aggregate + 200
+            "watch": ("aggregate", 200)}
 KHDR = "/tmp/iolat-kheaders"
 
 # biolatency.bt's logic on kprobes that 6.1 can attach, and on tracepoints
@@ -347,6 +353,9 @@ def run_one(tmp, engine, qd, ios, mode, marker=None):
             (["--cgroups"] if mode == "export-cgroups" else []) + ["--"] + fio
     elif mode == "counters-cgroups":
         cmd = [cli, "stat", "--cgroups", "-d", "nullb0", "1", "--"] + fio
+    elif mode == "watch":
+        cmd = [cli, "watch", "-d", "nullb0", "--slower-than", "10s", "-w",
+               os.path.join(tmp, "watch"), "--"] + fio
     elif mode == "blktrace":
         cmd = fio
         bt = subprocess.Popen(["blktrace", "-d", DEV, "-D", tmp,

@@ -49,7 +49,7 @@ if [ $check = 1 ]; then
 	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
 		>"$ctl/build.log" 2>&1 ||
 		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }
-	args+=(--ios 100000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups
+	args+=(--ios 100000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups,watch
 	       --control-ko "$ctl/iolat.ko")
 fi
 # make bench's peers run from this machine's root in the guest: missing,

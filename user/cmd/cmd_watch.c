@@ -347,7 +347,7 @@ int cmd_watch(int argc, const char **argv)
 	s.started = on_started;
 	s.tick = on_tick;
 	/* the trigger's state, a few times a second: no wake-up per request */
-	s.tick_s = 0.2;
+	s.tick_s = 0.5;
 	s.stopped = on_stopped;
 	s.idle = on_idle;
 	s.arg = &w;

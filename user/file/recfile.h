@@ -114,9 +114,11 @@ struct iolat_file_event {
  * trigger plus --after); it is whole from @whole_ns, later than
  * @start_ns when the recorder was armed after it (@armed_ns) or when
  * its buffers overwrote records completed after it (@lost_ns: the
- * latest).  @window_full and @frozen: completions not recorded from the
- * arming to the dump (the window filled a CPU's buffer; the recorder
- * was being read), the session's counters' growth.
+ * latest).  @window_full: completions of the window not recorded, its
+ * records filling a CPU's buffer; @frozen: those not recorded after the
+ * window's end, while the recorder was read (it is frozen only then,
+ * and armed again before a next window begins): the session's counters'
+ * growth from the arming to the reading.
  */
 struct iolat_file_watch {
 	__u64 trigger_ns;

@@ -123,7 +123,7 @@ void iolat_trigger_window_text(FILE *f, const struct iolat_file_watch *w)
 			w->lost_ns >= w->start_ns ?
 			"records overwritten: a larger --ring holds more" :
 			"the recorder was armed then");
-	fprintf(f, "; not recorded: %llu (the window filled a buffer), %llu (being read)",
+	fprintf(f, "; not recorded in it: %llu (the window filled a buffer); after it, while it was read: %llu",
 		(unsigned long long)w->window_full,
 		(unsigned long long)w->frozen);
 }
