@@ -193,14 +193,16 @@ install: cli
 		pkg/prometheus/iolat.rules.yml pkg/prometheus/iolat.rules.test.yml
 	install -D -m 0644 pkg/grafana/iolat.json $(DESTDIR)$(PREFIX)/share/iolat/grafana/iolat.json
 
-# The exporter's service, its settings and the module's loading at boot
-# (pkg/), as the packages install them.
+# The exporter's and the flight recorder's services, their settings and
+# the module's loading at boot (pkg/), as the packages install them.
 UNITDIR ?= /lib/systemd/system
 SYSCONFDIR ?= /etc
 MODULESLOADDIR ?= /usr/lib/modules-load.d
 install-service:
 	install -D -m 0644 pkg/iolat-exporter.service $(DESTDIR)$(UNITDIR)/iolat-exporter.service
 	install -D -m 0644 pkg/exporter.conf $(DESTDIR)$(SYSCONFDIR)/iolat/exporter.conf
+	install -D -m 0644 pkg/iolat-watch.service $(DESTDIR)$(UNITDIR)/iolat-watch.service
+	install -D -m 0644 pkg/watch.conf $(DESTDIR)$(SYSCONFDIR)/iolat/watch.conf
 	install -D -m 0644 pkg/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/iolat.conf
 
 # The Debian packages (debian/), built from a copy of this tree in

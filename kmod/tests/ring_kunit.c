@@ -3,7 +3,7 @@
  * KUnit suite "iolat_ring": the per-CPU ring of kmod/ring.c, as built
  * into iolat.ko (reached through EXPORT_SYMBOL_IF_KUNIT): order, overflow
  * and wrap, a writer interrupted by another, the block size of a drain
- * and of a slot.
+ * and of a slot, and a flight recorder's overwriting (watch.h).
  */
 #include <kunit/test.h>
 #include "../iolat.h"
@@ -147,7 +147,60 @@ static void iolat_ring_block_size_test(struct kunit *test)
 	iolat_ring_free(r);
 }
 
+/* A flight recorder's record completed at @c_ns; false if not written. */
+static bool ring_over(struct iolat_ring *r, u64 c_ns, u64 floor)
+{
+	struct iolat_ring_slot *slot;
+	unsigned long pos;
+
+	slot = iolat_ring_reserve_over(r, &pos, floor);
+	if (!slot)
+		return false;
+	slot->rec.c_ns = c_ns;
+	iolat_ring_publish(slot, pos);
+	return true;
+}
+
+/*
+ * Armed, the oldest record goes and the latest completion overwritten
+ * is kept; triggered, a record completed at or after the floor is not
+ * overwritten (the new one is not written); frozen as watch.c does it,
+ * READ gets the ring's records from its oldest, in order.
+ */
+static void iolat_ring_overwrite_test(struct kunit *test)
+{
+	struct iolat_ring *r = ring_new(test, 8, IOLAT_RECORD_BLOCK_SIZE);
+	struct iolat_record *out;
+	unsigned long head;
+	unsigned int i;
+
+	out = kunit_kcalloc(test, 16, IOLAT_RECORD_BLOCK_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < 20; i++)
+		KUNIT_EXPECT_TRUE(test, ring_over(r, 100 + i, U64_MAX));
+	/* 0 to 11 overwritten: 111 the latest */
+	KUNIT_EXPECT_EQ(test, r->lost_ns, 111ULL);
+	/* the floor at 115: 112 to 114 may go, 115 stays */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, ring_over(r, 120 + i, 115));
+	KUNIT_EXPECT_FALSE(test, ring_over(r, 123, 115));
+	KUNIT_EXPECT_FALSE(test, ring_over(r, 124, 115));
+	KUNIT_EXPECT_EQ(test, r->lost_ns, 114ULL);
+	head = local_read(&r->head);
+	KUNIT_EXPECT_EQ(test, head, 23UL);
+	r->tail = head - r->mask - 1;
+	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 16, IOLAT_RECORD_BLOCK_SIZE),
+			8U);
+	for (i = 0; i < 8; i++) {
+		struct iolat_record *o = (void *)out + i * IOLAT_RECORD_BLOCK_SIZE;
+
+		KUNIT_EXPECT_EQ(test, o->c_ns, i < 5 ? 115ULL + i : 120ULL + i - 5);
+	}
+	iolat_ring_free(r);
+}
+
 static struct kunit_case iolat_ring_cases[] = {
+	KUNIT_CASE(iolat_ring_overwrite_test),
 	KUNIT_CASE(iolat_ring_order_test),
 	KUNIT_CASE(iolat_ring_nested_test),
 	KUNIT_CASE(iolat_ring_block_size_test),

@@ -189,6 +189,42 @@ static void put_dev(struct fuzz *f, char *buf, size_t *len, bool real)
 		 nest, n, NLA_HDRLEN + n);
 }
 
+/*
+ * A flight recorder's nest (IOLAT_A_WATCH): START's settings, now and
+ * then out of range or without its window; WATCH_TRIGGER's reason (of
+ * any value), WATCH_ARM's quiet time.
+ */
+static void put_watch(struct fuzz *f, char *buf, size_t *len, int cmd)
+{
+	char nest[128];
+	size_t n = 0;
+	uint64_t v;
+
+	if (cmd == IOLAT_CMD_START) {
+		v = rnd(f) % 8 ? 1000000000ULL * (1 + rnd(f) % 10) : rnd(f);
+		if (rnd(f) % 8)
+			put_attr(nest, &n, IOLAT_WATCH_A_BEFORE_NS, &v, 8,
+				 NLA_HDRLEN + 8);
+		v = rnd(f) % 2 ? 1000ULL * rnd(f) : 0;
+		if (v)
+			put_attr(nest, &n, IOLAT_WATCH_A_SLOWER_NS, &v, 8,
+				 NLA_HDRLEN + 8);
+		if (rnd(f) % 2)
+			put_u32(nest, &n, IOLAT_WATCH_A_STAGE, rnd(f) % 7);
+		if (rnd(f) % 2)
+			put_attr(nest, &n, IOLAT_WATCH_A_ON_ERROR, "", 0,
+				 NLA_HDRLEN);
+	} else if (cmd == IOLAT_CMD_WATCH_TRIGGER) {
+		put_u32(nest, &n, IOLAT_WATCH_A_REASON,
+			rnd(f) % 4 ? IOLAT_WATCH_USER + rnd(f) % 2 : rnd(f) % 9);
+	} else {
+		v = rnd(f) % 2 ? 0 : (uint64_t)rnd(f) << 20;
+		put_attr(nest, &n, IOLAT_WATCH_A_QUIET_NS, &v, 8, NLA_HDRLEN + 8);
+	}
+	put_attr(buf, len, IOLAT_A_WATCH | (rnd(f) % 8 ? NLA_F_NESTED : 0),
+		 nest, n, NLA_HDRLEN + n);
+}
+
 /* Random attributes for a message of command @cmd into @buf. */
 static void put_attrs(struct fuzz *f, char *buf, size_t *len)
 {
@@ -254,6 +290,10 @@ static bool genl_knows(int cmd, bool dump)
 	case IOLAT_CMD_CLOCKTEST:
 	case IOLAT_CMD_DEV_ADD:
 	case IOLAT_CMD_CGROUPS_FREE:
+	case IOLAT_CMD_WATCH:
+	case IOLAT_CMD_WATCH_TRIGGER:
+	case IOLAT_CMD_WATCH_FREEZE:
+	case IOLAT_CMD_WATCH_ARM:
 		return !dump;
 	case IOLAT_CMD_READ:
 	case IOLAT_CMD_COUNTERS:
@@ -504,6 +544,9 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 			if (k && rnd(f) % 2)
 				put_u32(buf, &len, IOLAT_A_CGROUP_SLOTS,
 					1 + rnd(f) % IOLAT_CGROUP_SLOTS_MAX);
+			/* an aggregating one in three with a flight recorder */
+			if (k == 1 && rnd(f) % 3 == 0)
+				put_watch(f, buf, &len, cmd);
 		}
 		if (joins)
 			put_disk(f, buf, &len);
@@ -511,6 +554,9 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 			put_attrs(f, buf, &len);
 		if (cmd == IOLAT_CMD_CLOCKTEST)
 			put_u32(buf, &len, IOLAT_A_CLOCK_LOOPS, rnd(f) % 3000);
+		if ((cmd == IOLAT_CMD_WATCH_TRIGGER || cmd == IOLAT_CMD_WATCH_ARM) &&
+		    rnd(f) % 2)
+			put_watch(f, buf, &len, cmd);
 		h->nlmsg_len = len;
 		h->nlmsg_type = f->family;
 		h->nlmsg_flags = flags;

@@ -160,6 +160,7 @@ say(win.get("whole_from_ns") == win.get("start_ns") and
     win.get("window_full") == 0,
     f"the window: {win}")
 text = subprocess.run([iolat, "report", dumps[0]], capture_output=True, text=True).stdout
+print("report's text, its end:\n" + "\n".join(text.splitlines()[-14:]))
 say("trigger: slower than 50.000 ms (Q2C)" in text and "window: 5.000 s before" in text,
     "report's text names them: " +
     " | ".join(l for l in text.splitlines() if l.startswith(("trigger", "window"))))

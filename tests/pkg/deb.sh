@@ -45,8 +45,9 @@ fi
 # the files of each package, against what they must be
 files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' | sort; }
 files "$dir/iolat_${v}_amd64.deb" >"$tmp/iolat.files"
-printf '%s\n' /etc/iolat/exporter.conf \
+printf '%s\n' /etc/iolat/exporter.conf /etc/iolat/watch.conf \
 	/lib/systemd/system/iolat-exporter.service \
+	/lib/systemd/system/iolat-watch.service \
 	/usr/lib/modules-load.d/iolat.conf /usr/sbin/iolat \
 	/usr/share/doc/iolat/abi.md.gz /usr/share/doc/iolat/changelog.gz \
 	/usr/share/doc/iolat/copyright /usr/share/doc/iolat/output.md.gz \
@@ -59,8 +60,13 @@ diff -u "$tmp/iolat.want" "$tmp/iolat.files" || fail "iolat's files are not the 
 dpkg-deb -e "$dir/iolat_${v}_amd64.deb" "$tmp/ctl"
 grep -qx /etc/iolat/exporter.conf "$tmp/ctl/conffiles" ||
 	fail "iolat: /etc/iolat/exporter.conf is not a conffile"
+grep -qx /etc/iolat/watch.conf "$tmp/ctl/conffiles" ||
+	fail "iolat: /etc/iolat/watch.conf is not a conffile"
 grep -q "deb-systemd-helper enable 'iolat-exporter.service'" "$tmp/ctl/postinst" ||
 	fail "iolat: postinst does not enable iolat-exporter.service"
+# the flight recorder's triggers are chosen before it is enabled
+grep -q "deb-systemd-helper debian-installed 'iolat-watch.service'" "$tmp/ctl/postinst" ||
+	fail "iolat: postinst enables iolat-watch.service on a first installation"
 ! grep -q 'deb-systemd-invoke start' "$tmp/ctl/postinst" ||
 	fail "iolat: postinst starts the service before DKMS may have built the module"
 grep -q 'deb-systemd-invoke stop iolat-exporter.service' "$tmp/ctl/prerm" ||
@@ -92,15 +98,17 @@ else
 	fail "iolat-dkms's source does not build for $kernel"
 fi
 
-# the unit, with the packaged binary where the unit names it
+# the units, with the packaged binary where they name it
 dpkg-deb -x "$dir/iolat_${v}_amd64.deb" "$tmp/root"
-sed "s|/usr/sbin/iolat|$tmp/root/usr/sbin/iolat|" \
-	"$tmp/root/lib/systemd/system/iolat-exporter.service" >"$tmp/iolat-exporter.service"
-if systemd-analyze verify --man=no "$tmp/iolat-exporter.service" >"$tmp/verify" 2>&1 &&
-   ! grep -q . "$tmp/verify"; then
-	echo "pkg-deb: iolat-exporter.service: systemd-analyze verify: clean"
-else
-	cat "$tmp/verify"
-	fail "iolat-exporter.service does not verify"
-fi
+for unit in iolat-exporter.service iolat-watch.service; do
+	sed "s|/usr/sbin/iolat|$tmp/root/usr/sbin/iolat|; s|EnvironmentFile=/etc|EnvironmentFile=$tmp/root/etc|" \
+		"$tmp/root/lib/systemd/system/$unit" >"$tmp/$unit"
+	if systemd-analyze verify --man=no "$tmp/$unit" >"$tmp/verify" 2>&1 &&
+	   ! grep -q . "$tmp/verify"; then
+		echo "pkg-deb: $unit: systemd-analyze verify: clean"
+	else
+		cat "$tmp/verify"
+		fail "$unit does not verify"
+	fi
+done
 exit $st

@@ -12,7 +12,9 @@
 # the guest is off: on KERNEL, dpkg -i builds the module with DKMS for the
 # running kernel (and NEWER), the service is enabled, starts ready,
 # serves /metrics, a real Prometheus scrapes it (native histograms too),
-# a reload applies; a reboot brings module and service back; then the
+# a reload applies; a reboot brings module and service back, and the
+# flight recorder's service (installed, not enabled) starts, dumps when
+# asked, and stops; then the
 # guest is booted again on NEWER, as after a kernel upgrade, and module
 # and service are back on it; apt-get purge leaves no module, no DKMS
 # tree, no unit.  Exits 0 if every check passed, 1 if one failed or the

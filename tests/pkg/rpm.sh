@@ -44,9 +44,10 @@ fi
 # they must be
 files() { rpm -qlp "$1" | grep -v '^/usr/lib/\.build-id' | sort; }
 files "$cli" >"$tmp/cli.files"
-printf '%s\n' /etc/iolat /etc/iolat/exporter.conf \
+printf '%s\n' /etc/iolat /etc/iolat/exporter.conf /etc/iolat/watch.conf \
 	/usr/lib/modules-load.d/iolat.conf \
-	/usr/lib/systemd/system/iolat-exporter.service /usr/sbin/iolat \
+	/usr/lib/systemd/system/iolat-exporter.service \
+	/usr/lib/systemd/system/iolat-watch.service /usr/sbin/iolat \
 	"/usr/share/doc/iolat-$v" "/usr/share/doc/iolat-$v/abi.md" \
 	"/usr/share/doc/iolat-$v/output.md" "/usr/share/licenses/iolat-$v" \
 	"/usr/share/licenses/iolat-$v/COPYING" /usr/share/iolat \
@@ -56,11 +57,15 @@ printf '%s\n' /etc/iolat /etc/iolat/exporter.conf \
 	/usr/share/iolat/prometheus/iolat.rules.test.yml \
 	/usr/share/man/man8/iolat.8.gz | sort >"$tmp/cli.want"
 diff -u "$tmp/cli.want" "$tmp/cli.files" || fail "iolat's files are not the list above"
-rpm -qp --configfiles "$cli" | grep -qx /etc/iolat/exporter.conf ||
-	fail "iolat: /etc/iolat/exporter.conf is not a config file"
-rpm -qp --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' "$cli" |
-	grep -q '^cn /etc/iolat/exporter.conf$' ||
-	fail "iolat: /etc/iolat/exporter.conf is not %config(noreplace)"
+# (whole lists, then grep: grep -q leaves rpm writing into a closed pipe)
+rpm -qp --configfiles "$cli" >"$tmp/cli.conf"
+for f in /etc/iolat/exporter.conf /etc/iolat/watch.conf; do
+	grep -qx "$f" "$tmp/cli.conf" || fail "iolat: $f is not a config file"
+done
+rpm -qp --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' "$cli" >"$tmp/cli.flags"
+for f in /etc/iolat/exporter.conf /etc/iolat/watch.conf; do
+	grep -q "^cn $f\$" "$tmp/cli.flags" || fail "iolat: $f is not %config(noreplace)"
+done
 rpm -qp --scripts "$cli" >"$tmp/cli.scripts"
 grep -q 'systemctl --no-reload preset iolat-exporter.service' "$tmp/cli.scripts" ||
 	fail "iolat: the unit is not preset at install"

@@ -137,16 +137,44 @@ static void on_tick(void *arg, double elapsed)
 		w->failed = true;
 }
 
+/* -w DIR and the directories above it, as mkdir -p */
+static int make_dir(const char *dir)
+{
+	char path[4096], *p;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
 static void on_started(void *arg)
 {
 	struct watch *w = arg;
 	struct iolat_session *s = w->s;
 
+	/* once tracing: a bad command line or no module makes nothing */
+	if (make_dir(w->dir)) {
+		iolat_err("cannot make %s: %s", w->dir, strerror(errno));
+		w->failed = true;
+		return;
+	}
 	fprintf(stderr, "iolat: watching %u device%s: the last %.3g s of records kept in the module (%u CPUs' buffers); dumps to %s\n",
 		s->nr_devs, s->nr_devs == 1 ? "" : "s", w->req.before_ns / 1e9,
 		s->info.nr_cpus, w->dir);
-	if (watch_arm(w))
+	if (watch_arm(w)) {
 		w->failed = true;
+		return;
+	}
+	w->armed_once = true;
+	/* a service's (Type=notify) readiness */
+	iolat_notify("READY=1\nSTATUS=armed, dumps to %s", w->dir);
 }
 
 /* The run ended: a window triggered and not yet written is, as far as it goes. */
@@ -332,11 +360,6 @@ int cmd_watch(int argc, const char **argv)
 	}
 	if (watch_parse(&a, &w))
 		goto out;
-	if (mkdir(w.dir, 0755) && errno != EEXIST) {
-		iolat_err("cannot make %s: %s", w.dir, strerror(errno));
-		rc = EXIT_FAIL;
-		goto out;
-	}
 	s.cgroups = a.cgroups;
 	s.every_disk = true;
 	rc = iolat_session_setup(&s, &o);
@@ -356,9 +379,9 @@ int cmd_watch(int argc, const char **argv)
 	rc = iolat_session_run(&s);
 	if (!rc && w.failed)
 		rc = EXIT_FAIL;
-	fprintf(stderr, "iolat: %u dump%s written, %u not (no room); %llu records copied to user space\n",
-		w.dumps, w.dumps == 1 ? "" : "s", w.skipped,
-		(unsigned long long)s.run.stats.copied);
+	if (w.armed_once)
+		fprintf(stderr, "iolat: %u dump%s written, %u not (no room)\n",
+			w.dumps, w.dumps == 1 ? "" : "s", w.skipped);
 out:
 	iolat_counters_free(&s, w.hc);
 	free(w.prev);

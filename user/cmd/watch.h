@@ -30,6 +30,7 @@ struct watch {
 	struct iolat_stats armed;	/* the counters at the last arming */
 	unsigned int skipped;	/* dumps not written: no room */
 	bool off;		/* --max-dumps reached: not armed again */
+	bool armed_once;	/* the session ran: its closing line */
 	bool failed;
 	/* the dump being read */
 	struct iolat_file *file;

@@ -93,8 +93,11 @@ void iolat_trigger_text(FILE *f, const struct iolat_file_watch *w,
 		fprintf(f, ": %s", w->detail);
 	if (!w->has_rec)
 		return;
-	fprintf(f, ": %s %s of %u bytes at sector %llu", dev ? dev : "?",
-		iolat_op_name(r->op), r->bytes, (unsigned long long)r->sector);
+	fprintf(f, ": %s %s of %u bytes", dev ? dev : "?", iolat_op_name(r->op),
+		r->bytes);
+	/* all ones: a request of no sector (a flush, a passthrough command) */
+	if (r->sector != ~0ULL)
+		fprintf(f, " at sector %llu", (unsigned long long)r->sector);
 	if (trigger_ns(w, &ns))
 		fprintf(f, ", %s %.3f ms",
 			iolat_stage_name(w->reason == IOLAT_WATCH_SLOWER ?

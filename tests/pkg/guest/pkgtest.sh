@@ -122,13 +122,32 @@ module_reload() {
 	dd if=/dev/vda of=/dev/null bs=4k count=50 skip=2000 iflag=direct status=none
 	check "counting after the restart" reads_at_least 50
 }
+# The flight recorder's service (installed, not enabled): started with
+# its settings, armed; `iolat watch --dump` from a shell makes a dump in
+# its state directory, which report reads; stopped.
+watch_service() {
+	check "iolat-watch.service installed, not enabled" sh -c 'test "$(systemctl is-enabled iolat-watch)" = disabled'
+	sed -i 's|^IOLAT_WATCH_OPTS=.*|IOLAT_WATCH_OPTS="-d vda --slower-than 10s --before 5 --after 1 -w /var/lib/iolat/watch"|' /etc/iolat/watch.conf
+	check "systemctl start iolat-watch: ready (Type=notify)" systemctl start iolat-watch
+	dd if=/dev/vda of=/dev/null bs=4k count=50 skip=3000 iflag=direct status=none
+	check "iolat watch --dump: a dump of vda's reads" sh -c '
+		iolat watch --dump || exit 1
+		for i in $(seq 300); do
+			f=$(ls /var/lib/iolat/watch/*.rec 2>/dev/null) && [ -n "$f" ] &&
+				iolat report -o json $f | grep -q "\"reason\": \"asked\"" && exit 0
+			sleep 1
+		done
+		exit 1'
+	check "systemctl stop iolat-watch" systemctl stop iolat-watch
+}
 # Everything gone with the packages; then off.
 purge() {
 	check "apt-get purge iolat iolat-dkms" env DEBIAN_FRONTEND=noninteractive apt-get -y -q purge iolat iolat-dkms
 	check "no module file left" no_file /lib/modules/*/updates/dkms/iolat.ko*
 	check "no DKMS tree left" no_file /var/lib/dkms/iolat /usr/src/iolat-*
 	check "no unit left" no_file /lib/systemd/system/iolat-exporter.service \
-		/etc/systemd/system/*/iolat-exporter.service
+		/etc/systemd/system/*/iolat-exporter.service \
+		/lib/systemd/system/iolat-watch.service
 	check "no settings left" no_file /etc/iolat /usr/lib/modules-load.d/iolat.conf
 	check "the service stopped" sh -c '! systemctl is-active -q iolat-exporter'
 	echo done >$state
@@ -186,6 +205,7 @@ YML
 	fails=$(cat $dir/fails1)
 	back
 	module_reload
+	watch_service
 	if [ -z "$next" ]; then
 		purge
 	else
