@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile netlink: 100 000 messages (IOLAT_FUZZ_MSGS) to the "iolat"
+ * Hostile netlink: 30 000 messages (IOLAT_FUZZ_MSGS) to the "iolat"
  * generic netlink family, as root in a guest of tests/guest/run
  * (IOLAT_KO as for records_test).  Random commands and flags; attributes
  * missing, repeated, unknown, oversized, truncated, of the wrong type or
@@ -472,7 +472,7 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 	struct fuzz *f = &self->f;
 	static char buf[MSG_MAX];
 	long n = getenv("IOLAT_FUZZ_MSGS") ?
-		 atol(getenv("IOLAT_FUZZ_MSGS")) : 100000;
+		 atol(getenv("IOLAT_FUZZ_MSGS")) : 30000;
 	long i, reopen = 0;
 	int id, c;
 

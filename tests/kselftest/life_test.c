@@ -277,14 +277,14 @@ static int kmemleak_iolat_reports(struct __test_metadata *_metadata,
 }
 
 /*
- * 30 cycles (IOLAT_LIFE_CYCLES) of load, trace under fio, unload, with
+ * 20 cycles (IOLAT_LIFE_CYCLES) of load, trace under fio, unload, with
  * the CLI streaming and killed with SIGKILL at a random point: before,
  * during or after the unload.  The CLI never hangs, the module always
  * unloads, nothing leaks (kmemleak, where the kernel has it), no kernel
- * report.  Each kill point comes about ten times on a kernel that runs
- * every test, twice on one of tests/kernels/paths.tests (6 cycles), 40
- * times a make check; more for a soak by hand (a cycle takes about a
- * second, nine under the debug kernel).
+ * report.  Each kill point comes about seven times on a kernel that
+ * runs every test, twice on one of tests/kernels/paths.tests (6
+ * cycles), some 30 times a make check; more for a soak by hand (a cycle
+ * takes about a second, nine under the debug kernel).
  */
 TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 {
@@ -292,7 +292,7 @@ TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 			    strtoul(getenv("IOLAT_LIFE_SEED"), NULL, 0) :
 			    (unsigned int)time(NULL);
 	int cycles = getenv("IOLAT_LIFE_CYCLES") ?
-		     atoi(getenv("IOLAT_LIFE_CYCLES")) : 30;
+		     atoi(getenv("IOLAT_LIFE_CYCLES")) : 20;
 	bool leaks = !access(KMEMLEAK, F_OK);
 	int i, st, kill_first = 0, leaked, control = -1;
 	char cmd[512];

@@ -795,6 +795,51 @@ TEST_F_TIMEOUT(nvme, watch_on_error_dump, 300)
 }
 
 /*
+ * The flight recorder's limits: four errors, each after the dump of the
+ * one before, with --max-dumps 3 and --keep 2: three dumps written, the
+ * two newest kept, then the recorder off; a dump that would leave less
+ * than --min-free of the file system free is not written; SIGUSR1 asks
+ * for a dump.
+ */
+TEST_F_TIMEOUT(nvme, watch_limits, 300)
+{
+	unsigned long long nlb;
+	char err[128];
+	int st;
+
+	nlb = atoll(slurp("/sys/block/" NS "/size")) * 512 / self->lba;
+	ASSERT_LT(0, nlb);
+	sh("rm -rf /tmp/iolat_wl; mkdir -p /tmp/iolat_wl");
+	/* each round waits for its dump's line, or the recorder's end */
+	st = sh("%s watch -d " NS " --on-error --before 1 --after 0.2 --min-gap 0 --max-dumps 3 --keep 2 "
+		"-w /tmp/iolat_wl/d -- sh -c 'for i in 1 2 3 4; do "
+		"nvme read /dev/" NS " --start-block=%llu --block-count=0 --data-size=%u >/dev/null 2>&1; "
+		"n=0; until grep -q \"dump $i:\\\\|max-dumps\" /tmp/iolat_wl/err; do sleep 0.1; n=$((n + 1)); [ $n -lt 3000 ] || exit 1; done; "
+		"done' >/dev/null 2>/tmp/iolat_wl/err",
+		env("IOLAT_CLI"), nlb, self->lba);
+	NOTE("watch_limits: --max-dumps 3 --keep 2: %s", slurp("/tmp/iolat_wl/err"));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, sh("grep -q '3 dumps written (--max-dumps): the recorder stays off' /tmp/iolat_wl/err"));
+	EXPECT_EQ(0, sh("test $(ls /tmp/iolat_wl/d | wc -l) = 2 && ls /tmp/iolat_wl/d/*-2.rec /tmp/iolat_wl/d/*-3.rec"));
+	/* no room: --min-free 99 of the guest's /tmp */
+	snprintf(err, sizeof(err), "/tmp/iolat_wl/err2");
+	st = sh("%s watch -d " NS " --on-error --before 1 --after 0.2 --min-free 99 -w /tmp/iolat_wl/f -- sh -c '"
+		"nvme read /dev/" NS " --start-block=%llu --block-count=0 --data-size=%u >/dev/null 2>&1; "
+		"n=0; until grep -q \"not written\" %s; do sleep 0.1; n=$((n + 1)); [ $n -lt 3000 ] || exit 1; done' >/dev/null 2>%s",
+		env("IOLAT_CLI"), nlb, self->lba, err, err);
+	NOTE("watch_limits: --min-free 99: %s", slurp(err));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, sh("grep -q '0 dumps written, 1 not (no room)' %s && test -z \"$(ls /tmp/iolat_wl/f)\"", err));
+	/* SIGUSR1: a dump asked for */
+	st = sh("%s watch -d " NS " --slower-than 10s --before 1 --after 0.2 -w /tmp/iolat_wl/u -- sh -c '"
+		"kill -USR1 $PPID; n=0; until grep -q \"dump 1:\" /tmp/iolat_wl/err3; do sleep 0.1; n=$((n + 1)); [ $n -lt 3000 ] || exit 1; done' "
+		">/dev/null 2>/tmp/iolat_wl/err3", env("IOLAT_CLI"));
+	NOTE("watch_limits: SIGUSR1: %s", slurp("/tmp/iolat_wl/err3"));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, sh("grep -q 'dump 1: asked: SIGUSR1' /tmp/iolat_wl/err3"));
+}
+
+/*
  * Polls of the namespace's queues by blk_poll(), over every queue: the
  * io_poll files' "considered", which counts each whether it then slept
  * (hybrid polling) or called the driver's ->poll ("invoked").  Whether a

@@ -24,6 +24,11 @@
 #    >= 150 ms; every I/O fio completed in the window is in it (matched
 #    by offset and time, fio's clock placed on the module's by the
 #    matches); no record is outside its window.
+# 3. The percentile: `watch -d DM --p99-over 50ms --window 4`; the delay
+#    at 150 ms for three seconds (at most two windows hold it, one of them
+#    half of it or more: 2% of its requests or more are slow, and 100 or
+#    more in all): one dump, its trigger the p99 of DM over 50 ms, its
+#    window whole.
 # Prints what it compared; exits 1 on a difference, 2 if it cannot set
 # up.
 import csv
@@ -98,7 +103,7 @@ mean_ns = r["jobs"][0]["read"]["lat_ns"]["mean"]
 rate = max(10, min(200, int(1e9 / mean_ns / 3)))
 print(f"fio: {mean_ns / 1e3:.1f} us an I/O alone; {rate} I/Os a second")
 
-runtime = int(quiet + 40)
+runtime = int(quiet + 45)
 load = subprocess.Popen(fio + [f"--rate_iops={rate}", "--time_based",
                                f"--runtime={runtime}", "--size=1G",
                                f"--write_lat_log={out}/fio", "--log_offset=1"],
@@ -137,13 +142,35 @@ for _ in range(6000):
     time.sleep(0.01)
 time.sleep(3)
 p.send_signal(signal.SIGINT)
-p.wait()
+rc2 = p.wait()
+err = open(f"{out}/watch.err").read().strip()
+
+# 3. the percentile over a window, from the module's histograms
+pdir = f"{out}/watch_p99"
+subprocess.run(f"rm -rf {pdir}", shell=True)
+p = subprocess.Popen([iolat, "watch", "-d", f"/dev/mapper/{dm}", "--p99-over", "50ms",
+                      "--window", "4", "--before", "3", "--after", "1", "-w", pdir],
+                     stderr=open(f"{out}/p99.err", "w"), stdout=subprocess.DEVNULL)
+for _ in range(6000):
+    if "watching" in open(f"{out}/p99.err").read() or p.poll() is not None:
+        break
+    time.sleep(0.01)
+time.sleep(5)
+set_delay(150)
+time.sleep(3)
+set_delay(0)
+for _ in range(6000):
+    if glob.glob(f"{pdir}/*.rec"):
+        break
+    time.sleep(0.01)
+time.sleep(2)
+p.send_signal(signal.SIGINT)
+rc3 = p.wait()
 load.wait()
 subprocess.run(f"dmsetup remove {dm}", shell=True, capture_output=True)
-err = open(f"{out}/watch.err").read().strip()
 dumps = sorted(glob.glob(f"{wdir}/*.rec"))
-say(p.returncode == 0 and len(dumps) == 1,
-    f"the delay: exit {p.returncode}, {len(dumps)} dump(s): {dumps}\n{err}")
+say(rc2 == 0 and len(dumps) == 1,
+    f"the delay: exit {rc2}, {len(dumps)} dump(s): {dumps}\n{err}")
 if len(dumps) != 1:
     sys.exit(1)
 rep = subprocess.run([iolat, "report", "-o", "json", dumps[0]], capture_output=True,
@@ -202,4 +229,14 @@ slow_off = {int(r["sector"]) * 512 for r in slow}
 say(slow_fio and all(off in slow_off for _, _, off in slow_fio),
     f"fio's I/Os at >= 150 ms in the window: {len(slow_fio)}; the dump's at >= 150 ms "
     f"(Q2C): {len(slow)}, every one of fio's among them")
+
+pd = sorted(glob.glob(f"{pdir}/*.rec"))
+pj = json.loads(subprocess.run([iolat, "report", "-o", "json", pd[0]], capture_output=True,
+                               text=True).stdout) if len(pd) == 1 else {}
+pt = pj.get("trigger", {})
+say(rc3 == 0 and len(pd) == 1 and pt.get("reason") == "percentile" and
+    f"{kname}: p99 " in pt.get("detail", "") and
+    pj.get("window", {}).get("window_full") == 0,
+    f"--p99-over 50ms --window 4: {len(pd)} dump(s), trigger {pt}; "
+    f"{open(f'{out}/p99.err').read().strip()}")
 sys.exit(1 if bad else 0)
