@@ -164,7 +164,7 @@ FIXTURE_TEARDOWN(nvme)
 		wait_for(self->cli, 30, &st);
 	}
 	sh("{ echo 0 >" TRACEFS "/tracing_on; echo 0 >" TRACEFS "/events/nvme/enable; } 2>/dev/null; true");
-	sh("umount " MNT " 2>/dev/null; true");
+	sh("umount " MNT " 2>/dev/null; umount /tmp/iolat_wl/f 2>/dev/null; true");
 	if (!sh("test \"$(cat /sys/module/nvme/parameters/poll_queues 2>/dev/null || echo 0)\" != 0"))
 		EXPECT_EQ(0, nvme_unload(""));
 	if (sh("test -d /sys/module/nvme"))
@@ -797,9 +797,10 @@ TEST_F_TIMEOUT(nvme, watch_on_error_dump, 300)
 /*
  * The flight recorder's limits: four errors, each after the dump of the
  * one before, with --max-dumps 3 and --keep 2: three dumps written, the
- * two newest kept, then the recorder off; a dump that would leave less
- * than --min-free of the file system free is not written; SIGUSR1 asks
- * for a dump.
+ * two newest kept, then the recorder off (with --cgroups: the trigger's
+ * cgroup named); a dump that would leave less than --min-free of its
+ * file system (a 2 MiB tmpfs) free is not written; SIGUSR1 asks for a
+ * dump.
  */
 TEST_F_TIMEOUT(nvme, watch_limits, 300)
 {
@@ -811,7 +812,7 @@ TEST_F_TIMEOUT(nvme, watch_limits, 300)
 	ASSERT_LT(0, nlb);
 	sh("rm -rf /tmp/iolat_wl; mkdir -p /tmp/iolat_wl");
 	/* each round waits for its dump's line, or the recorder's end */
-	st = sh("%s watch -d " NS " --on-error --before 1 --after 0.2 --min-gap 0 --max-dumps 3 --keep 2 "
+	st = sh("%s watch -d " NS " --on-error --cgroups --before 1 --after 0.2 --min-gap 0 --max-dumps 3 --keep 2 "
 		"-w /tmp/iolat_wl/d -- sh -c 'for i in 1 2 3 4; do "
 		"nvme read /dev/" NS " --start-block=%llu --block-count=0 --data-size=%u >/dev/null 2>&1; "
 		"n=0; until grep -q \"dump $i:\\\\|max-dumps\" /tmp/iolat_wl/err; do sleep 0.1; n=$((n + 1)); [ $n -lt 3000 ] || exit 1; done; "
@@ -821,15 +822,24 @@ TEST_F_TIMEOUT(nvme, watch_limits, 300)
 	EXPECT_EQ(0, st);
 	EXPECT_EQ(0, sh("grep -q '3 dumps written (--max-dumps): the recorder stays off' /tmp/iolat_wl/err"));
 	EXPECT_EQ(0, sh("test $(ls /tmp/iolat_wl/d | wc -l) = 2 && ls /tmp/iolat_wl/d/*-2.rec /tmp/iolat_wl/d/*-3.rec"));
-	/* no room: --min-free 99 of the guest's /tmp */
+	/* --cgroups: the records carry theirs, and the trigger names it */
+	EXPECT_EQ(0, sh("%s report -o json /tmp/iolat_wl/d/*-3.rec | python3 -c 'import json, sys; "
+			"t = json.load(sys.stdin)[\"trigger\"]; print(t); sys.exit(not t.get(\"cgroup\"))' >%s 2>&1",
+			env("IOLAT_CLI"), OUT)) TH_LOG("%s", slurp(OUT));
+	/*
+	 * no room: a 2 MiB file system, and 1 MiB of buffers (2 CPUs of
+	 * 1024 records, and a MiB besides) would leave under --min-free 50
+	 */
 	snprintf(err, sizeof(err), "/tmp/iolat_wl/err2");
-	st = sh("%s watch -d " NS " --on-error --before 1 --after 0.2 --min-free 99 -w /tmp/iolat_wl/f -- sh -c '"
+	ASSERT_EQ(0, sh("mkdir -p /tmp/iolat_wl/f && mount -t tmpfs -o size=2m iolat_wl /tmp/iolat_wl/f"));
+	st = sh("%s watch -d " NS " -b 1024 --on-error --before 1 --after 0.2 --min-free 50 -w /tmp/iolat_wl/f -- sh -c '"
 		"nvme read /dev/" NS " --start-block=%llu --block-count=0 --data-size=%u >/dev/null 2>&1; "
 		"n=0; until grep -q \"not written\" %s; do sleep 0.1; n=$((n + 1)); [ $n -lt 3000 ] || exit 1; done' >/dev/null 2>%s",
 		env("IOLAT_CLI"), nlb, self->lba, err, err);
-	NOTE("watch_limits: --min-free 99: %s", slurp(err));
+	NOTE("watch_limits: --min-free 50 of 2 MiB: %s", slurp(err));
 	EXPECT_EQ(0, st);
 	EXPECT_EQ(0, sh("grep -q '0 dumps written, 1 not (no room)' %s && test -z \"$(ls /tmp/iolat_wl/f)\"", err));
+	sh("umount /tmp/iolat_wl/f");
 	/* SIGUSR1: a dump asked for */
 	st = sh("%s watch -d " NS " --slower-than 10s --before 1 --after 0.2 -w /tmp/iolat_wl/u -- sh -c '"
 		"kill -USR1 $PPID; n=0; until grep -q \"dump 1:\" /tmp/iolat_wl/err3; do sleep 0.1; n=$((n + 1)); [ $n -lt 3000 ] || exit 1; done' "
