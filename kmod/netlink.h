@@ -45,6 +45,7 @@ struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb);
 struct iolat_cpu_stats;
 int iolat_nl_put_stats(struct sk_buff *msg, const struct iolat_cpu_stats *st);
 /* nl_watch.c: WATCH, WATCH_FREEZE and WATCH_ARM (@cmd), WATCH_TRIGGER */
+int iolat_nl_watch_parse(struct genl_info *info, struct nlattr **tb);
 int iolat_nl_watch_reply(struct genl_info *info, const struct genl_family *fam,
 			 u8 cmd);
 int iolat_nl_watch_trigger_doit(struct sk_buff *skb, struct genl_info *info);

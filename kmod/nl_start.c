@@ -231,10 +231,7 @@ static int iolat_nl_parse_watch(struct genl_info *info, u32 mode,
 				    "a flight recorder runs beside the histograms: START it with IOLAT_A_AGGREGATE");
 		return -EINVAL;
 	}
-	err = nla_parse_nested(tb, IOLAT_WATCH_A_MAX, a, iolat_nl_watch_policy,
-			       info->extack) ?:
-	      iolat_nl_validate(nla_data(a), nla_len(a), iolat_nl_watch_policy,
-				IOLAT_WATCH_A_MAX, info->extack);
+	err = iolat_nl_watch_parse(info, tb);
 	if (err)
 		return err;
 	if (!tb[IOLAT_WATCH_A_BEFORE_NS]) {

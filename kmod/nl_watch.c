@@ -10,6 +10,26 @@
 #include "watch.h"
 #include "cpus.h"
 
+/**
+ * iolat_nl_watch_parse() - a request's IOLAT_A_WATCH into @tb
+ * @info: the request (START, WATCH_TRIGGER, WATCH_ARM)
+ * @tb: [IOLAT_WATCH_A_MAX + 1], zeroed if the request has none
+ *
+ * Return: 0, or a negative errno with the policy's message.
+ */
+int iolat_nl_watch_parse(struct genl_info *info, struct nlattr **tb)
+{
+	struct nlattr *a = info->attrs[IOLAT_A_WATCH];
+
+	memset(tb, 0, (IOLAT_WATCH_A_MAX + 1) * sizeof(*tb));
+	if (!a)
+		return 0;
+	return nla_parse_nested(tb, IOLAT_WATCH_A_MAX, a, iolat_nl_watch_policy,
+				info->extack) ?:
+	       iolat_nl_validate(nla_data(a), nla_len(a), iolat_nl_watch_policy,
+				 IOLAT_WATCH_A_MAX, info->extack);
+}
+
 static int iolat_nl_put_watch(struct sk_buff *msg, const struct iolat_session *s)
 {
 	const struct iolat_watch *w = s->watch;
@@ -48,18 +68,10 @@ static int iolat_nl_put_watch(struct sk_buff *msg, const struct iolat_session *s
 static int iolat_nl_watch_quiet(struct genl_info *info, u64 *quiet)
 {
 	struct nlattr *tb[IOLAT_WATCH_A_MAX + 1];
-	struct nlattr *a = info->attrs[IOLAT_A_WATCH];
-	int err;
+	int err = iolat_nl_watch_parse(info, tb);
 
-	*quiet = 0;
-	if (!a)
-		return 0;
-	err = nla_parse_nested(tb, IOLAT_WATCH_A_MAX, a, iolat_nl_watch_policy,
-			       info->extack) ?:
-	      iolat_nl_validate(nla_data(a), nla_len(a), iolat_nl_watch_policy,
-				IOLAT_WATCH_A_MAX, info->extack);
-	if (!err && tb[IOLAT_WATCH_A_QUIET_NS])
-		*quiet = nla_get_u64(tb[IOLAT_WATCH_A_QUIET_NS]);
+	*quiet = !err && tb[IOLAT_WATCH_A_QUIET_NS] ?
+		 nla_get_u64(tb[IOLAT_WATCH_A_QUIET_NS]) : 0;
 	return err;
 }
 
@@ -128,26 +140,14 @@ int iolat_nl_watch_reply(struct genl_info *info, const struct genl_family *fam,
 int iolat_nl_watch_trigger_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[IOLAT_WATCH_A_MAX + 1];
-	struct nlattr *a = info->attrs[IOLAT_A_WATCH];
 	int err;
 
-	err = iolat_nl_admit(skb, info);
-	if (err)
-		return err;
-	if (!a) {
-		NL_SET_ERR_MSG(info->extack,
-			       "WATCH_TRIGGER needs its reason (IOLAT_A_WATCH, IOLAT_WATCH_A_REASON)");
-		return -EINVAL;
-	}
-	err = nla_parse_nested(tb, IOLAT_WATCH_A_MAX, a, iolat_nl_watch_policy,
-			       info->extack) ?:
-	      iolat_nl_validate(nla_data(a), nla_len(a), iolat_nl_watch_policy,
-				IOLAT_WATCH_A_MAX, info->extack);
+	err = iolat_nl_admit(skb, info) ?: iolat_nl_watch_parse(info, tb);
 	if (err)
 		return err;
 	if (!tb[IOLAT_WATCH_A_REASON]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "WATCH_TRIGGER needs its reason (IOLAT_WATCH_A_REASON)");
+		NL_SET_ERR_MSG(info->extack,
+			       "WATCH_TRIGGER needs its reason (IOLAT_A_WATCH, IOLAT_WATCH_A_REASON)");
 		return -EINVAL;
 	}
 	if (!iolat_session_watch_trigger(nla_get_u32(tb[IOLAT_WATCH_A_REASON]))) {

@@ -6,7 +6,9 @@
  * missing, repeated, unknown, oversized, truncated, of the wrong type or
  * length, nested garbage, out-of-range values and devices that do not
  * exist, mixed with well-formed ones for a real null_blk device so that
- * sessions start, stop, dump and restart under the barrage.  Every
+ * sessions start, stop, dump and restart under the barrage (a flight
+ * recorder's START every 400 messages, followed by its WATCH,
+ * WATCH_TRIGGER, WATCH_FREEZE and WATCH_ARM).  Every
  * message is answered: accepted (an ACK of 0, or a dump that ends), or
  * an error carrying an extended-ack message.  The only errors allowed
  * without a message are generic netlink's own, given before the family
@@ -191,18 +193,20 @@ static void put_dev(struct fuzz *f, char *buf, size_t *len, bool real)
 
 /*
  * A flight recorder's nest (IOLAT_A_WATCH): START's settings, now and
- * then out of range or without its window; WATCH_TRIGGER's reason (of
- * any value), WATCH_ARM's quiet time.
+ * then (unless @valid) out of range or without its window;
+ * WATCH_TRIGGER's reason (of any value), WATCH_ARM's quiet time.
  */
-static void put_watch(struct fuzz *f, char *buf, size_t *len, int cmd)
+static void put_watch(struct fuzz *f, char *buf, size_t *len, int cmd,
+		      bool valid)
 {
 	char nest[128];
 	size_t n = 0;
 	uint64_t v;
 
 	if (cmd == IOLAT_CMD_START) {
-		v = rnd(f) % 8 ? 1000000000ULL * (1 + rnd(f) % 10) : rnd(f);
-		if (rnd(f) % 8)
+		v = rnd(f) % 8 || valid ? 1000000000ULL * (1 + rnd(f) % 10) :
+					  rnd(f);
+		if (rnd(f) % 8 || valid)
 			put_attr(nest, &n, IOLAT_WATCH_A_BEFORE_NS, &v, 8,
 				 NLA_HDRLEN + 8);
 		v = rnd(f) % 2 ? 1000ULL * rnd(f) : 0;
@@ -210,18 +214,20 @@ static void put_watch(struct fuzz *f, char *buf, size_t *len, int cmd)
 			put_attr(nest, &n, IOLAT_WATCH_A_SLOWER_NS, &v, 8,
 				 NLA_HDRLEN + 8);
 		if (rnd(f) % 2)
-			put_u32(nest, &n, IOLAT_WATCH_A_STAGE, rnd(f) % 7);
+			put_u32(nest, &n, IOLAT_WATCH_A_STAGE,
+				rnd(f) % (valid ? 5 : 7));
 		if (rnd(f) % 2)
 			put_attr(nest, &n, IOLAT_WATCH_A_ON_ERROR, "", 0,
 				 NLA_HDRLEN);
 	} else if (cmd == IOLAT_CMD_WATCH_TRIGGER) {
 		put_u32(nest, &n, IOLAT_WATCH_A_REASON,
-			rnd(f) % 4 ? IOLAT_WATCH_USER + rnd(f) % 2 : rnd(f) % 9);
+			rnd(f) % 4 || valid ? IOLAT_WATCH_USER + rnd(f) % 2 :
+					      rnd(f) % 9);
 	} else {
 		v = rnd(f) % 2 ? 0 : (uint64_t)rnd(f) << 20;
 		put_attr(nest, &n, IOLAT_WATCH_A_QUIET_NS, &v, 8, NLA_HDRLEN + 8);
 	}
-	put_attr(buf, len, IOLAT_A_WATCH | (rnd(f) % 8 ? NLA_F_NESTED : 0),
+	put_attr(buf, len, IOLAT_A_WATCH | (rnd(f) % 8 || valid ? NLA_F_NESTED : 0),
 		 nest, n, NLA_HDRLEN + n);
 }
 
@@ -495,8 +501,8 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		struct genlmsghdr *g = NLMSG_DATA(h);
 		size_t len = NLMSG_HDRLEN + GENL_HDRLEN;
 		uint32_t flags = NLM_F_REQUEST | NLM_F_ACK;
-		bool dump, plausible, joins;
-		int cmd, k;
+		bool dump, plausible, joins, recorder;
+		int cmd, k, follow;
 
 		/* now and then a fresh socket: sessions end with theirs */
 		if (rnd(f) % 500 == 0) {
@@ -517,6 +523,17 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		plausible = i % 100 == 50;
 		if (plausible)
 			cmd = IOLAT_CMD_START;
+		/*
+		 * and one in four of those a flight recorder's, whole: its
+		 * WATCH commands then have a session to be accepted by
+		 */
+		recorder = plausible && (i / 100) % 4 == 1;
+		/* ... followed by its commands, each well formed, in turn */
+		follow = i % 400 > 150 && i % 400 <= 154 ? i % 400 - 150 : 0;
+		if (follow)
+			cmd = (int[]){ IOLAT_CMD_WATCH, IOLAT_CMD_WATCH_TRIGGER,
+				       IOLAT_CMD_WATCH_FREEZE,
+				       IOLAT_CMD_WATCH_ARM }[follow - 1];
 		/* and one a plausible DEV_ADD: a disk of another number */
 		joins = i % 100 == 75;
 		if (joins)
@@ -525,17 +542,17 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 		if (cmd == IOLAT_CMD_CLOCKTEST && rnd(f) % 50)
 			cmd = IOLAT_CMD_GET_INFO;
 		dump = rnd(f) % 8 ? genl_knows(cmd, true) : rnd(f) % 2;
-		if (plausible || joins)
+		if (plausible || joins || follow)
 			dump = false;
 		if (dump)
 			flags |= NLM_F_DUMP;
 		memset(buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
 		g->cmd = cmd;
-		g->version = rnd(f) % 8 || plausible ? IOLAT_GENL_VERSION :
+		g->version = rnd(f) % 8 || plausible || follow ? IOLAT_GENL_VERSION :
 						     rnd(f) % 256;
 		if (plausible) {
 			put_dev(f, buf, &len, true);
-			k = rnd(f) % 3;
+			k = recorder ? 1 : rnd(f) % 3;
 			if (k)
 				put_attr(buf, &len, k == 1 ? IOLAT_A_AGGREGATE :
 					 IOLAT_A_COUNTERS_ONLY, "", 0,
@@ -545,18 +562,19 @@ TEST_F_TIMEOUT(fuzz, hostile_messages_answered, 1200)
 				put_u32(buf, &len, IOLAT_A_CGROUP_SLOTS,
 					1 + rnd(f) % IOLAT_CGROUP_SLOTS_MAX);
 			/* an aggregating one in three with a flight recorder */
-			if (k == 1 && rnd(f) % 3 == 0)
-				put_watch(f, buf, &len, cmd);
+			if (recorder || (k == 1 && rnd(f) % 3 == 0))
+				put_watch(f, buf, &len, cmd, recorder);
 		}
 		if (joins)
 			put_disk(f, buf, &len);
-		if ((!plausible && !joins) || rnd(f) % 4 == 0)
+		if ((!plausible && !joins && !follow) ||
+		    (!recorder && !follow && rnd(f) % 4 == 0))
 			put_attrs(f, buf, &len);
 		if (cmd == IOLAT_CMD_CLOCKTEST)
 			put_u32(buf, &len, IOLAT_A_CLOCK_LOOPS, rnd(f) % 3000);
 		if ((cmd == IOLAT_CMD_WATCH_TRIGGER || cmd == IOLAT_CMD_WATCH_ARM) &&
-		    rnd(f) % 2)
-			put_watch(f, buf, &len, cmd);
+		    (follow || rnd(f) % 2))
+			put_watch(f, buf, &len, cmd, follow);
 		h->nlmsg_len = len;
 		h->nlmsg_type = f->family;
 		h->nlmsg_flags = flags;

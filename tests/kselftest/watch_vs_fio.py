@@ -73,8 +73,8 @@ def mono():
 
 
 def watch(args, err):
-    p = subprocess.Popen([iolat, "watch", "-d", f"/dev/mapper/{dm}", "-d", lower,
-                          "--slower-than", "50ms", *args],
+    """`iolat watch -d DM ARGS...`, once armed"""
+    p = subprocess.Popen([iolat, "watch", "-d", f"/dev/mapper/{dm}", *args],
                          stderr=open(err, "w"), stdout=subprocess.DEVNULL)
     # armed once it says so (a guard, not a measure: a hang fails)
     for _ in range(6000):
@@ -82,6 +82,15 @@ def watch(args, err):
             break
         time.sleep(0.01)
     return p
+
+
+def wait_dump(d):
+    """until a dump is in @d (the same guard), and 2 s more"""
+    for _ in range(6000):
+        if glob.glob(f"{d}/*.rec"):
+            break
+        time.sleep(0.01)
+    time.sleep(2)
 
 
 try:
@@ -113,7 +122,8 @@ time.sleep(1)
 # 1. quiet: no dump, nothing copied
 qdir = f"{out}/watch_quiet"
 subprocess.run(f"rm -rf {qdir}", shell=True)
-p = watch(["-t", str(quiet), "-w", qdir, "--summary", f"{out}/quiet.json"],
+p = watch(["-d", lower, "--slower-than", "50ms", "-t", str(quiet), "-w", qdir,
+           "--summary", f"{out}/quiet.json"],
           f"{out}/quiet.err")
 p.wait()
 summ = json.load(open(f"{out}/quiet.json"))
@@ -129,18 +139,15 @@ say(p.returncode == 0 and not dumps and summ.get("copied") == 0 and kept > 0,
 # 2. the delay: one dump
 wdir = f"{out}/watch"
 subprocess.run(f"rm -rf {wdir}", shell=True)
-p = watch(["--before", "5", "--after", "1", "-w", wdir], f"{out}/watch.err")
+p = watch(["-d", lower, "--slower-than", "50ms", "--before", "5", "--after", "1",
+           "-w", wdir], f"{out}/watch.err")
 time.sleep(6)
 t_delay = mono()
 set_delay(150)
 time.sleep(1)
 set_delay(0)
 t_back = mono()
-for _ in range(6000):
-    if glob.glob(f"{wdir}/*.rec"):
-        break
-    time.sleep(0.01)
-time.sleep(3)
+wait_dump(wdir)
 p.send_signal(signal.SIGINT)
 rc2 = p.wait()
 err = open(f"{out}/watch.err").read().strip()
@@ -148,22 +155,13 @@ err = open(f"{out}/watch.err").read().strip()
 # 3. the percentile over a window, from the module's histograms
 pdir = f"{out}/watch_p99"
 subprocess.run(f"rm -rf {pdir}", shell=True)
-p = subprocess.Popen([iolat, "watch", "-d", f"/dev/mapper/{dm}", "--p99-over", "50ms",
-                      "--window", "4", "--before", "3", "--after", "1", "-w", pdir],
-                     stderr=open(f"{out}/p99.err", "w"), stdout=subprocess.DEVNULL)
-for _ in range(6000):
-    if "watching" in open(f"{out}/p99.err").read() or p.poll() is not None:
-        break
-    time.sleep(0.01)
+p = watch(["--p99-over", "50ms", "--window", "4", "--before", "3", "--after", "1",
+           "-w", pdir], f"{out}/p99.err")
 time.sleep(5)
 set_delay(150)
 time.sleep(3)
 set_delay(0)
-for _ in range(6000):
-    if glob.glob(f"{pdir}/*.rec"):
-        break
-    time.sleep(0.01)
-time.sleep(2)
+wait_dump(pdir)
 p.send_signal(signal.SIGINT)
 rc3 = p.wait()
 load.wait()
