@@ -13,8 +13,8 @@
 #    nothing is slow: no dump, and the module's counters (its --summary)
 #    show every request kept in the histograms and none copied to user
 #    space;
-# 2. The delay: `watch -d DM -d LOWER --slower-than 50ms --before 5
-#    --after 1 -w DIR`; 6 s after it is armed, dm-delay's delay goes to
+# 2. The delay: `watch -d DM -d LOWER --slower-than 50ms --before 5s
+#    --after 1s -w DIR` (issue 35's command); 6 s after it is armed, dm-delay's delay goes to
 #    150 ms (dmsetup reload + resume) for a second, and back to 0.
 #    Exactly one dump is written (the recorder stays quiet for --min-gap
 #    after it); its report names the trigger (slower, DM, a read, Q2C >=
@@ -139,7 +139,7 @@ say(p.returncode == 0 and not dumps and summ.get("copied") == 0 and kept > 0,
 # 2. the delay: one dump
 wdir = f"{out}/watch"
 subprocess.run(f"rm -rf {wdir}", shell=True)
-p = watch(["-d", lower, "--slower-than", "50ms", "--before", "5", "--after", "1",
+p = watch(["-d", lower, "--slower-than", "50ms", "--before", "5s", "--after", "1s",
            "-w", wdir], f"{out}/watch.err")
 time.sleep(6)
 t_delay = mono()

@@ -11,6 +11,7 @@
  * and read into a record file of -w DIR (watch_dump.c), which report,
  * plot and report -o csv read, and armed again.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -234,6 +235,28 @@ static int dump_now(void)
 	return err ? EXIT_FAIL : EXIT_OK;
 }
 
+/*
+ * A time option of watch's in seconds: a number ("5"), or with a unit as
+ * its other times are given ("5s", "500ms").
+ */
+static int watch_secs(const char *opt, const char *arg, double min,
+		      double *secs)
+{
+	size_t n = strlen(arg);
+	uint64_t ns;
+
+	if (!n || !isalpha((unsigned char)arg[n - 1]))
+		return iolat_parse_secs(opt, arg, min, secs);
+	if (iolat_parse_duration_ns(arg, &ns) || ns < min * 1e9 ||
+	    ns > 86400 * 1e9) {
+		iolat_err("%s takes a time from %gs to 86400s (5, 5s, 500ms), not '%s'",
+			  opt, min, arg);
+		return -1;
+	}
+	*secs = ns / 1e9;
+	return 0;
+}
+
 struct watch_args {
 	char *slower, *stage, *p99, *window, *before, *after, *dir;
 	char *max_size, *min_gap, *min_free;
@@ -252,10 +275,10 @@ static int watch_parse(const struct watch_args *a, struct watch *w)
 	if ((a->slower && iolat_parse_duration_ns(a->slower, &w->req.slower_ns)) ||
 	    (a->stage && parse_stage(a->stage, &w->req.stage)) ||
 	    (a->p99 && iolat_parse_duration_ns(a->p99, &w->p99_ns)) ||
-	    (a->window && iolat_parse_secs("--window", a->window, 1, &w->window_s)) ||
-	    (a->before && iolat_parse_secs("--before", a->before, 0.01, &before)) ||
-	    (a->after && iolat_parse_secs("--after", a->after, 0, &after)) ||
-	    (a->min_gap && iolat_parse_secs("--min-gap", a->min_gap, 0, &w->min_gap_s)))
+	    (a->window && watch_secs("--window", a->window, 1, &w->window_s)) ||
+	    (a->before && watch_secs("--before", a->before, 0.01, &before)) ||
+	    (a->after && watch_secs("--after", a->after, 0, &after)) ||
+	    (a->min_gap && watch_secs("--min-gap", a->min_gap, 0, &w->min_gap_s)))
 		return -1;
 	if (a->min_free) {
 		free_pct = strtod(a->min_free, &end);
@@ -320,7 +343,7 @@ int cmd_watch(int argc, const char **argv)
 		{ "window", 0, POPT_ARG_STRING, &a.window, 0,
 		  "--p99-over's window (default 10)", "SECS" },
 		{ "before", 0, POPT_ARG_STRING, &a.before, 0,
-		  "keep this much before a trigger (default 10)", "SECS" },
+		  "keep this much before a trigger (default 10; 10s, 500ms)", "SECS" },
 		{ "after", 0, POPT_ARG_STRING, &a.after, 0,
 		  "record this much after it (default 2)", "SECS" },
 		{ "write", 'w', POPT_ARG_STRING, &a.dir, 0,
