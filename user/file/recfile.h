@@ -132,7 +132,7 @@ struct iolat_file_watch {
 	__u64 frozen;
 	__u64 overwritten;	/* records overwritten, older than the window */
 	__u64 suppressed;	/* triggers not taken: quiet, or one pending */
-	__u64 outside;		/* records read that were outside the window */
+	__u64 reserved;		/* 0 (the block precedes the records) */
 	__u32 reason;		/* enum iolat_watch_reason */
 	__u32 stage;		/* --slower-than's, enum iolat_stage */
 	__u32 dump;		/* its number in the run, from 1 */

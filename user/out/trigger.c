@@ -179,7 +179,6 @@ void iolat_trigger_json(struct json *j, const struct iolat_file_watch *w,
 	json_u64(j, "window_full", w->window_full);
 	json_u64(j, "frozen", w->frozen);
 	json_u64(j, "overwritten", w->overwritten);
-	json_u64(j, "outside", w->outside);
 	json_u64(j, "suppressed", w->suppressed);
 	json_end(j);
 }
