@@ -25,6 +25,7 @@ const struct iolat_nvme_slot iolat_record_no_nvme;
  * @u: the bio's slot
  * @c_ns: when it completed
  * @error: 0 or a negative errno
+ * @cgroup: the bio's cgroup (a session with cgroups), or 0
  *
  * A bio has no request stages: Q and C, with the device's bios in flight
  * before it as both its queue depths, and its slot as its tag.
@@ -32,7 +33,7 @@ const struct iolat_nvme_slot iolat_record_no_nvme;
 void iolat_record_emit_upper(struct iolat_session *s,
 			     const struct iolat_dev *d,
 			     const struct iolat_upper_slot *u, u64 c_ns,
-			     int error)
+			     int error, u64 cgroup)
 {
 	struct iolat_ring_slot *rs;
 	struct iolat_record *rec;
@@ -66,7 +67,7 @@ void iolat_record_emit_upper(struct iolat_session *s,
 	rec->error = error;
 	/* the rest only as far as the session sends it: its slots end there */
 	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE)
-		rec->cgroup = 0;
+		rec->cgroup = cgroup;
 	if (s->record_size > IOLAT_RECORD_CGROUP_SIZE)
 		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
 	if (s->record_size > IOLAT_RECORD_NVME_SIZE)

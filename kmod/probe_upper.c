@@ -393,15 +393,19 @@ static noinline void iolat_upper_split(struct iolat_session *s,
 		__iolat_agg_add_above(d, u->op, q2c - below);
 }
 
-/* A kept bio's record: a stream's, or a flight recorder's (watch.h). */
+/*
+ * A kept bio's record: a stream's, or a flight recorder's (watch.h);
+ * with cgroups, the bio's own.
+ */
 static void iolat_upper_emit(struct iolat_session *s, struct iolat_dev *d,
 			     const struct iolat_upper_slot *u, u64 now,
-			     const struct bio *bio)
+			     struct bio *bio)
 {
 	if (s->aggregate)
 		iolat_count(s, IOLAT_S_WRITTEN);
 	iolat_record_emit_upper(s, d, u, now,
-				blk_status_to_errno(bio->bi_status));
+				blk_status_to_errno(bio->bi_status),
+				s->cgroups ? iolat_bio_cgroup(bio) : 0);
 }
 
 /* block_bio_complete (C) on a bio-based device: all of the bio is done. */

@@ -214,7 +214,7 @@ void iolat_upper_free(struct iolat_dev *d);
 void iolat_record_emit_upper(struct iolat_session *s,
 			     const struct iolat_dev *d,
 			     const struct iolat_upper_slot *u, u64 c_ns,
-			     int error);
+			     int error, u64 cgroup);
 
 extern struct iolat_probe iolat_upper_probes[];
 extern const unsigned int iolat_nr_upper_probes;

@@ -141,16 +141,19 @@ static void json_group(const struct iolat_an *an,
 static void json_cgroups(const struct iolat_an *an)
 {
 	const struct iolat_an_cg **sorted = iolat_an_cgroups_sorted(an);
-	unsigned int i;
 	char buf[32], name[128];
+	const char *label;
+	unsigned int i;
 
 	json_arr(&jw, "cgroups");
 	for (i = 0; i < an->nr_cgs; i++) {
 		const struct iolat_an_cg *g = sorted ? sorted[i] : &an->cgs[i];
 
 		json_obj(&jw, NULL);
-		json_string(&jw, "cgroup", iolat_an_cg_name(g, buf, sizeof(buf)));
-		json_string(&jw, "name", iolat_cgroup_name(g->path ? g->path : buf,
+		/* "-" (no cgroup: a bio-based device's I/O) is not in @buf */
+		label = iolat_an_cg_name(g, buf, sizeof(buf));
+		json_string(&jw, "cgroup", label);
+		json_string(&jw, "name", iolat_cgroup_name(g->path ? g->path : label,
 							   name, sizeof(name)));
 		json_u64(&jw, "cgroup_id", g->id);
 		json_string(&jw, "device", an->devs[g->dev].name);

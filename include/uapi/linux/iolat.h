@@ -573,11 +573,12 @@ struct iolat_record {
 	__u8 pad;
 	__s16 error;		/* 0 or a negative errno */
 	/*
-	 * IOLAT_A_CGROUPS: the cgroup of the request's first bio, the one
-	 * the kernel charges it to (its blkcg's, in the hierarchy of the io
-	 * controller: v2, or v1's blkio), as its id (the kernfs node's,
-	 * which name_to_handle_at() gives for the cgroup's directory); 0:
-	 * none (a flush, a bio-based device's I/O, an admin command)
+	 * IOLAT_A_CGROUPS: the cgroup of the request's first bio (a
+	 * bio-based device's I/O: its bio's), the one the kernel charges it
+	 * to (its blkcg's, in the hierarchy of the io controller: v2, or
+	 * v1's blkio), as its id (the kernfs node's, which
+	 * name_to_handle_at() gives for the cgroup's directory); 0: none (a
+	 * flush, an admin command)
 	 */
 	__u64 cgroup;
 	/* NVMe (IOLAT_F_NVME) */
