@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-#   watch_vs_fio.py IOLAT LOWER OUTDIR QUIET_SECS
+#   watch_vs_fio.py IOLAT LOWER OUTDIR QUIET_SECS [P99]
 #
 # upper_test's watch_dm_delay_dump: `iolat watch`, the flight recorder,
 # against fio's own per-I/O latency log (--write_lat_log, with each
@@ -25,7 +25,7 @@
 #    window is in it: each I/O fio submitted and reaped in it, matched by
 #    its offset and a completion between the two (fio's clock placed on
 #    the module's by the matches); no record is outside its window.
-# 3. The percentile: `watch -d DM --p99-over 50ms --window 4`; the delay
+# 3. (Unless P99 is 0.) The percentile: `watch -d DM --p99-over 50ms --window 4`; the delay
 #    at 150 ms for three seconds (at most two windows hold it, one of them
 #    half of it or more: 2% of its requests or more are slow, and 100 or
 #    more in all): one dump, its trigger the p99 of DM over 50 ms, its
@@ -48,6 +48,7 @@ import sys
 import time
 
 iolat, lower, out, quiet = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+p99 = len(sys.argv) <= 5 or sys.argv[5] != "0"	# 0: no percentile phase
 dm = "iolat_delay"
 bad = 0
 
@@ -170,7 +171,7 @@ err = open(f"{out}/watch.err").read().strip()
 
 # 3. the percentile over a window, from the module's histograms
 rc3 = None
-if delay:
+if delay and p99:
     pdir = f"{out}/watch_p99"
     subprocess.run(f"rm -rf {pdir}", shell=True)
     p = watch(["--p99-over", "50ms", "--window", "4", "--before", "3", "--after", "1",
@@ -258,6 +259,9 @@ say(slow_fio and all(off in slow_off for _, _, off in slow_fio),
     f"fio's I/Os at >= 150 ms in the window: {len(slow_fio)}; the dump's at >= 150 ms "
     f"(Q2C): {len(slow)}, every one of fio's among them")
 
+if not p99:
+    print("no --p99-over phase (P99 0)")
+    sys.exit(1 if bad else 0)
 pd = sorted(glob.glob(f"{pdir}/*.rec"))
 pj = json.loads(subprocess.run([iolat, "report", "-o", "json", pd[0]], capture_output=True,
                                text=True).stdout) if len(pd) == 1 else {}
