@@ -311,7 +311,8 @@ static int iolat_nl_parse_mode(struct genl_info *info, u32 *mode,
 				    "aggregation and counters only exclude each other");
 		return -EINVAL;
 	}
-	if (*mode & IOLAT_MODE_NVME) {
+	/* a flight recorder's records carry theirs */
+	if ((*mode & IOLAT_MODE_NVME) && !(*mode & IOLAT_MODE_WATCH)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IOLAT_A_AGGREGATE],
 				    "NVMe commands are traced as records, not aggregated");
 		return -EINVAL;

@@ -21,6 +21,7 @@
 #include <linux/netlink.h>
 #include "iolat.h"
 #include "../lib/record.h"
+#include "../lib/nvme_names.h"
 
 /* START's IOLAT_A_WATCH, parsed (nl_start.c) */
 struct iolat_watch_conf {
@@ -64,7 +65,8 @@ void iolat_watch_fire(struct iolat_session *s, u32 reason,
 
 /*
  * Does @rec, just written by a watching session, trigger it?  @err: its
- * completion's errno.
+ * completion's errno; with NVMe commands, an NVMe status is an error too
+ * (a passthrough command's may not reach the block layer: 7.2).
  */
 static __always_inline void iolat_watch_check(struct iolat_session *s,
 					      const struct iolat_record *rec,
@@ -75,7 +77,9 @@ static __always_inline void iolat_watch_check(struct iolat_session *s,
 	u64 to = iolat_watch_stamp(rec, c->to);
 
 	/* a stage as iolat_stage_ns() has it: both seen, in order */
-	if (unlikely(err) && c->on_error)
+	if (unlikely(err || (s->nvme && rec->status &&
+			     rec->status != IOLAT_NVME_STATUS_UNKNOWN)) &&
+	    c->on_error)
 		iolat_watch_fire(s, IOLAT_WATCH_ERROR, rec, rec->c_ns);
 	else if (unlikely(to - from >= c->slower_ns) && c->slower_ns &&
 		 from && to >= from)

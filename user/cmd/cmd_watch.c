@@ -260,7 +260,7 @@ static int watch_secs(const char *opt, const char *arg, double min,
 struct watch_args {
 	char *slower, *stage, *p99, *window, *before, *after, *dir;
 	char *max_size, *min_gap, *min_free;
-	int on_error, dump, cgroups, max_dumps, keep;
+	int on_error, dump, cgroups, nvme, max_dumps, keep;
 };
 
 /* The options into @w, or one clear line. */
@@ -360,6 +360,9 @@ int cmd_watch(int argc, const char **argv)
 		  "write no dump that would leave under PCT% of DIR's file system free (default 10)", "PCT" },
 		{ "cgroups", 0, POPT_ARG_NONE, &a.cgroups, 0,
 		  "each record's cgroup (the trigger's named)", NULL },
+		{ "nvme", 0, POPT_ARG_NONE, &a.nvme, 0,
+		  "each record's NVMe command (no -d: every NVMe namespace); --on-error takes an NVMe status too",
+		  NULL },
 		{ "dump", 0, POPT_ARG_NONE, &a.dump, 0,
 		  "trigger the running watch sessions, from another shell", NULL },
 		POPT_AUTOHELP
@@ -384,6 +387,7 @@ int cmd_watch(int argc, const char **argv)
 	if (watch_parse(&a, &w))
 		goto out;
 	s.cgroups = a.cgroups;
+	s.nvme = a.nvme;
 	s.every_disk = true;
 	rc = iolat_session_setup(&s, &o);
 	if (rc)

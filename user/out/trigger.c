@@ -8,6 +8,7 @@
 #include <string.h>
 #include "out/trigger.h"
 #include "dev/dev.h"
+#include "out/output.h"
 #include "../lib/record.h"
 
 static const char *const reasons[] = {
@@ -107,6 +108,10 @@ void iolat_trigger_text(FILE *f, const struct iolat_file_watch *w,
 		fprintf(f, ", error %d (%s%s%s)", r->error, strerror(-r->error),
 			st ? ", " : "", st ? st : "");
 	}
+	if ((r->flags & IOLAT_F_NVME) && r->status) {
+		iolat_nvme_status(buf, sizeof(buf), r->status);
+		fprintf(f, ", NVMe status %s", buf);
+	}
 	if (r->pid)
 		fprintf(f, ", %.*s[%u]", IOLAT_COMM_LEN, r->comm, r->tgid);
 	cg = cgroup_of(r, buf, sizeof(buf));
@@ -161,6 +166,10 @@ void iolat_trigger_json(struct json *j, const struct iolat_file_watch *w,
 		st = r->error ? iolat_blk_status_name(r->error) : NULL;
 		if (st)
 			json_string(j, "status", st);
+		if ((r->flags & IOLAT_F_NVME) && r->status) {
+			iolat_nvme_status(buf, sizeof(buf), r->status);
+			json_string(j, "nvme_status", buf);
+		}
 		json_u64(j, "pid", r->pid);
 		json_u64(j, "tgid", r->tgid);
 		snprintf(buf, sizeof(buf), "%.*s", IOLAT_COMM_LEN, r->comm);
