@@ -224,6 +224,7 @@ static int iolat_nl_parse_watch(struct genl_info *info, u32 mode,
 {
 	struct nlattr *a = info->attrs[IOLAT_A_WATCH];
 	struct nlattr *tb[IOLAT_WATCH_A_MAX + 1];
+	u32 stage;
 	int err;
 
 	if (!(mode & IOLAT_MODE_AGGREGATE)) {
@@ -242,11 +243,11 @@ static int iolat_nl_parse_watch(struct genl_info *info, u32 mode,
 	conf->before_ns = nla_get_u64(tb[IOLAT_WATCH_A_BEFORE_NS]);
 	conf->slower_ns = tb[IOLAT_WATCH_A_SLOWER_NS] ?
 			  nla_get_u64(tb[IOLAT_WATCH_A_SLOWER_NS]) : 0;
-	conf->stage = tb[IOLAT_WATCH_A_STAGE] ?
-		      nla_get_u32(tb[IOLAT_WATCH_A_STAGE]) : IOLAT_STAGE_Q2C;
+	stage = tb[IOLAT_WATCH_A_STAGE] ?
+		nla_get_u32(tb[IOLAT_WATCH_A_STAGE]) : IOLAT_STAGE_Q2C;
 	/* Q2G is Q and G, ... D2C is D and C; Q2C, Q and C */
-	conf->from = conf->stage == IOLAT_STAGE_Q2C ? 0 : conf->stage;
-	conf->to = conf->stage == IOLAT_STAGE_Q2C ? 4 : conf->stage + 1;
+	conf->from = stage == IOLAT_STAGE_Q2C ? 0 : stage;
+	conf->to = stage == IOLAT_STAGE_Q2C ? 4 : stage + 1;
 	conf->on_error = tb[IOLAT_WATCH_A_ON_ERROR];
 	return 0;
 }

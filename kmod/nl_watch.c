@@ -53,10 +53,8 @@ static int iolat_nl_put_watch(struct sk_buff *msg, const struct iolat_session *s
 	    (nla_put_u32(msg, IOLAT_WATCH_A_REASON, w->reason) ||
 	     nla_put_u64_64bit(msg, IOLAT_WATCH_A_TRIGGER_NS, w->trigger_ns,
 			       IOLAT_WATCH_A_PAD) ||
-	     nla_put_u64_64bit(msg, IOLAT_WATCH_A_FLOOR_NS,
-			       max(w->trigger_ns > w->conf.before_ns ?
-				   w->trigger_ns - w->conf.before_ns : 0,
-				   w->armed_ns), IOLAT_WATCH_A_PAD) ||
+	     nla_put_u64_64bit(msg, IOLAT_WATCH_A_FLOOR_NS, w->window_ns,
+			       IOLAT_WATCH_A_PAD) ||
 	     (w->has_rec &&
 	      nla_put(msg, IOLAT_WATCH_A_RECORD, sizeof(w->rec), &w->rec))))
 		return -EMSGSIZE;

@@ -41,7 +41,8 @@ void iolat_watch_fire(struct iolat_session *s, u32 reason,
 		w->rec = *rec;
 	/* never 0, which freezes; never before the rings were emptied */
 	floor = now > w->conf.before_ns ? now - w->conf.before_ns : 1;
-	WRITE_ONCE(w->floor_ns, max(floor, w->armed_ns));
+	w->window_ns = max(floor, w->armed_ns);
+	WRITE_ONCE(w->floor_ns, w->window_ns);
 	/* the fields before the state that says they are there */
 	smp_mb__before_atomic();
 	atomic_cmpxchg(&w->state, IOLAT_WATCH_FIRING, IOLAT_WATCH_TRIGGERED);

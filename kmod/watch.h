@@ -27,15 +27,14 @@
 struct iolat_watch_conf {
 	u64 slower_ns;		/* 0: no bound */
 	u64 before_ns;
-	u32 stage;		/* enum iolat_stage */
 	bool on_error;
-	/* @stage's timestamps, as indices of iolat_watch_stamps() */
+	/* STAGE's two timestamps, as indices of iolat_watch_stamp() */
 	u8 from, to;
 };
 
 /*
  * A record's stage timestamps Q, G, I, D and C in order, from its q_ns:
- * a stage is two of them, the check two loads (iolat_watch_stage()).
+ * a stage is two of them, the check two loads (iolat_watch_check()).
  */
 static __always_inline u64 iolat_watch_stamp(const struct iolat_record *rec,
 					     unsigned int i)
@@ -53,6 +52,7 @@ struct iolat_watch {
 	u32 reason;
 	bool has_rec;
 	u64 trigger_ns;
+	u64 window_ns;		/* the window's start: the floor it set */
 	struct iolat_record rec;
 	u64 armed_ns;		/* the last WATCH_ARM (or the start) */
 	u64 quiet_ns;		/* no trigger before */
