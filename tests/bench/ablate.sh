@@ -48,6 +48,7 @@ done
 [ $apply = 1 ] && exit 0
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1-ablate-as-is/iolat.ko \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
+IOLAT_RIG_APPEND= \
 	tests/guest/run --kernel 6.1 --smp 1 --stall 3600 --share "$out" -- \
 	python3 tests/bench/cost.py run "${args[@]}"
 st=$?

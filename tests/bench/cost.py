@@ -54,8 +54,9 @@
       headers (IOLAT_KHEADERS, Debian's split headers package, joined in
       tmpfs); each must count at least every I/O fio did, or the run
       fails.
-      Each run once to warm up, then --repeats times; one JSON line per
-      run in DIR/cost.jsonl, with the kernel/user split of /proc/stat.
+      Each run once to warm up (--warmup-ios I/Os, default --ios), then
+      --repeats times; one JSON line per run in DIR/cost.jsonl, with the
+      kernel/user split of /proc/stat.
       --control-ko KO: then the counters mode again at QD 1 with the
       negative control's module (IOLAT_COST_CONTROL), as
       "counters-control".
@@ -416,7 +417,7 @@ def run(args):
         def measure(config, mode, label, repeats=1):
             """A warm-up run of @mode, then @repeats counted as @label."""
             name, engine, qd = config
-            run_one(tmp, engine, qd, args.ios, mode)
+            run_one(tmp, engine, qd, args.warmup_ios or args.ios, mode)
             for i in range(repeats):
                 rec = run_one(tmp, engine, qd, args.ios, mode)
                 rec.update({"config": name, "repeat": i, "mode": label})
@@ -427,7 +428,7 @@ def run(args):
 
         for config in CONFIGS:
             # warm up: fio, its files and the page cache of the binaries
-            run_one(tmp, config[1], config[2], args.ios, "none")
+            run_one(tmp, config[1], config[2], args.warmup_ios or args.ios, "none")
             for mode in modes:
                 measure(config, mode, mode, args.repeats)
         if args.control_ko:
@@ -776,6 +777,7 @@ def main():
     r.add_argument("--out", required=True)
     r.add_argument("--ios", type=int, default=100000)
     r.add_argument("--repeats", type=int, default=3)
+    r.add_argument("--warmup-ios", type=int)
     r.add_argument("--modes", default=",".join(MODES[:-1]))
     r.add_argument("--control-ko")
     r.add_argument("--variant", action="append",

@@ -14,7 +14,8 @@
 #                                 (between its cost markers) and
 #                                 docs/cost.json
 #   tests/bench/cost.sh --check   make check's: 100 000 I/Os once (fio's
-#                                 millisecond is 10 instructions per I/O), the
+#                                 millisecond is 10 instructions per I/O)
+#                                 after 10 000 to warm up, the
 #                                 modes with a budget (tests/bench/budgets),
 #                                 and the negative control, a module built
 #                                 with IOLAT_COST_CONTROL, which must go
@@ -49,7 +50,7 @@ if [ $check = 1 ]; then
 	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
 		>"$ctl/build.log" 2>&1 ||
 		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }
-	args+=(--ios 100000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups,watch
+	args+=(--ios 100000 --warmup-ios 10000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups,watch
 	       --control-ko "$ctl/iolat.ko")
 fi
 # make bench's peers run from this machine's root in the guest: missing,
@@ -65,6 +66,7 @@ IOLAT_KHEADERS=$(tests/guest/kernels.sh dir 6.1)/headers/usr/src || exit 1
 export IOLAT_KHEADERS
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off" \
+IOLAT_RIG_APPEND= \
 	tests/guest/run --kernel 6.1 --smp 1 --mem "$mem" --stall 3600 \
 	--share "$out" -- \
 	python3 tests/bench/cost.py run "${args[@]}"

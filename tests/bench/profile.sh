@@ -75,6 +75,7 @@ gcc -O2 -Wall -shared -fPIC -I"$cache" -o "$out/tbprof.so" tests/bench/tbprof.c 
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ko \
 IOLAT_MARKER=$out/marker \
 IOLAT_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/tbprof.so,out=$out/prof" \
+IOLAT_RIG_APPEND= \
 	tests/guest/run --kernel 6.1 --smp 1 --stall 3600 --share "$out" -- \
 	python3 tests/bench/cost.py run --profile --out "$out" --ios 30000 --modes "$modes"
 st=$?

@@ -48,6 +48,7 @@ cat "$out/ingest.json" >&2
 say "$rounds rounds x 4 configurations x 5 modes x $runtime s in the guest"
 IOLAT_CLI=$ROOT/build/iolat IOLAT_KO=$ROOT/build/kmod/6.1/iolat.ko \
 IOLAT_APPEND="clocksource=tsc tsc=reliable" IOLAT_ACCEL=tcg,thread=multi \
+IOLAT_RIG_APPEND= \
 	tests/guest/run --kernel 6.1 --stall 7200 --share "$out" -- \
 	python3 tests/bench/bench.py run --out "$out" --rounds "$rounds" \
 	--runtime "$runtime"
