@@ -494,11 +494,18 @@ TEST_F_TIMEOUT(acct, start_under_load, 300)
 		 * what the window held: the kernel's count just inside it
 		 * may also hold a request in flight at the start that
 		 * completed after that reading, which iolat counts as not
-		 * seen whole (drop_unmatched), not in the device's reads
+		 * seen whole (drop_unmatched), not in the device's reads.
+		 * And the kernel counts a request (blk_account_io_done())
+		 * after its block_rq_complete tracepoint: a vCPU stalled
+		 * between the two puts a request completed before the
+		 * start into the count inside (6.12 once: 2020, iolat
+		 * 2019), and one completed before the stop outside the
+		 * count around it: at most the job's depth of 4 at each
+		 * edge (life.overload_exact_drops allows the same).
 		 */
-		EXPECT_LE(inner, n + json_num(sum, "drop_unmatched"))
+		EXPECT_LE(inner, n + json_num(sum, "drop_unmatched") + 4)
 			TH_LOG("%s", sum);
-		EXPECT_GE(outer, n) TH_LOG("%s", sum);
+		EXPECT_GE(outer + 4, n) TH_LOG("%s", sum);
 		/* every record's request is in the counters too */
 		EXPECT_LE(rs.n + rs.no_issue, n);
 		EXPECT_LT(0, rs.n);
