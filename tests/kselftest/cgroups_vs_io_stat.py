@@ -84,6 +84,8 @@ def controllers():
 # since 6.13 it lists only the controllers that v1 can have, and newer
 # kernels build memory without v1 (CONFIG_MEMCG_V1)
 cgwb = False
+# each device's queue/nomerges before setup() set it to 2
+nomerges = {}
 
 
 def setup():
@@ -117,12 +119,19 @@ def setup():
                 f.write(f"{majmin} 1000000000")
     for d in (dev, wbdev):
         if d:
-            with open(f"/sys/block/{d}/queue/nomerges", "w") as f:
+            q = f"/sys/block/{d}/queue/nomerges"
+            nomerges[d] = open(q).read().strip()
+            with open(q, "w") as f:
                 f.write("2")
     return None
 
 
 def teardown():
+    # the devices as they were: records.merges_match_blktrace, run after
+    # this on the same null_blk, saw no merge
+    for d, v in nomerges.items():
+        with open(f"/sys/block/{d}/queue/nomerges", "w") as f:
+            f.write(v)
     for n in names:
         if os.path.isdir(f"{root}/{n}"):
             os.rmdir(f"{root}/{n}")
