@@ -102,7 +102,7 @@ $(BUILD)/tests/unit/cli_test: tests/unit/cli_test.c $(BUILD)/user/dev/device.o \
 			      $(BUILD)/user/util/json.o $(BUILD)/user/out/nvme_fields.o \
 			      $(BUILD)/user/out/table.o $(BUILD)/user/util/msg.o \
 			      $(BUILD)/user/util/parse.o $(BUILD)/user/dev/cgroup.o \
-			      $(BUILD)/user/util/grow.o $(LIB_OBJS)
+			      $(BUILD)/user/util/grow.o $(BUILD)/user/util/clock.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $^ -lm
 
@@ -117,7 +117,7 @@ $(BUILD)/tests/unit/expo_test: tests/unit/expo_test.c $(EXPO_OBJS) $(LIB_OBJS)
 RECFILE_OBJS := $(BUILD)/user/file/recfile.o $(BUILD)/user/file/recfile_read.o \
 		$(BUILD)/user/file/crc32c.o $(BUILD)/user/util/msg.o \
 		$(BUILD)/user/session/alloc.o $(BUILD)/user/util/grow.o \
-		$(BUILD)/user/dev/cgroup.o
+		$(BUILD)/user/dev/cgroup.o $(BUILD)/user/util/clock.o
 
 $(BUILD)/tests/unit/report_test: tests/unit/report_test.c $(RECFILE_OBJS) \
 				 $(LIB_OBJS) $(BUILD)/iolat

@@ -244,8 +244,6 @@ static int write_textfile(struct export_state *ex)
 /* A client's whole time to send its request, or take its answer. */
 #define CLIENT_S	2.0
 
-static double now_s(void);
-
 /*
  * Wait until @fd is ready for @events, but not past @deadline.
  * Return: whether it is.
@@ -253,7 +251,7 @@ static double now_s(void);
 static bool client_wait(int fd, short events, double deadline)
 {
 	struct pollfd p = { .fd = fd, .events = events };
-	double left = deadline - now_s();
+	double left = deadline - iolat_mono_s();
 
 	return left > 0 && poll(&p, 1, (int)(left * 1000) + 1) == 1;
 }
@@ -313,7 +311,7 @@ static void serve(struct export_state *ex, int fd)
 {
 	static const char not_found[] =
 		"HTTP/1.0 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: 24\r\nConnection: close\r\n\r\niolat serves /metrics.\r\n";
-	double deadline = now_s() + CLIENT_S;
+	double deadline = iolat_mono_s() + CLIENT_S;
 	char req[4096], head[256], accept[1024];
 	enum iolat_expo_format fmt;
 	size_t len, off = 0;
@@ -334,7 +332,7 @@ static void serve(struct export_state *ex, int fd)
 		}
 	}
 	req[off] = '\0';
-	deadline = now_s() + CLIENT_S;
+	deadline = iolat_mono_s() + CLIENT_S;
 	if (strncmp(req, "GET /metrics ", 13) && strncmp(req, "GET /metrics?", 13)) {
 		if (!client_write(fd, not_found, sizeof(not_found) - 1, deadline))
 			iolat_warn("a /metrics client went away: %s",
@@ -360,14 +358,6 @@ static void serve(struct export_state *ex, int fd)
 	close(fd);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void export_reload(struct export_state *ex);
 
 static bool on_idle(void *arg)
@@ -377,10 +367,10 @@ static bool on_idle(void *arg)
 
 	if (iolat_session_take_hup())
 		export_reload(ex);
-	if (ex->dir && now_s() >= ex->next_s) {
+	if (ex->dir && iolat_mono_s() >= ex->next_s) {
 		if (write_textfile(ex))
 			ex->failed = true;
-		ex->next_s = now_s() + ex->every_s;
+		ex->next_s = iolat_mono_s() + ex->every_s;
 	}
 	while (ex->listen_fd >= 0 &&
 	       (fd = accept4(ex->listen_fd, NULL, NULL,
@@ -555,8 +545,8 @@ static void export_reload(struct export_state *ex)
 	}
 	ex->dir = a->dir;
 	ex->every_s = a->every_s;
-	if (ex->next_s > now_s() + ex->every_s)
-		ex->next_s = now_s() + ex->every_s;
+	if (ex->next_s > iolat_mono_s() + ex->every_s)
+		ex->next_s = iolat_mono_s() + ex->every_s;
 	ex->an.o.prom_step = a->prom_step;
 	export_args_fixed(old, a, fixed, sizeof(fixed));
 	if (fixed[0])

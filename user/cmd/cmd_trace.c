@@ -195,7 +195,6 @@ int cmd_trace(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	struct iolat_session_opts o = { 0 };
-	struct timespec ts;
 	poptContext pc;
 	int rc = EXIT_USAGE;
 
@@ -217,8 +216,7 @@ int cmd_trace(int argc, const char **argv)
 	s.record = on_record;
 	s.drained = on_drained;
 	s.arg = &t;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t.t0_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	t.t0_ns = iolat_mono_ns();
 	header(&t);
 	rc = iolat_session_run(&s);
 	fflush(stdout);

@@ -31,14 +31,6 @@ static void on_usr1(int sig)
 	usr1 = 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* Trigger the recorders for @why (said in the dump). */
 static void trigger(struct watch *w, uint32_t reason, const char *why)
 {
@@ -134,7 +126,7 @@ static void on_tick(void *arg, double elapsed)
 		return;
 	}
 	if (w->st.state == IOLAT_WATCH_TRIGGERED &&
-	    mono_ns() >= w->st.trigger_ns + w->after_ns && watch_dump(w, true))
+	    iolat_mono_ns() >= w->st.trigger_ns + w->after_ns && watch_dump(w, true))
 		w->failed = true;
 }
 
@@ -188,7 +180,7 @@ static void on_stopped(void *arg)
 		return;
 	if (w->st.state == IOLAT_WATCH_TRIGGERED) {
 		iolat_warn("the run ended %.3f s after a trigger: its dump ends there",
-			   (mono_ns() - w->st.trigger_ns) / 1e9);
+			   (iolat_mono_ns() - w->st.trigger_ns) / 1e9);
 		if (watch_dump(w, false))
 			w->failed = true;
 	}

@@ -117,14 +117,6 @@ static int walk_one(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /**
  * iolat_cgroup_path() - a cgroup's path in the io controller's hierarchy
  * @id: struct iolat_record's cgroup
@@ -143,9 +135,9 @@ const char *iolat_cgroup_path(uint64_t id)
 		return e->path;
 	if (!cg.looked)
 		find_root();
-	if (!cg.root[0] || (cg.nr && mono_s() - cg.scanned_s < 1))
+	if (!cg.root[0] || (cg.nr && iolat_mono_s() - cg.scanned_s < 1))
 		return NULL;
-	cg.scanned_s = mono_s();
+	cg.scanned_s = iolat_mono_s();
 	nftw(cg.root, walk_one, 32, FTW_PHYS | FTW_MOUNT);
 	e = find(key(id));
 	return e ? e->path : NULL;

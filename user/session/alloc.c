@@ -98,12 +98,9 @@ struct iolat_dev_counters *iolat_counters_new(const struct iolat_session *s)
 void iolat_counters_grow(const struct iolat_session *s,
 			 struct iolat_dev_counters **c, unsigned int from)
 {
-	struct timespec ts;
+	uint64_t now = iolat_mono_ns();
 	unsigned int d;
-	uint64_t now;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	*c = iolat_grow_to(*c, from, s->nr_devs, sizeof(**c));
 	for (d = from; d < s->nr_devs; d++) {
 		(*c)[d].major = s->devs[d].major;

@@ -63,28 +63,6 @@ static void on_child(int sig)
 	(void)sig;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* CLOCK_MONOTONIC, the module's clock (ktime_get_ns()). */
-static uint64_t mono_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
 static pid_t spawn(const char **argv)
 {
 	pid_t pid = fork();
@@ -265,7 +243,7 @@ static int kernel_counters(const struct iolat_session *s,
 static void loop_wait(const struct iolat_session *s, long wait_ns,
 		      double until)
 {
-	double left = until - now_s();
+	double left = until - iolat_mono_s();
 	struct pollfd pfd = { .fd = s->wake_fd, .events = POLLIN };
 	struct timespec ts;
 
@@ -285,7 +263,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	long sleep_ns = s->counters_only || s->aggregate ? EVENT_INTERVAL_NS :
 							   DRAIN_INTERVAL_NS;
 	struct iolat_run *run = &s->run;
-	double start = now_s(), next_tick = start + s->tick_s;
+	double start = iolat_mono_s(), next_tick = start + s->tick_s;
 	double check_s = DEVICE_CHECK_S, next_check, until;
 	struct sigaction sa = { .sa_handler = on_child,
 				.sa_flags = SA_RESTART };
@@ -309,7 +287,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			iolat_err("cannot fork: %s", strerror(errno));
 	}
 	while (pid != -1 || !s->cmd) {
-		uint64_t began = mono_ns();
+		uint64_t began = iolat_mono_ns();
 
 		err = iolat_nl_read(nl, iolat_decode, iolat_decode_event, dec);
 		if (err) {
@@ -318,21 +296,21 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		}
 		if (s->drained)
 			s->drained(s->arg, began);
-		if (now_s() >= next_check) {
+		if (iolat_mono_s() >= next_check) {
 			check_devices(s);
 			if (++checks % SESSION_MEM_CHECKS == 0)
 				session_mem(nl, run);
 			next_check += check_s;
 			/* after a pause, the next in a while, not at once */
-			if (next_check <= now_s())
-				next_check = now_s() + check_s;
+			if (next_check <= iolat_mono_s())
+				next_check = iolat_mono_s() + check_s;
 		}
-		if (s->tick && s->tick_s > 0 && now_s() >= next_tick) {
+		if (s->tick && s->tick_s > 0 && iolat_mono_s() >= next_tick) {
 			s->tick(s->arg, next_tick - start);
 			next_tick += s->tick_s;
 		}
 		if (stop_requested ||
-		    (s->duration > 0 && now_s() - start >= s->duration) ||
+		    (s->duration > 0 && iolat_mono_s() - start >= s->duration) ||
 		    (s->idle && s->idle(s->arg)))
 			break;
 		if (pid > 0 && waitpid(pid, &s->cmd_status, WNOHANG) == pid) {
@@ -346,8 +324,8 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			until = start + s->duration;
 		loop_wait(s, sleep_ns, until);
 	}
-	run->seconds = now_s() - start;
-	s->end_ns = mono_ns();
+	run->seconds = iolat_mono_s() - start;
+	s->end_ns = iolat_mono_ns();
 	if (!err && run->kernel_bracket)
 		run->kernel_bracket = !kernel_counters(s, run->kprestop);
 	if (!err) {
@@ -477,8 +455,8 @@ int iolat_session_run(struct iolat_session *s)
 		return EXIT_FAIL;
 	}
 	s->run.kernel_bracket = !kernel_counters(s, s->run.kpre);
-	s->t0_ns = mono_ns();
-	s->t0_real_ns = clock_ns(CLOCK_REALTIME);
+	s->t0_ns = iolat_mono_ns();
+	s->t0_real_ns = iolat_clock_ns(CLOCK_REALTIME);
 	iolat_nl_set_watch(nl, s->watch);
 	mode = (s->counters_only ? IOLAT_START_COUNTERS_ONLY : 0) |
 	       (s->nvme ? IOLAT_START_NVME : 0) |

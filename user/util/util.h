@@ -2,8 +2,8 @@
 /*
  * The CLI's utilities, below every other layer: its messages and exit
  * statuses (msg.c), growing arrays (grow.c), option values (parse.c),
- * the service manager's notifications (notify.c); JSON strings are
- * json.h's.
+ * the service manager's notifications (notify.c), clocks (clock.c); JSON
+ * strings are json.h's.
  */
 #ifndef IOLAT_UTIL_H
 #define IOLAT_UTIL_H
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define IOLAT_CLI_NAME "iolat"
 
@@ -35,6 +36,11 @@ void iolat_fmt_ns(char *buf, size_t len, double ns);
 #define IOLAT_MAX_DURATION_S	31622400	/* 366 days */
 int iolat_parse_secs(const char *opt, const char *arg, double min,
 		     double *secs);
+
+/* CLOCK_MONOTONIC (the module's clock) and others (clock.c). */
+uint64_t iolat_clock_ns(clockid_t id);
+uint64_t iolat_mono_ns(void);
+double iolat_mono_s(void);
 
 /* A state for the service manager (notify.c), if it asked for them. */
 int iolat_notify(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
