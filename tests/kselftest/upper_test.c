@@ -338,12 +338,13 @@ static void upper_case(struct __test_metadata *_metadata, const char *make,
 /*
  * The flight recorder (iolat watch) on a dm-delay device over the first
  * disk, against fio's per-I/O latency log: quiet for IOLAT_WATCH_QUIET_S
- * seconds (60 by default) with no dump and no record copied to user
- * space, then the delay at 150 ms for a second and exactly one dump
- * holding every I/O fio completed in its window, then a percentile's
- * trigger (IOLAT_WATCH_P99, 1 by default: the CLI's, over the module's
- * histograms) (watch_vs_fio.py); on a kernel without dm-delay, over
- * dm-linear with the window asked for by `iolat watch --dump`.
+ * seconds (60 by default, at most 10 without dm-delay) with no dump and
+ * no record copied to user space, then the delay at 150 ms for a second
+ * and exactly one dump holding every I/O fio completed in its window,
+ * then a percentile's trigger (IOLAT_WATCH_P99, 1 by default: the CLI's,
+ * over the module's histograms) (watch_vs_fio.py); on a kernel without
+ * dm-delay, over dm-linear with the window asked for by `iolat watch
+ * --dump`.
  */
 TEST_F_TIMEOUT(upper, watch_dm_delay_dump, 900)
 {
