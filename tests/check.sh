@@ -98,7 +98,7 @@ stage() {
 # while the others run.  6.1's stages: the demo, cpus8-6.1, the installed
 # packages and the locks stage in lane 2, the cost stage in lane 1;
 # cpus8-newest in lane 2.  On 2026-11-30 (4.19's and 5.4's suites in
-# lane 1) lane 1 took 4141 s of guests and lane 2 3760 s, after 330 s
+# lane 1) lane 1 took 4206 s of guests and lane 2 3760 s, after 330 s
 # of the stages before them; the locks stage (121 s) then moved.
 run_guests() {
 	local k lane lane1=() lane2=()
