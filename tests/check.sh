@@ -424,16 +424,34 @@ tests_only() {
 	tests_words "$(kernel_field "$1" tests)"
 }
 
+# list_lines FILE: the lines of tests/kernels/FILE without comments, a
+# line "include OTHER" replaced by OTHER's.
+list_lines() {
+	local a b
+	sed 's/#.*//' "tests/kernels/$1" | while read -r a b; do
+		if [ "$a" = include ]; then
+			list_lines "$b"
+		elif [ -n "$a" ]; then
+			echo "$a $b"
+		fi
+	done
+}
+
 # tests_words FILE: the tests tests/kernels/FILE names, as tests_only.
 tests_words() {
-	sed 's/#.*//' "tests/kernels/$1" |
+	list_lines "$1" |
 		awk 'NF == 2 && $1 != "env" { printf "%s%s:%s", sep, $1, $2; sep = " " }'
 }
 
-# tests_env KERNEL: the file's "env NAME=VALUE" lines, NAME=VALUE each.
+# tests_env KERNEL: the file's "env NAME=VALUE" lines, NAME=VALUE each;
+# of a NAME set twice (in a file and one it includes), the later value.
 tests_env() {
-	sed 's/#.*//' "tests/kernels/$(kernel_field "$1" tests)" |
-		awk '$1 == "env" && $2 ~ /^IOLAT_[A-Z_]+=[0-9]+$/ { print $2 }'
+	list_lines "$(kernel_field "$1" tests)" |
+		awk '$1 == "env" && $2 ~ /^IOLAT_[A-Z0-9_]+=[0-9]+$/ {
+			name = substr($2, 1, index($2, "=") - 1)
+			if (!(name in val)) order[++n] = name
+			val[name] = $2
+		} END { for (i = 1; i <= n; i++) print val[order[i]] }'
 }
 
 # Every test a kernel's list names (its "tests" column a file) is a test
