@@ -20,8 +20,9 @@ state=$dir/state
 kver=$(uname -r)
 fails=0
 
-# on the console as it goes, and in a file the host reads afterwards
-say() { echo "PKGTEST $*" | tee -a $dir/results; }
+# on the console as it goes, and in a file the host reads afterwards,
+# each line with the boot's uptime: where the guest's time goes
+say() { echo "PKGTEST $* [$(cut -d' ' -f1 /proc/uptime) s]" | tee -a $dir/results; }
 check() {
 	what=$1
 	shift
