@@ -413,11 +413,12 @@ def run(args):
     if args.profile:
         profile_run(args, tmp, modes)
         return
+    warmup_ios = args.warmup_ios or args.ios
     with open(os.path.join(args.out, "cost.jsonl"), "w") as f:
         def measure(config, mode, label, repeats=1):
             """A warm-up run of @mode, then @repeats counted as @label."""
             name, engine, qd = config
-            run_one(tmp, engine, qd, args.warmup_ios or args.ios, mode)
+            run_one(tmp, engine, qd, warmup_ios, mode)
             for i in range(repeats):
                 rec = run_one(tmp, engine, qd, args.ios, mode)
                 rec.update({"config": name, "repeat": i, "mode": label})
@@ -428,7 +429,7 @@ def run(args):
 
         for config in CONFIGS:
             # warm up: fio, its files and the page cache of the binaries
-            run_one(tmp, config[1], config[2], args.warmup_ios or args.ios, "none")
+            run_one(tmp, config[1], config[2], warmup_ios, "none")
             for mode in modes:
                 measure(config, mode, mode, args.repeats)
         if args.control_ko:
