@@ -124,7 +124,11 @@ kname = os.path.basename(os.readlink(f"/sys/dev/block/{os.major(rdev)}:{os.minor
 # the service time first: the rate is a third of what the device takes
 fio = ["fio", "--name=w", f"--filename=/dev/mapper/{dm}", "--rw=randread",
        "--bs=4k", "--direct=1", "--ioengine=psync", "--randrepeat=0",
-       "--norandommap", "--output-format=json"]
+       "--norandommap", "--output-format=json",
+       # the truth's clock is the kernel's CLOCK_MONOTONIC, as the
+       # module's: not fio's own calibration of the TSC, which a vCPU's
+       # unsynchronised TSC (rhel8's guest marks it unstable) would skew
+       "--clocksource=clock_gettime"]
 r = json.loads(sh(" ".join(fio + ["--number_ios=300", "--size=1G"])))
 mean_ns = r["jobs"][0]["read"]["lat_ns"]["mean"]
 rate = max(10, min(200, int(1e9 / mean_ns / 3)))
@@ -253,6 +257,17 @@ missing = [(t, lat, off) for t, lat, off in want
 say(len(deltas) >= len(mine) and want and not missing,
     f"fio completed {len(want)} I/Os in the window (its clock {delta:.1f} ms off the "
     f"module's): {len(want) - len(missing)} in the dump, missing {missing[:5]}")
+# what the dump holds near each I/O missing from it, on fio's clock: the
+# records of its offset on any device (each device's sector of it), and
+# the records that completed within 5 ms of fio's reaping
+for t, lat, off in missing[:3]:
+    same = [(r["device"], round(int(r["c_ns"]) / 1e6 - delta, 3), int(r["Q2C_ns"]))
+            for r in rows if int(r["sector"]) * 512 == off]
+    near = [(r["device"], int(r["sector"]) * 512, round(int(r["c_ns"]) / 1e6 - delta, 3))
+            for r in rows if abs(int(r["c_ns"]) / 1e6 - delta - t) <= 5]
+    print(f"missing I/O at {t} ms, {lat} ns, offset {off}: records of its offset "
+          f"{same}; records completed within 5 ms {near}; fio's log around it "
+          f"{[e for e in log if abs(e[0] - t) <= 10]}")
 if not delay:
     sys.exit(1 if bad else 0)
 slow_fio = [(t, lat, off) for t, lat, off in want if lat >= 150e6]
