@@ -190,6 +190,9 @@ if delay and p99:
     wait_dump(pdir)
     p.send_signal(signal.SIGINT)
     rc3 = p.wait()
+# fio's job stops here: every window asked for has ended (SIGINT: fio
+# ends its job and writes its latency log)
+load.send_signal(signal.SIGINT)
 load.wait()
 subprocess.run(f"dmsetup remove {dm}", shell=True, capture_output=True)
 dumps = sorted(glob.glob(f"{wdir}/*.rec"))
