@@ -607,8 +607,12 @@ static void requeue_row(void *arg, const struct row *r)
 /*
  * Requests the driver gives back (R): a null_blk device throttled to
  * 1 MB/s (its mbps attribute: 20 KiB every 20 ms) returns the requests
- * over its budget to blk-mq, which requeues them (4 KiB writes at depth
- * 8: a request larger than the budget would never pass).  Each record's requeues, summed, are
+ * over its budget to blk-mq, which requeues them.  16 KiB writes, 8 at
+ * a time in one io_submit: the second request of a tick goes over the
+ * budget however slowly the guest submits (4 KiB writes submitted one
+ * by one needed five in 20 ms, and the debug kernel, its CPUs shared
+ * with two other guests, submitted none that fast: no R at all); a
+ * request larger than the budget would never pass.  Each record's requeues, summed, are
  * blktrace's R events of the same run, and the device's requests are
  * the rows.
  */
@@ -631,7 +635,7 @@ TEST_F_TIMEOUT(records, requeues_against_blktrace, 300)
 	ASSERT_EQ(0, wait_disk(disk));
 	before = completed(disk);
 	snprintf(path, sizeof(path),
-		 "fio --name=r --filename=/dev/%s --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=8 --number_ios=200 --size=512M --eta=never --output=/dev/null",
+		 "fio --name=r --filename=/dev/%s --rw=randwrite --bs=16k --direct=1 --ioengine=libaio --iodepth=8 --iodepth_batch_submit=8 --number_ios=200 --size=512M --eta=never --output=/dev/null",
 		 disk);
 	ASSERT_EQ(0, trace_with_blktrace(disk, path)) TH_LOG("%s", slurp(ERR));
 	done = completed(disk) - before;
