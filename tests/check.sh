@@ -104,7 +104,8 @@ stage() {
 # debug kernel, on a cold cache still building (debug_prep) while the
 # others run.  With one CPU, one lane.
 run_guests() {
-	local k lane l1=() l2=() l3=()
+	local k lane lanes=3 l1=() l2=() l3=()
+	[ "$(nproc)" -lt 2 ] && lanes=1
 	for k in "$@"; do
 		case $k in
 		installed-*|locks) lane=1 ;;
@@ -112,7 +113,7 @@ run_guests() {
 		cpus8-*) lane=3 ;;
 		*) lane=$(kernel_field "$k" lane) ;;
 		esac
-		[ "$(nproc)" -lt 2 ] && lane=1
+		[ "$lanes" = 1 ] && lane=1
 		case $k,$lane in
 		installed-*) l1=("$k" "${l1[@]}") ;;
 		*,1) l1+=("$k") ;;
