@@ -446,9 +446,10 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 }
 
 /*
- * Exports to the KUnit suites only: <kunit/visibility.h>, v6.2 ("kunit:
- * add macro to allow conditionally exposing static symbols to tests");
- * before, symbol namespaces (v5.4) or GPL exports (RHEL 8).  Namespaces
+ * Exports to the KUnit suites only, and functions static but for them
+ * (VISIBLE_IF_KUNIT): <kunit/visibility.h>, v6.2 ("kunit: add macro to
+ * allow conditionally exposing static symbols to tests"); before, symbol
+ * namespaces (v5.4) or GPL exports (RHEL 8).  Namespaces
  * are string literals since v6.13 ("module: Convert symbol namespace...").
  */
 #ifdef IOLAT_HAVE_KUNIT_VISIBILITY
@@ -456,10 +457,13 @@ static inline bool iolat_rq_passthrough(const struct request *rq)
 #elif IS_ENABLED(CONFIG_KUNIT) && defined(IOLAT_HAVE_SYMBOL_NS)
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) \
 	EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#define VISIBLE_IF_KUNIT
 #elif IS_ENABLED(CONFIG_KUNIT)
 #define EXPORT_SYMBOL_IF_KUNIT(symbol) EXPORT_SYMBOL_GPL(symbol)
+#define VISIBLE_IF_KUNIT
 #else
 #define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#define VISIBLE_IF_KUNIT static
 #endif
 
 #if defined(IOLAT_HAVE_SYMBOL_NS) && defined(IOLAT_HAVE_SYMBOL_NS_IDENT)

@@ -197,4 +197,10 @@ static __always_inline u64 iolat_bio_queue_ns(struct iolat_session *s,
 	return iolat_bio_queue_clock(s, st, stamp, j);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* block_split's stage (probe_bio.c), for the suite iolat_stash */
+void iolat_split(struct iolat_session *s, struct iolat_dev *first,
+		 struct bio *split);
+#endif
+
 #endif /* _IOLAT_STASH_H */

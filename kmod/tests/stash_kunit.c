@@ -2,7 +2,8 @@
 /*
  * KUnit suite "iolat_stash": the per-CPU stash of bios' early stamps
  * (kmod/stash.h) and the stamps' 51-bit clock: lookup newest first,
- * reuse in order, release, a request first seen on another CPU.
+ * reuse in order, release, a request first seen on another CPU, a bio
+ * split after its submitter moved.
  */
 #include <kunit/test.h>
 #include <linux/blk_types.h>
@@ -185,10 +186,74 @@ static void iolat_stash_remote_test(struct kunit *test)
 	put_cpu();
 }
 
+/*
+ * block_split on a CPU whose stash has no entry for the bio being split
+ * (its submitter moved between Q and X): the rest, still the original
+ * bio, and the front cut off it both get the original's Q and submitter
+ * and the split mark; the entry is moved from the other CPU's stash.
+ */
+static void iolat_split_moved_test(struct kunit *test)
+{
+	struct iolat_session *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct iolat_dev *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct iolat_cpu *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct iolat_cpu *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct iolat_stash_entry *e, *rest, *front;
+	struct bio *parent = &stash_bios[0], *split = &stash_bios[1];
+	int self, other;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	s->cpu = kunit_kcalloc(test, nr_cpu_ids, sizeof(*s->cpu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->cpu);
+	s->stop_ns = U64_MAX;		/* armed since 0 */
+	s->want_who = true;
+	d->kind = IOLAT_DEV_DISK;
+	split->bi_private = parent;
+	self = get_cpu();
+	for_each_possible_cpu(other)
+		if (other != self)
+			break;
+	if (other >= nr_cpu_ids) {
+		put_cpu();
+		kunit_skip(test, "one possible CPU: no other stash");
+	}
+	s->cpu[self] = a;
+	s->cpu[other] = b;
+	/* Q on the other CPU */
+	e = iolat_stash_claim(&b->stash);
+	e->q_ns = 41;
+	e->who.pid = 43;
+	e->flags = IOLAT_F_SUBMITTER;
+	iolat_stash_publish(e, parent);
+
+	iolat_split(s, d, split);
+	rest = iolat_stash_find(&a->stash, parent);
+	front = iolat_stash_find(&a->stash, split);
+	put_cpu();
+	split->bi_private = NULL;
+
+	KUNIT_EXPECT_NULL(test, iolat_stash_find(&b->stash, parent));
+	KUNIT_ASSERT_NOT_NULL(test, rest);
+	KUNIT_ASSERT_NOT_NULL(test, front);
+	KUNIT_EXPECT_EQ(test, rest->q_ns, 41ULL);
+	KUNIT_EXPECT_EQ(test, rest->who.pid, 43U);
+	KUNIT_EXPECT_EQ(test, rest->flags,
+			(u32)(IOLAT_F_SUBMITTER | IOLAT_F_SPLIT));
+	KUNIT_EXPECT_EQ(test, front->q_ns, 41ULL);
+	KUNIT_EXPECT_EQ(test, front->who.pid, 43U);
+	KUNIT_EXPECT_EQ(test, front->flags,
+			(u32)(IOLAT_F_SUBMITTER | IOLAT_F_SPLIT));
+	KUNIT_EXPECT_EQ(test, local64_read(&a->stats[IOLAT_S_SPLITS]), 1);
+}
+
 static struct kunit_case iolat_stash_cases[] = {
 	KUNIT_CASE(iolat_stash_test),
 	KUNIT_CASE(iolat_stash_release_test),
 	KUNIT_CASE(iolat_stash_remote_test),
+	KUNIT_CASE(iolat_split_moved_test),
 	KUNIT_CASE(iolat_stamp_test),
 	{}
 };
