@@ -262,7 +262,8 @@ guest_why() {
 # guest_detail KERNEL STATUS: what the digest shows of a guest suite
 # that did not pass: the rig's own lines and the last console lines of a
 # guest that could not run; else the first failed assertions of each
-# failed test, the kernel reports and KUnit's failures.
+# failed test, each with the line its test logged after it (TH_LOG), the
+# kernel reports and KUnit's failures.
 guest_detail() {
 	local log=$OUT/guest-$1.log res=$OUT/$1
 	if [ "$2" = 125 ]; then
@@ -271,7 +272,8 @@ guest_detail() {
 		return
 	fi
 	cat "$res"/*.tap 2>/dev/null |
-		grep -E '^# [a-z_/]+\.c:[0-9]+:[a-z_0-9]+:(Expected|.*[Ff]ail)' | head -n 4
+		grep -E -A1 '^# [a-z_/]+\.c:[0-9]+:[a-z_0-9]+:(Expected|.*[Ff]ail)' |
+		grep -v '^--$' | head -n 4
 	grep -h -m2 -F -f tests/kernel-reports "$res/kernel.log" 2>/dev/null
 	grep -E '\[FAILED\]|# .*: (FAIL|ASSERTION)' "$log" | head -n 2
 }

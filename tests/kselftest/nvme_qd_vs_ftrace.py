@@ -31,7 +31,7 @@ EV = re.compile(r"\s(\d+\.\d+): nvme_(setup_cmd|complete_rq): .*?"
 def main():
     out, truth = defaultdict(set), defaultdict(list)
     events = 0
-    with open(sys.argv[1]) as f:
+    with open(sys.argv[1], errors="replace") as f:
         for line in f:
             m = EV.search(line)
             if not m or m.group(3) == "0":
