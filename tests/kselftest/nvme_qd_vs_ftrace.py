@@ -6,7 +6,8 @@
 # The queue depth at setup of each NVMe command iolat recorded (`trace
 # --nvme -o csv`, its qd column) against the one nvme-core's own events of
 # the same run say (ftrace's text, nvme_test's qd_against_ftrace): the
-# events are replayed in time order, a command outstanding on its qid
+# events are replayed in the order of the trace (ftrace's counter clock:
+# one count for all CPUs), a command outstanding on its qid
 # from its nvme_setup_cmd to its nvme_complete_rq; at a setup the truth
 # is the number outstanding on that qid before it.  Commands pair by qid
 # and command id, in setup order.  A completion is matched to its setup by
@@ -24,7 +25,7 @@ from collections import defaultdict
 
 from depths import differ
 
-EV = re.compile(r"\s(\d+\.\d+): nvme_(setup_cmd|complete_rq): .*?"
+EV = re.compile(r"\s(\d+(?:\.\d+)?): nvme_(setup_cmd|complete_rq): .*?"
                 r"qid=(\d+), cmdid=(\d+)")
 
 
