@@ -122,17 +122,18 @@ static void iolat_stamp_test(struct kunit *test)
 }
 
 /*
- * A request first seen on a CPU other than its submitter's takes its
- * entry from that CPU's stash, once; entries of this CPU and entries
- * claimed for another bio are left alone.
+ * A session with parts for two CPUs, this one (@mine) and another
+ * (@theirs); every other CPU has none, as if it had not been online.
+ * Preemption is off from here to the caller's put_cpu().  The test is
+ * skipped where there is no other possible CPU.
  */
-static void iolat_stash_remote_test(struct kunit *test)
+static struct iolat_session *stash_two_cpus(struct kunit *test,
+					    struct iolat_cpu **mine,
+					    struct iolat_cpu **theirs)
 {
 	struct iolat_session *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
-	struct iolat_stash_entry copy, *e;
 	struct iolat_cpu *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct iolat_cpu *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
-	struct iolat_stash *mine, *theirs;
 	int self, other;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -148,11 +149,27 @@ static void iolat_stash_remote_test(struct kunit *test)
 		put_cpu();
 		kunit_skip(test, "one possible CPU: no other stash");
 	}
-	/* the two CPUs' parts; every other CPU has none (not online) */
 	s->cpu[self] = a;
 	s->cpu[other] = b;
-	mine = &s->cpu[self]->stash;
-	theirs = &s->cpu[other]->stash;
+	*mine = a;
+	*theirs = b;
+	return s;
+}
+
+/*
+ * A request first seen on a CPU other than its submitter's takes its
+ * entry from that CPU's stash, once; entries of this CPU and entries
+ * claimed for another bio are left alone.
+ */
+static void iolat_stash_remote_test(struct kunit *test)
+{
+	struct iolat_stash_entry copy, *e;
+	struct iolat_stash *mine, *theirs;
+	struct iolat_cpu *a, *b;
+	struct iolat_session *s = stash_two_cpus(test, &a, &b);
+
+	mine = &a->stash;
+	theirs = &b->stash;
 	e = iolat_stash_claim(theirs);
 	e->q_ns = 11;
 	e->g_ns = 12;
@@ -194,34 +211,18 @@ static void iolat_stash_remote_test(struct kunit *test)
  */
 static void iolat_split_moved_test(struct kunit *test)
 {
-	struct iolat_session *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct iolat_dev *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
-	struct iolat_cpu *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
-	struct iolat_cpu *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct iolat_stash_entry *e, *rest, *front;
 	struct bio *parent = &stash_bios[0], *split = &stash_bios[1];
-	int self, other;
+	struct iolat_session *s;
+	struct iolat_cpu *a, *b;
 
-	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	s->cpu = kunit_kcalloc(test, nr_cpu_ids, sizeof(*s->cpu), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, s->cpu);
+	d->kind = IOLAT_DEV_DISK;
+	s = stash_two_cpus(test, &a, &b);
 	s->stop_ns = U64_MAX;		/* armed since 0 */
 	s->want_who = true;
-	d->kind = IOLAT_DEV_DISK;
 	split->bi_private = parent;
-	self = get_cpu();
-	for_each_possible_cpu(other)
-		if (other != self)
-			break;
-	if (other >= nr_cpu_ids) {
-		put_cpu();
-		kunit_skip(test, "one possible CPU: no other stash");
-	}
-	s->cpu[self] = a;
-	s->cpu[other] = b;
 	/* Q on the other CPU */
 	e = iolat_stash_claim(&b->stash);
 	e->q_ns = 41;
