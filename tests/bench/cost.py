@@ -124,13 +124,10 @@ PEERS = ("bcc", "bpftrace-kp", "bpftrace-tp")
 # and +110 over export over 100 000 I/Os, +110 over 250 000 at QD 1: some
 # 10 million instructions of the CLI's are once a run (export's own
 # figure moves by 60 between runs).
-# Each figure is fio's runtime to 1 ms, 10 instructions per I/O at 100 000
-# I/Os, and stream's own figure moved from 2450 to 2510 between runs of
-# the same code; so a bound over another mode's figure holds the spread
-# measured on 2026-11-30 plus those 10 and 20: file-cgroups was +80 to
-# +100 over file in four runs (CI: +100 at QD 1 against the bound of 90
-# then), stream-cgroups +240 to +270 over stream.  A record's cgroup sent
-# as ABI 5 sent it (+500, +660) is still far over.
+# Each figure is fio's runtime to 1 ms (10 instructions per I/O at 100 000
+# I/Os) and moves between runs of the same code, so a bound over another
+# mode's figure is the spread measured over runs plus that resolution
+# (docs/bench.md gives the runs); ABI 5's cgroup (+500, +660) is far over.
 RELATIVE = {"stream-cgfilter": ("stream", 60), "file-cgroups": ("file", 120),
             "stream-cgroups": ("stream", 300),
             "counters-cgroups": ("counters", 100),
