@@ -53,38 +53,30 @@ static void nl_extack(struct iolat_nl *nl, const struct nlmsghdr *nlh,
 	nl_extack_tlvs(nl, nlh, off);
 }
 
-static int cb_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+/*
+ * An NLMSG_ERROR: the request's failure, or its ack (error 0), which
+ * leaves a reply's own error (on_valid()) as it is.
+ */
+static void on_error(struct iolat_req *req, const struct nlmsghdr *nlh)
 {
-	struct iolat_req *req = arg;
-	const struct nlmsghdr *nlh =
-		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
 
-	(void)who;
-	req->err = e->error;
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
+		req->err = -EPROTO;
+	} else if (e->error) {
+		req->err = e->error;
+		nl_extack(req->nl, nlh, e);
+	}
 	req->done = true;
-	nl_extack(req->nl, nlh, e);
-	return NL_STOP;
-}
-
-static int cb_ack(struct nl_msg *msg, void *arg)
-{
-	struct iolat_req *req = arg;
-
-	(void)msg;
-	req->done = true;
-	return NL_STOP;
 }
 
 /* End of a dump; its payload is the dump's own error, if it failed. */
-static int cb_finish(struct nl_msg *msg, void *arg)
+static void on_done(struct iolat_req *req, const struct nlmsghdr *nlh)
 {
-	struct iolat_req *req = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-
 	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
 		int err;
 
-		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
 		if (err < 0) {
 			req->err = err;
 			/* a dump's error: its message follows the errno */
@@ -92,20 +84,76 @@ static int cb_finish(struct nl_msg *msg, void *arg)
 		}
 	}
 	req->done = true;
-	return NL_STOP;
 }
 
-static int cb_valid(struct nl_msg *msg, void *arg)
+static void on_valid(struct iolat_req *req, struct nlmsghdr *nlh)
 {
-	struct iolat_req *req = arg;
 	struct nlattr *tb[IOLAT_A_MAX + 1];
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, IOLAT_A_MAX, NULL) < 0)
-		return NL_SKIP;
-	req->nlh = nlmsg_hdr(msg);
-	if (req->reply && req->reply(req, tb) < 0)
-		return NL_STOP;
-	return NL_OK;
+	if (genlmsg_parse(nlh, 0, tb, IOLAT_A_MAX, NULL) < 0)
+		return;
+	req->nlh = nlh;
+	if (req->reply && req->reply(req, tb) < 0 && !req->err)
+		req->err = -EPROTO;
+}
+
+/*
+ * One read of the socket into the buffer it keeps, each message of this
+ * request handed on in place: a READ's records are not copied or
+ * allocated once more on their way to the decoder (libnl's receive
+ * allocated a buffer, then a zeroed copy, per message).
+ */
+static int nl_recv_once(struct iolat_nl *nl, struct iolat_req *req,
+			uint32_t seq)
+{
+	uint32_t port = nl_socket_get_local_port(nl->sk);
+	struct iovec iov = { .iov_base = nl->rbuf, .iov_len = NL_RBUF_SIZE };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct nlmsghdr *nlh;
+	ssize_t len;
+	int rem;
+
+	do
+		len = recvmsg(nl_socket_get_fd(nl->sk), &mh, 0);
+	while (len < 0 && errno == EINTR);
+	if (len >= 0 && (mh.msg_flags & MSG_TRUNC)) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg),
+			 "a reply of the module was larger than %u bytes",
+			 NL_RBUF_SIZE);
+		return -EIO;
+	}
+	if (len < 0) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s",
+			 strerror(errno));
+		return -EIO;
+	}
+	if (!len) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg),
+			 "the netlink socket was closed");
+		return -EIO;
+	}
+	rem = len;
+	for (nlh = (struct nlmsghdr *)nl->rbuf; NLMSG_OK(nlh, rem);
+	     nlh = NLMSG_NEXT(nlh, rem)) {
+		/* another request's late reply, or not to this socket */
+		if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != port)
+			continue;
+		switch (nlh->nlmsg_type) {
+		case NLMSG_NOOP:
+		case NLMSG_OVERRUN:
+			break;
+		case NLMSG_ERROR:
+			on_error(req, nlh);
+			break;
+		case NLMSG_DONE:
+			on_done(req, nlh);
+			break;
+		default:
+			on_valid(req, nlh);
+			break;
+		}
+	}
+	return 0;
 }
 
 /* Send @msg (consumed) and process replies until the request ends. */
@@ -113,35 +161,23 @@ int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
 		int (*reply)(struct iolat_req *, struct nlattr **), void *arg)
 {
 	struct iolat_req req = { .nl = nl, .reply = reply, .arg = arg };
-	struct nl_cb *cb;
+	uint32_t seq;
 	int ret;
 
 	nl->errmsg[0] = '\0';
-	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	if (!cb) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, cb_valid, &req);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, cb_ack, &req);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, cb_finish, &req);
-	nl_cb_err(cb, NL_CB_CUSTOM, cb_error, &req);
-	ret = nl_send_auto(nl->sk, msg);
+	/* a request ends in its ack, a dump in NLMSG_DONE */
+	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	nl_complete_msg(nl->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	ret = nl_send(nl->sk, msg);
 	nlmsg_free(msg);
-	if (ret < 0) {
-		nl_cb_put(cb);
+	if (ret < 0)
 		return -EIO;
-	}
 	while (!req.done) {
-		ret = nl_recvmsgs(nl->sk, cb);
-		if (ret < 0 && !req.done) {
-			snprintf(nl->errmsg, sizeof(nl->errmsg), "%s",
-				 nl_geterror(ret));
-			req.err = -EIO;
-			break;
-		}
+		ret = nl_recv_once(nl, &req, seq);
+		if (ret < 0)
+			return ret;
 	}
-	nl_cb_put(cb);
 	return req.err;
 }
 
@@ -180,7 +216,8 @@ struct iolat_nl *iolat_nl_open(void)
 	if (!nl)
 		return NULL;
 	nl->sk = nl_socket_alloc();
-	if (!nl->sk || genl_connect(nl->sk) < 0) {
+	nl->rbuf = malloc(NL_RBUF_SIZE);
+	if (!nl->sk || !nl->rbuf || genl_connect(nl->sk) < 0) {
 		iolat_nl_close(nl);
 		errno = EIO;
 		return NULL;
@@ -190,9 +227,6 @@ struct iolat_nl *iolat_nl_open(void)
 		   &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
 		   &one, sizeof(one));
-	/* a dump message is at most 32 KiB: take it in one read */
-	nl_socket_disable_msg_peek(nl->sk);
-	nl_socket_set_msg_buf_size(nl->sk, 64 * 1024);
 	nl->family = genl_ctrl_resolve(nl->sk, IOLAT_GENL_NAME);
 	if (nl->family < 0) {
 		iolat_nl_close(nl);
@@ -218,6 +252,7 @@ void iolat_nl_close(struct iolat_nl *nl)
 		return;
 	if (nl->sk)
 		nl_socket_free(nl->sk);
+	free(nl->rbuf);
 	free(nl);
 }
 

@@ -13,8 +13,15 @@
 #include <netlink/netlink.h>
 #include <netlink/genl/genl.h>
 
+/*
+ * The replies' buffer: a dump's message is at most 32 KiB (the kernel's
+ * cap of a dump's skb, with a reader's buffer this large)
+ */
+#define NL_RBUF_SIZE	(64 * 1024)
+
 struct iolat_nl {
 	struct nl_sock *sk;
+	void *rbuf;		/* NL_RBUF_SIZE bytes, for every reply */
 	int family;
 	char errmsg[256];	/* the kernel's extended-ack message, if any */
 	/* START's flight recorder (IOLAT_A_WATCH), or NULL */
