@@ -58,7 +58,9 @@ struct iolat_session *iolat_nl_dump_session(struct netlink_callback *cb)
 /*
  * One message with as many of @cpu's records as fit in @skb, and as
  * @left allows: the records the CPU has left to give in this dump, plus
- * one.
+ * one.  Each slot's sequence is read once, by the copy, which stops at
+ * the first record still being written: the CPU has given all it can
+ * in this dump then.
  * Return: true if records are left to give that did not fit.
  */
 static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
@@ -66,13 +68,12 @@ static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 			      struct iolat_session *s, struct iolat_ring *r,
 			      int cpu, unsigned int size, unsigned long *left)
 {
-	unsigned int avail, room, n;
+	unsigned int want, room, n;
 	struct nlattr *nla;
 	void *hdr;
 
-	avail = iolat_ring_readable(r, min_t(unsigned long, *left - 1,
-					     (U16_MAX - NLA_HDRLEN) / size));
-	if (!avail)
+	want = min_t(unsigned long, *left - 1, (U16_MAX - NLA_HDRLEN) / size);
+	if (!want)
 		return false;
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  fam, NLM_F_MULTI, IOLAT_CMD_READ);
@@ -82,14 +83,26 @@ static bool iolat_nl_read_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	    nla_put_u32(skb, IOLAT_A_RECORD_SIZE, size))
 		goto full;
 	room = skb_tailroom(skb);
-	n = room > NLA_HDRLEN ? min(avail, (room - NLA_HDRLEN) / size) : 0;
+	n = room > NLA_HDRLEN ? min(want, (room - NLA_HDRLEN) / size) : 0;
 	if (!n)
 		goto full;
 	nla = nla_reserve(skb, IOLAT_A_RECORDS, n * size);
 	if (!nla)
 		goto full;
-	/* published records stay published: all n are there */
-	WARN_ON_ONCE(iolat_ring_read(r, nla_data(nla), n, size) != n);
+	want = n;
+	n = iolat_ring_read(r, nla_data(nla), want, size);
+	if (!n) {
+		genlmsg_cancel(skb, hdr);
+		*left = 1;
+		return false;
+	}
+	if (n < want) {
+		/* the attribute ends after the records copied */
+		nla->nla_len = nla_attr_size(n * size);
+		skb_trim(skb, (unsigned char *)nla + nla_total_size(n * size) -
+			      skb->data);
+		*left = n + 1;
+	}
 	iolat_count_task(s, IOLAT_S_COPIED, n);
 	genlmsg_end(skb, hdr);
 	*left -= n;
@@ -141,8 +154,9 @@ lost:
 /*
  * READ dump state: args[0] the CPU being drained (0 at the start), and
  * args[1] the records it has left to give, plus one (0: not counted
- * yet).  A CPU gives the records it had published when the dump came to
- * it, and no more, so that a dump ends however fast records come in.
+ * yet).  A CPU gives at most the records it had reserved when the dump
+ * came to it, up to the first one still being written, so that a dump
+ * ends however fast records come in.
  */
 int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct genl_family *fam)
@@ -173,14 +187,19 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			continue;
 		r = &c->ring;
 		if (!cb->args[1])
-			cb->args[1] = iolat_ring_readable(r, r->mask + 1) + 1;
+			cb->args[1] = iolat_ring_pending(r) + 1;
 		if (iolat_nl_read_cpu(skb, cb, fam, s, r, cpu, size,
 				      &cb->args[1]))
 			break;
 	}
 	cb->args[0] = cpu;
 	iolat_session_unlock();
-	return skb->len;
+	/*
+	 * Every CPU done: 0 ends the dump, and netlink puts NLMSG_DONE
+	 * after the records in this skb, not in one of its own (a dump's
+	 * skb is 32 KiB, zeroed where init_on_alloc is on, as on Debian)
+	 */
+	return cpu < nr_cpu_ids ? skb->len : 0;
 }
 
 static int iolat_nl_put_hwqs(struct sk_buff *skb, struct iolat_session *s,

@@ -55,28 +55,6 @@ void iolat_ring_free(struct iolat_ring *r)
 EXPORT_SYMBOL_IF_KUNIT(iolat_ring_free);
 
 /**
- * iolat_ring_readable() - count the records ready to read
- * @r: the ring (any CPU's); callers serialise readers
- * @max: stop counting there
- *
- * Only grows until the next iolat_ring_read().
- *
- * Return: how many records, in order from the oldest, are published.
- */
-unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max)
-{
-	unsigned long pos = r->tail;
-	unsigned int n;
-
-	for (n = 0; n < max; n++, pos++)
-		/* pairs with iolat_ring_publish() */
-		if (smp_load_acquire(&iolat_ring_slot(r, pos)->seq) != pos + 1)
-			break;
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(iolat_ring_readable);
-
-/**
  * iolat_ring_read() - consume published records
  * @r: the ring (any CPU's); callers serialise readers
  * @dst: where to copy the records, with no alignment needed

@@ -143,11 +143,20 @@ static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
 	smp_store_release(&slot->seq, pos + 1);
 }
 
+/*
+ * The records reserved and not consumed: the reader's bound, of which
+ * iolat_ring_read() copies those published in order.  Any CPU's ring;
+ * callers serialise readers.
+ */
+static inline unsigned long iolat_ring_pending(struct iolat_ring *r)
+{
+	return (unsigned long)local_read(&r->head) - READ_ONCE(r->tail);
+}
+
 int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 		    unsigned int stride, int node);
 size_t iolat_ring_bytes(unsigned int nr_slots, unsigned int stride);
 void iolat_ring_free(struct iolat_ring *r);
-unsigned int iolat_ring_readable(struct iolat_ring *r, unsigned int max);
 unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
 			     unsigned int size);
 
