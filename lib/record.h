@@ -74,6 +74,34 @@ static inline int iolat_stage_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns,
 }
 
 /**
+ * iolat_stages_ns() - every stage of a request at once
+ * @q_ns: Q, or 0 if not seen; likewise @g_ns, @i_ns, @d_ns and @c_ns
+ * @g_ns: G
+ * @i_ns: I
+ * @d_ns: D
+ * @c_ns: C
+ * @ns: [IOLAT_STAGE_NR], set for each stage known
+ *
+ * iolat_stage_ns() of each stage, each with its stage a constant, so
+ * that the compiler keeps only the compares (the CLI takes every stage
+ * of every record).
+ *
+ * Return: a bit (1 << stage) per stage known.
+ */
+static inline unsigned int iolat_stages_ns(__u64 q_ns, __u64 g_ns, __u64 i_ns,
+					   __u64 d_ns, __u64 c_ns, __u64 *ns)
+{
+#define IOLAT_STAGE_BIT(st)						\
+	(iolat_stage_ns(q_ns, g_ns, i_ns, d_ns, c_ns, st, &ns[st]) << (st))
+	return IOLAT_STAGE_BIT(IOLAT_STAGE_Q2G) |
+	       IOLAT_STAGE_BIT(IOLAT_STAGE_G2I) |
+	       IOLAT_STAGE_BIT(IOLAT_STAGE_I2D) |
+	       IOLAT_STAGE_BIT(IOLAT_STAGE_D2C) |
+	       IOLAT_STAGE_BIT(IOLAT_STAGE_Q2C);
+#undef IOLAT_STAGE_BIT
+}
+
+/**
  * iolat_latency_ns() - a request's latency from its stage times
  * @q_ns: Q, or 0 if not seen; likewise @g_ns, @i_ns and @d_ns
  * @g_ns: G

@@ -66,6 +66,7 @@ static void fill(struct iolat_record *r, unsigned int n)
 
 struct ctx {
 	struct iolat_an an;
+	struct iolat_dev_lookup lookup;
 	struct iolat_dev_req devs[2];
 	uint64_t base;		/* the last payload's time */
 };
@@ -74,7 +75,7 @@ struct ctx {
 static void on_record(void *arg, const struct iolat_record *r)
 {
 	struct ctx *c = arg;
-	int d = iolat_dev_index(c->devs, 2, r);
+	int d = iolat_dev_find(&c->lookup, c->devs, 2, r);
 
 	if (d >= 0)
 		iolat_an_record(&c->an, d, r);
@@ -160,6 +161,7 @@ static double ingest(struct iolat_record *msgs, uint64_t records)
 		exit(2);
 	}
 	iolat_an_free(&c.an);
+	iolat_dev_lookup_free(&c.lookup);
 	return done / t;
 }
 

@@ -124,38 +124,34 @@ const struct iolat_hist *iolat_an_total(const struct iolat_an_op *op,
 /* A record's stage times, worked out once for every histogram. */
 struct stage_ns {
 	unsigned int known;	/* bit per stage */
-	uint64_t ns[IOLAT_AN_STAGES];
+	__u64 ns[IOLAT_AN_STAGES];
 };
 
 static void stages_of(const struct iolat_record *r, struct stage_ns *t)
 {
-	unsigned int s;
+	uint64_t v;
 
-	__u64 v;
-
-	t->known = 0;
-	for (s = 0; s < IOLAT_STAGE_NR; s++) {
-		if (iolat_stage_ns(r->q_ns, r->g_ns, r->i_ns, r->d_ns, r->c_ns,
-				   s, &v)) {
-			t->ns[s] = v;
-			t->known |= 1U << s;
-		}
-	}
-	if (iolat_an_stage(r, IOLAT_AN_NVME, &t->ns[IOLAT_AN_NVME]))
+	t->known = iolat_stages_ns(r->q_ns, r->g_ns, r->i_ns, r->d_ns,
+				   r->c_ns, t->ns);
+	if ((r->flags & IOLAT_F_NVME) && iolat_an_stage(r, IOLAT_AN_NVME, &v)) {
+		t->ns[IOLAT_AN_NVME] = v;
 		t->known |= 1U << IOLAT_AN_NVME;
+	}
 }
 
 static void op_add(struct iolat_an *an, struct iolat_an_op *op,
 		   const struct iolat_record *r, const struct stage_ns *t)
 {
-	unsigned int s;
+	unsigned int known = t->known, s;
 
 	op->ios++;
 	op->bytes += r->bytes;
 	op->bios += r->nr_bios ? r->nr_bios : 1;
-	for (s = 0; s < IOLAT_AN_STAGES; s++)
-		if (t->known & (1U << s))
-			iolat_an_hist_add(an, &op->hist[s], t->ns[s]);
+	/* the stages known, lowest first */
+	for (; known; known &= known - 1) {
+		s = __builtin_ctz(known);
+		iolat_an_hist_add(an, &op->hist[s], t->ns[s]);
+	}
 }
 
 /* Same name: the same bytes (the usual case, two loads), or same string. */
@@ -426,7 +422,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	unsigned int op = iolat_an_op(r);
 	struct iolat_an_dev *d = &an->devs[dev];
 	struct iolat_an_group *g;
-	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns, first;
+	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns, first, lat;
 	struct stage_ns t;
 
 	begin(an);
@@ -476,12 +472,15 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	}
 	if (d->sectors && r->bytes)
 		d->lba[lba_bucket(d, r->sector)]++;
+	/* its latency: Q2C where Q was seen, as iolat_latency_ns() says */
+	lat = t.known & (1U << IOLAT_STAGE_Q2C) ? t.ns[IOLAT_STAGE_Q2C] :
+						  iolat_record_latency(r);
 	if (d->nr_parts) {
 		struct iolat_an_part *p = part_of(d, r);
 
 		p->ios++;
 		p->bytes += r->bytes;
-		iolat_an_hist_add(an, &p->lat, iolat_record_latency(r));
+		iolat_an_hist_add(an, &p->lat, lat);
 	}
 	g = group_find(an, dev, r);
 	if (!g) {
@@ -489,7 +488,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	} else {
 		g->ios++;
 		g->bytes += r->bytes;
-		iolat_an_hist_add(an, &g->lat, iolat_record_latency(r));
+		iolat_an_hist_add(an, &g->lat, lat);
 	}
 }
 

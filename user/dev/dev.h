@@ -127,6 +127,9 @@ struct iolat_dev_lookup {
 	struct iolat_dev_key *keys;
 	unsigned int nr;		/* devices indexed; 0: to build */
 	size_t cap;
+	/* the last device found: a stream's records come in runs of one */
+	uint64_t last_devt;
+	int last_index;
 };
 int iolat_dev_find(struct iolat_dev_lookup *l,
 		   const struct iolat_dev_req *devs, unsigned int nr,

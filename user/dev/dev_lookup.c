@@ -47,6 +47,8 @@ int iolat_dev_find_num(struct iolat_dev_lookup *l,
 	uint64_t devt = (uint64_t)major << 32 | minor;
 	unsigned int lo = 0, hi, mid, d;
 
+	if (l->nr == nr && nr && devt == l->last_devt)
+		return l->last_index;
 	if (l->nr != nr) {
 		if (l->cap < nr) {
 			struct iolat_dev_key *k = realloc(l->keys,
@@ -69,6 +71,7 @@ int iolat_dev_find_num(struct iolat_dev_lookup *l,
 		}
 		qsort(l->keys, nr, sizeof(*l->keys), dev_key_cmp);
 		l->nr = nr;
+		l->last_devt = UINT64_MAX;	/* no device's */
 	}
 	/* the first key not below devt */
 	hi = nr;
@@ -79,8 +82,11 @@ int iolat_dev_find_num(struct iolat_dev_lookup *l,
 		else
 			hi = mid;
 	}
-	return lo < nr && l->keys[lo].devt == devt ? (int)l->keys[lo].index :
-						     -1;
+	if (lo == nr || l->keys[lo].devt != devt)
+		return -1;
+	l->last_devt = devt;
+	l->last_index = l->keys[lo].index;
+	return l->last_index;
 }
 
 /* The devices changed (their number may not have): build the keys again. */
