@@ -134,6 +134,11 @@ RELATIVE = {"stream-cgfilter": ("stream", 60), "file-cgroups": ("file", 120),
             "export-cgroups": ("export", 260),
             # issue 35: the flight recorder armed, at most aggregate + 200
             "watch": ("aggregate", 200)}
+# issue 48: a mode's added instructions at most a share of a peer's of the
+# same run.  The record stream was 1.08 x blktrace's (+2460 against
+# +2290) before its replies were read in place and its dump stopped
+# scanning each ring twice; the issue's goal is 0.6 (docs/bench.md).
+PEER_RATIO = {"stream": ("blktrace", 1.0)}
 KHDR = "/tmp/iolat-kheaders"
 
 # biolatency.bt's logic on kprobes that 6.1 can attach, and on tracepoints
@@ -760,6 +765,24 @@ def report(args):
         print("cost: %s%s at %s adds %.0f, %s %s's %.0f + %d" %
               ("" if ok else "FAIL ", m, c, x["added"],
                "within" if ok else "over", name, base["added"], more))
+        st |= not ok
+    # a mode against a peer of the same run
+    for (c, m), x in sorted(res.items()):
+        if m not in PEER_RATIO:
+            continue
+        name, ratio = PEER_RATIO[m]
+        base = res.get((c, name))
+        if not base:
+            if args.budgets:
+                print("cost: FAIL %s at %s: no %s to hold it against" %
+                      (m, c, name))
+                st = 1
+            continue
+        ok = x["added"] <= base["added"] * ratio
+        print("cost: %s%s at %s adds %.0f, %.2f x %s's %.0f, %s %.2f" %
+              ("" if ok else "FAIL ", m, c, x["added"],
+               x["added"] / base["added"] if base["added"] else 0, name,
+               base["added"], "within" if ok else "over", ratio))
         st |= not ok
     x = res.get(("qd1", "counters-control"))
     if x and "counters" in limits:

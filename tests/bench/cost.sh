@@ -19,7 +19,9 @@
 #                                 modes with a budget (tests/bench/budgets),
 #                                 and the negative control, a module built
 #                                 with IOLAT_COST_CONTROL, which must go
-#                                 over the counters budget
+#                                 over the counters budget, and blktrace,
+#                                 which the stream is held against
+#                                 (cost.py's PEER_RATIO)
 #
 # Expects build/iolat and build/kmod/6.1/iolat.ko (make check's stages,
 # or make bench's run.sh, build them).
@@ -50,7 +52,7 @@ if [ $check = 1 ]; then
 	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
 		>"$ctl/build.log" 2>&1 ||
 		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }
-	args+=(--ios 100000 --warmup-ios 10000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups,watch
+	args+=(--ios 100000 --warmup-ios 10000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups,watch,blktrace
 	       --control-ko "$ctl/iolat.ko")
 fi
 # make bench's peers run from this machine's root in the guest: missing,
