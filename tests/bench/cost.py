@@ -628,6 +628,16 @@ def splice(args):
     return 0
 
 
+def against(res, table):
+    """Each mode of @table measured, with the mode it is held against:
+    (config, mode, its figures, the other mode, the table's value, the
+    other's figures or None)."""
+    for (c, m), x in sorted(res.items()):
+        if m in table:
+            name, v = table[m]
+            yield c, m, x, name, v, res.get((c, name))
+
+
 def report(args):
     runs = [json.loads(line) for line in
             open(os.path.join(args.dir, "cost.jsonl"))]
@@ -752,11 +762,7 @@ def report(args):
         if x["added"] > bound:
             st = 1
     # a mode's own bound over another's of the same run
-    for (c, m), x in sorted(res.items()):
-        if m not in RELATIVE:
-            continue
-        name, more = RELATIVE[m]
-        base = res.get((c, name))
+    for c, m, x, name, more, base in against(res, RELATIVE):
         if not base:
             print("cost: FAIL %s at %s: no %s to hold it against" % (m, c, name))
             st = 1
@@ -766,12 +772,9 @@ def report(args):
               ("" if ok else "FAIL ", m, c, x["added"],
                "within" if ok else "over", name, base["added"], more))
         st |= not ok
-    # a mode against a peer of the same run
-    for (c, m), x in sorted(res.items()):
-        if m not in PEER_RATIO:
-            continue
-        name, ratio = PEER_RATIO[m]
-        base = res.get((c, name))
+    # a mode against a peer of the same run (make check's: every run
+    # with budgets has the peer)
+    for c, m, x, name, ratio, base in against(res, PEER_RATIO):
         if not base:
             if args.budgets:
                 print("cost: FAIL %s at %s: no %s to hold it against" %
