@@ -93,7 +93,8 @@ FIXTURE_TEARDOWN(sysfs)
  * A record's device by bisection, as the linear search finds it, for
  * 4096 devices in a shuffled order, numbers given twice (a report over
  * two files' devices: the first wins), a number not there, an NVMe admin
- * command by its controller, and after the devices change.
+ * command by its controller, and after the devices change (the last
+ * device found among them too).
  */
 TEST(device_lookup_as_linear_search)
 {
@@ -128,6 +129,13 @@ TEST(device_lookup_as_linear_search)
 	r.minor = 3;
 	iolat_dev_lookup_reset(&l);
 	EXPECT_EQ(0, iolat_dev_find(&l, devs, N, &r));
+	/* the last hit (kept for the next record) moved: not where it was */
+	EXPECT_EQ(0, iolat_dev_find(&l, devs, N, &r));
+	devs[0].minor = 4;
+	devs[1].major = 259;
+	devs[1].minor = 3;
+	iolat_dev_lookup_reset(&l);
+	EXPECT_EQ(1, iolat_dev_find(&l, devs, N, &r));
 	EXPECT_EQ(-1, iolat_dev_find(&l, devs, 0, &r));
 	iolat_dev_lookup_free(&l);
 	free(devs);

@@ -131,9 +131,28 @@ struct iolat_dev_lookup {
 	uint64_t last_devt;
 	int last_index;
 };
-int iolat_dev_find(struct iolat_dev_lookup *l,
-		   const struct iolat_dev_req *devs, unsigned int nr,
-		   const struct iolat_record *r);
+/* @devt's index if it was the last device found among these @nr, else -1 */
+static inline int iolat_dev_last(const struct iolat_dev_lookup *l,
+				 unsigned int nr, uint64_t devt)
+{
+	return l->nr == nr && nr && devt == l->last_devt ? l->last_index : -1;
+}
+
+int iolat_dev_find_slow(struct iolat_dev_lookup *l,
+			const struct iolat_dev_req *devs, unsigned int nr,
+			const struct iolat_record *r);
+
+/* iolat_dev_find_slow(), the last hit inline: the stream's every record */
+static inline int iolat_dev_find(struct iolat_dev_lookup *l,
+				 const struct iolat_dev_req *devs,
+				 unsigned int nr, const struct iolat_record *r)
+{
+	int d = -1;
+
+	if (!(r->flags & IOLAT_F_NVME_ADMIN))
+		d = iolat_dev_last(l, nr, (uint64_t)r->major << 32 | r->minor);
+	return d >= 0 ? d : iolat_dev_find_slow(l, devs, nr, r);
+}
 int iolat_dev_find_num(struct iolat_dev_lookup *l,
 		       const struct iolat_dev_req *devs, unsigned int nr,
 		       uint32_t major, uint32_t minor);

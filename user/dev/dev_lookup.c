@@ -18,7 +18,7 @@ static int dev_key_cmp(const void *a, const void *b)
 }
 
 /**
- * iolat_dev_find() - iolat_dev_index() by bisection
+ * iolat_dev_find_slow() - iolat_dev_index() by bisection
  * @l: the devices' keys, built here when @nr devices are not indexed
  * @devs: the devices
  * @nr: how many
@@ -30,9 +30,9 @@ static int dev_key_cmp(const void *a, const void *b)
  *
  * Return: the index, or -1.
  */
-int iolat_dev_find(struct iolat_dev_lookup *l,
-		   const struct iolat_dev_req *devs, unsigned int nr,
-		   const struct iolat_record *r)
+int iolat_dev_find_slow(struct iolat_dev_lookup *l,
+			const struct iolat_dev_req *devs, unsigned int nr,
+			const struct iolat_record *r)
 {
 	if (r->flags & IOLAT_F_NVME_ADMIN)
 		return iolat_dev_index(devs, nr, r);
@@ -46,9 +46,10 @@ int iolat_dev_find_num(struct iolat_dev_lookup *l,
 {
 	uint64_t devt = (uint64_t)major << 32 | minor;
 	unsigned int lo = 0, hi, mid, d;
+	int last = iolat_dev_last(l, nr, devt);
 
-	if (l->nr == nr && nr && devt == l->last_devt)
-		return l->last_index;
+	if (last >= 0)
+		return last;
 	if (l->nr != nr) {
 		if (l->cap < nr) {
 			struct iolat_dev_key *k = realloc(l->keys,

@@ -500,7 +500,9 @@ int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn,
 		  iolat_event_fn event, void *arg)
 {
 	struct read_ctx ctx = { .fn = fn, .event = event, .arg = arg };
-	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_READ, NLM_F_DUMP);
+	/* no attributes: not libnl's zeroed page, every 10 ms */
+	struct nl_msg *msg = nl_request_size(nl, IOLAT_CMD_READ, NLM_F_DUMP,
+					     NLA_HDRLEN);
 
 	if (!msg)
 		return -ENOMEM;
