@@ -181,13 +181,11 @@ int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
 	return req.err;
 }
 
-/* A request with room for @size bytes of attributes (0: a page's). */
+/* A request with room for @size bytes of attributes. */
 struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd, int flags,
 			       size_t size)
 {
-	struct nl_msg *msg = size ? nlmsg_alloc_size(size + NLMSG_HDRLEN +
-						     GENL_HDRLEN) :
-				    nlmsg_alloc();
+	struct nl_msg *msg = nlmsg_alloc_size(size + NLMSG_HDRLEN + GENL_HDRLEN);
 
 	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
 				flags, cmd, IOLAT_GENL_VERSION)) {
@@ -197,9 +195,16 @@ struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd, int flags,
 	return msg;
 }
 
+/*
+ * A request of a few attributes (at most a nest and a u64 today), at its
+ * size: not libnl's default page, which calloc zeroes, for the requests
+ * sent every 10 ms (READ) or every second (COUNTERS, HIST)
+ */
+#define NL_REQUEST_ATTRS	64
+
 struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags)
 {
-	return nl_request_size(nl, cmd, flags, 0);
+	return nl_request_size(nl, cmd, flags, NL_REQUEST_ATTRS);
 }
 
 const char *iolat_nl_errmsg(const struct iolat_nl *nl)
@@ -500,9 +505,7 @@ int iolat_nl_read(struct iolat_nl *nl, iolat_records_fn fn,
 		  iolat_event_fn event, void *arg)
 {
 	struct read_ctx ctx = { .fn = fn, .event = event, .arg = arg };
-	/* no attributes: not libnl's zeroed page, every 10 ms */
-	struct nl_msg *msg = nl_request_size(nl, IOLAT_CMD_READ, NLM_F_DUMP,
-					     NLA_HDRLEN);
+	struct nl_msg *msg = nl_request(nl, IOLAT_CMD_READ, NLM_F_DUMP);
 
 	if (!msg)
 		return -ENOMEM;

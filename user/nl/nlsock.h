@@ -43,7 +43,7 @@ int nl_transact(struct iolat_nl *nl, struct nl_msg *msg,
 		int (*reply)(struct iolat_req *, struct nlattr **), void *arg);
 /* A request of the family: command @cmd, netlink @flags (NLM_F_DUMP). */
 struct nl_msg *nl_request(struct iolat_nl *nl, uint8_t cmd, int flags);
-/* ... with room for @size bytes of attributes (0: a page's) */
+/* ... with room for @size bytes of attributes */
 struct nl_msg *nl_request_size(struct iolat_nl *nl, uint8_t cmd, int flags,
 			       size_t size);
 
