@@ -16,6 +16,7 @@
 #include <linux/blk-mq.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/capability.h>
 #include <linux/netlink.h>
@@ -551,6 +552,31 @@ static inline bool iolat_capable_perfmon(const struct sk_buff *skb)
 		return true;
 #endif
 	return netlink_capable(skb, CAP_SYS_ADMIN);
+}
+
+/* The same for the task opening /dev/iolat (ring_map.c). */
+static inline bool iolat_task_capable_perfmon(void)
+{
+#ifdef IOLAT_HAVE_CAP_PERFMON
+	if (capable(CAP_PERFMON))
+		return true;
+#endif
+	return capable(CAP_SYS_ADMIN);
+}
+
+/*
+ * A mapping's flags, set in ->mmap() (the mmap lock held for writing):
+ * through vm_flags_set() from v6.3 ("mm: introduce vma->vm_flags wrapper
+ * functions"), which made vma->vm_flags read-only.
+ */
+static inline void iolat_vm_flags_set(struct vm_area_struct *vma,
+				      unsigned long flags)
+{
+#ifdef IOLAT_HAVE_VM_FLAGS_SET
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
 }
 
 /*

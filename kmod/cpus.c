@@ -66,6 +66,7 @@ static int iolat_cpus_alloc(struct iolat_session *s, unsigned int cpu)
 		kvfree(c);
 		return err;
 	}
+	iolat_ring_describe(&c->ring, s->record_size, cpu);
 	/* no clock reading yet for the bios' stamps */
 	c->stash.ref_j = jiffies - IOLAT_REF_JIFFIES;
 	atomic_inc(&s->nr_cpus);

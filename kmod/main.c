@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include "iolat.h"
 #include "clocktest.h"
+#include "ring_map.h"
 
 IOLAT_COMPAT_DATA;
 
@@ -33,6 +34,12 @@ static int __init iolat_init(void)
 		pr_err("cannot register the generic netlink family: %d\n", err);
 		goto out_session;
 	}
+	err = iolat_ring_map_init();
+	if (err) {
+		pr_err("cannot register /dev/iolat: %d\n", err);
+		iolat_netlink_exit();
+		goto out_session;
+	}
 	pr_info("version %s loaded (ABI %d)%s\n", IOLAT_VERSION,
 		IOLAT_ABI_VERSION,
 		missing ? "; block tracepoints missing, tracing unavailable" : "");
@@ -46,6 +53,7 @@ out_session:
 /* The exact reverse of init; no session, probe or work survives it. */
 static void __exit iolat_exit(void)
 {
+	iolat_ring_map_exit();
 	iolat_netlink_exit();
 	iolat_session_exit();
 	iolat_compat_exit();

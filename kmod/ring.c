@@ -5,12 +5,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/mm.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
 #include "compat.h"
 #include "ring.h"
-#include "alloc.h"
 
 /**
  * iolat_ring_init() - set up an empty ring
@@ -31,9 +31,16 @@ int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 	    stride % SMP_CACHE_BYTES)
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
-	r->slots = iolat_zalloc(array_size(nr_slots, stride), node);
-	if (!r->slots)
+	/* whole pages, which the reader may map (ring_map.c) */
+	r->map = vzalloc_node(iolat_ring_bytes(nr_slots, stride), node);
+	if (!r->map)
 		return -ENOMEM;
+	r->slots = (void *)r->map + PAGE_SIZE;
+	r->map->version = IOLAT_RING_MAP_VERSION;
+	r->map->slots = nr_slots;
+	r->map->stride = stride;
+	r->map->data_offset = PAGE_SIZE;
+	r->map->bytes = iolat_ring_bytes(nr_slots, stride);
 	local_set(&r->head, 0);
 	r->mask = nr_slots - 1;
 	r->stride = stride;
@@ -41,15 +48,33 @@ int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_ring_init);
 
-/* What iolat_ring_init() allocates for @nr_slots records of @stride. */
+/* What a mapping reads besides the geometry: its records' size, its CPU. */
+void iolat_ring_describe(struct iolat_ring *r, unsigned int record_size,
+			 int cpu)
+{
+	r->map->record_size = record_size;
+	r->map->cpu = cpu;
+}
+EXPORT_SYMBOL_IF_KUNIT(iolat_ring_describe);
+
+/*
+ * What iolat_ring_init() allocates for @nr_slots records of @stride: the
+ * page of struct iolat_ring_map, then the slots in whole pages.
+ */
 size_t iolat_ring_bytes(unsigned int nr_slots, unsigned int stride)
 {
-	return iolat_alloc_bytes(array_size(nr_slots, stride));
+	return PAGE_SIZE + PAGE_ALIGN(array_size(nr_slots, stride));
 }
+EXPORT_SYMBOL_IF_KUNIT(iolat_ring_bytes);
 
+/*
+ * A mapping's pages outlive the ring: each holds a reference the mapping
+ * took (vm_insert_page()), which vfree() does not drop.
+ */
 void iolat_ring_free(struct iolat_ring *r)
 {
-	kvfree(r->slots);
+	vfree(r->map);
+	r->map = NULL;
 	r->slots = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_ring_free);
@@ -70,7 +95,7 @@ EXPORT_SYMBOL_IF_KUNIT(iolat_ring_free);
 unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
 			     unsigned int size)
 {
-	unsigned long pos = r->tail;
+	unsigned long pos = iolat_ring_tail(r);
 	unsigned int n;
 
 	if (WARN_ON_ONCE(size > r->stride - offsetof(struct iolat_ring_slot, rec)))
@@ -84,7 +109,7 @@ unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
 		memcpy(dst + n * size, &slot->rec, size);
 	}
 	/* the copies are done before writers may reuse the slots */
-	smp_store_release(&r->tail, pos);
+	iolat_ring_set_tail(r, pos);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(iolat_ring_read);

@@ -57,8 +57,10 @@ struct iolat_cpu_stats {
 };
 
 /*
- * One CPU's ring.  The first cache line is written only by that CPU; tail,
- * written by the reader once per drain, has a line of its own.
+ * One CPU's ring.  Its line is written only by that CPU.  The slots
+ * follow a page of struct iolat_ring_map (linux/iolat.h): the reader's
+ * tail, written once per drain (by the module's READ, or by the CLI in
+ * its mapping, ring_map.c), and the geometry a mapping reads.
  */
 struct iolat_ring {
 	local_t head;			/* next position to reserve */
@@ -67,8 +69,21 @@ struct iolat_ring {
 	unsigned int stride;		/* iolat_ring_stride() */
 	/* a recorder's (watch.h): the latest completion overwritten */
 	u64 lost_ns;
-	unsigned long tail ____cacheline_aligned; /* first not consumed */
+	struct iolat_ring_map *map;	/* tail: the first not consumed */
 };
+
+/* The reader's position; the reader alone writes it. */
+static inline unsigned long iolat_ring_tail(const struct iolat_ring *r)
+{
+	return READ_ONCE(r->map->tail);
+}
+
+/* The slots below @pos are free again. */
+static inline void iolat_ring_set_tail(struct iolat_ring *r, unsigned long pos)
+{
+	/* the reads of the slots first; pairs with the writers' acquire */
+	smp_store_release(&r->map->tail, pos);
+}
 
 /* The slot of position @pos. */
 static inline struct iolat_ring_slot *iolat_ring_slot(const struct iolat_ring *r,
@@ -91,9 +106,12 @@ iolat_ring_reserve(struct iolat_ring *r, unsigned long *pos)
 	long head;
 
 	do {
+		unsigned long tail;
+
 		head = local_read(&r->head);
 		/* pairs with the reader's release of tail: slots below it are free */
-		if ((unsigned long)head - smp_load_acquire(&r->tail) > r->mask)
+		tail = smp_load_acquire(&r->map->tail);
+		if ((unsigned long)head - tail > r->mask)
 			return NULL;
 	} while (local_cmpxchg(&r->head, head, head + 1) != head);
 	*pos = head;
@@ -150,12 +168,14 @@ static inline void iolat_ring_publish(struct iolat_ring_slot *slot,
  */
 static inline unsigned long iolat_ring_pending(struct iolat_ring *r)
 {
-	return (unsigned long)local_read(&r->head) - READ_ONCE(r->tail);
+	return (unsigned long)local_read(&r->head) - iolat_ring_tail(r);
 }
 
 int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 		    unsigned int stride, int node);
 size_t iolat_ring_bytes(unsigned int nr_slots, unsigned int stride);
+void iolat_ring_describe(struct iolat_ring *r, unsigned int record_size,
+			 int cpu);
 void iolat_ring_free(struct iolat_ring *r);
 unsigned int iolat_ring_read(struct iolat_ring *r, void *dst, unsigned int max,
 			     unsigned int size);

@@ -102,7 +102,7 @@ u64 iolat_watch_lost_ns(const struct iolat_session *s)
  */
 static u64 iolat_watch_ring_over(const struct iolat_ring *r)
 {
-	unsigned long used = local_read(&r->head) - READ_ONCE(r->tail);
+	unsigned long used = local_read(&r->head) - iolat_ring_tail(r);
 
 	return used > r->mask + 1 ? used - r->mask - 1 : 0;
 }
@@ -169,8 +169,7 @@ void iolat_watch_freeze(struct iolat_session *s)
 		r = &c->ring;
 		head = local_read(&r->head);
 		/* pairs with the reader's acquire in iolat_ring_read() */
-		smp_store_release(&r->tail,
-				  head > r->mask ? head - r->mask - 1 : 0);
+		iolat_ring_set_tail(r, head > r->mask ? head - r->mask - 1 : 0);
 	}
 }
 
@@ -198,7 +197,7 @@ void iolat_watch_arm(struct iolat_session *s, u64 quiet_ns)
 			continue;
 		c->ring.lost_ns = 0;
 		/* empty: pairs with the reader's acquire of tail */
-		smp_store_release(&c->ring.tail, local_read(&c->ring.head));
+		iolat_ring_set_tail(&c->ring, local_read(&c->ring.head));
 	}
 	w->reason = IOLAT_WATCH_NONE;
 	w->has_rec = false;

@@ -3,7 +3,8 @@
  * KUnit suite "iolat_ring": the per-CPU ring of kmod/ring.c, as built
  * into iolat.ko (reached through EXPORT_SYMBOL_IF_KUNIT): order, overflow
  * and wrap, a writer interrupted by another, the block size of a drain
- * and of a slot, and a flight recorder's overwriting (watch.h).
+ * and of a slot, a flight recorder's overwriting (watch.h), and the page
+ * a reader maps (ring_map.c).
  */
 #include <kunit/test.h>
 #include "../iolat.h"
@@ -190,7 +191,7 @@ static void iolat_ring_overwrite_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->lost_ns, 114ULL);
 	head = local_read(&r->head);
 	KUNIT_EXPECT_EQ(test, head, 23UL);
-	r->tail = head - r->mask - 1;
+	iolat_ring_set_tail(r, head - r->mask - 1);
 	KUNIT_EXPECT_EQ(test, iolat_ring_read(r, out, 16, IOLAT_RECORD_BLOCK_SIZE),
 			8U);
 	for (i = 0; i < 8; i++) {
@@ -201,9 +202,49 @@ static void iolat_ring_overwrite_test(struct kunit *test)
 	iolat_ring_free(r);
 }
 
+/*
+ * The page a reader maps (linux/iolat.h, struct iolat_ring_map): the
+ * geometry it reads, the slots a page on, the tail it writes being the
+ * one the writers check, and a slot's record 8 bytes after its sequence.
+ */
+static void iolat_ring_map_test(struct kunit *test)
+{
+	struct iolat_ring *r = ring_new(test, 64, IOLAT_RECORD_BLOCK_SIZE);
+	struct iolat_ring_slot *slot;
+	unsigned long pos;
+	unsigned int i;
+
+	iolat_ring_describe(r, IOLAT_RECORD_BLOCK_SIZE, 3);
+	KUNIT_EXPECT_EQ(test, r->map->version, (u32)IOLAT_RING_MAP_VERSION);
+	KUNIT_EXPECT_EQ(test, r->map->slots, 64U);
+	KUNIT_EXPECT_EQ(test, r->map->stride, 2U * SMP_CACHE_BYTES);
+	KUNIT_EXPECT_EQ(test, r->map->record_size, (u32)IOLAT_RECORD_BLOCK_SIZE);
+	KUNIT_EXPECT_EQ(test, r->map->cpu, 3U);
+	KUNIT_EXPECT_EQ(test, r->map->data_offset, (u32)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, r->map->bytes,
+			(u64)(PAGE_SIZE + PAGE_ALIGN(64 * 2 * SMP_CACHE_BYTES)));
+	KUNIT_EXPECT_EQ(test, r->map->bytes,
+			(u64)iolat_ring_bytes(64, r->stride));
+	KUNIT_EXPECT_PTR_EQ(test, r->slots, (void *)r->map + r->map->data_offset);
+	KUNIT_EXPECT_EQ(test, offsetof(struct iolat_ring_slot, rec), 8UL);
+	for (i = 0; i < 64; i++)
+		ring_put(test, r, i);
+	slot = iolat_ring_reserve(r, &pos);
+	KUNIT_EXPECT_NULL(test, slot);
+	/* a reader's tail, stored where it maps it, frees the slots */
+	WRITE_ONCE(r->map->tail, 10);
+	KUNIT_EXPECT_EQ(test, iolat_ring_pending(r), 54UL);
+	slot = iolat_ring_reserve(r, &pos);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	KUNIT_EXPECT_EQ(test, pos, 64UL);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)slot, r->slots);
+	iolat_ring_free(r);
+}
+
 static struct kunit_case iolat_ring_cases[] = {
 	KUNIT_CASE(iolat_ring_overwrite_test),
 	KUNIT_CASE(iolat_ring_order_test),
+	KUNIT_CASE(iolat_ring_map_test),
 	KUNIT_CASE(iolat_ring_nested_test),
 	KUNIT_CASE(iolat_ring_block_size_test),
 	{}

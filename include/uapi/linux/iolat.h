@@ -610,4 +610,34 @@ struct iolat_record {
 /* ... and the cgroup: a session with IOLAT_A_CGROUPS, without NVMe */
 #define IOLAT_RECORD_CGROUP_SIZE	112
 
+/*
+ * The record buffers mapped (/dev/iolat): a streaming session's per-CPU
+ * buffer, mapped read-write and shared by the socket that started it,
+ * at the offset IOLAT_RING_MMAP_OFFSET() names (its netlink port id and
+ * the CPU), is a page of struct iolat_ring_map followed by the slots at
+ * data_offset: slot N (position & (slots - 1)) at N * stride, a __u64
+ * sequence (position + 1 once the record is whole; read it with acquire
+ * semantics) then the record, record_size bytes of struct iolat_record.
+ * The reader takes records in order from tail while their sequence says
+ * so and gives them back by storing tail (release semantics).  Once a
+ * CPU's whole buffer is mapped, READ no longer copies its records.
+ * Root (CAP_PERFMON or CAP_SYS_ADMIN) only.
+ */
+#define IOLAT_RING_MAP_VERSION	1
+#define IOLAT_RING_MMAP_CPU_BITS	16
+#define IOLAT_RING_MMAP_OFFSET(portid, cpu, page_size)			\
+	((((__u64)(portid) << IOLAT_RING_MMAP_CPU_BITS) | (cpu)) *	\
+	 (__u64)(page_size))
+
+struct iolat_ring_map {
+	__u64 tail;		/* the reader's: the first position not taken */
+	__u32 version;		/* IOLAT_RING_MAP_VERSION */
+	__u32 slots;		/* records the buffer holds, a power of two */
+	__u32 stride;		/* bytes of a slot */
+	__u32 record_size;	/* bytes of each record (IOLAT_A_RECORD_SIZE) */
+	__u32 data_offset;	/* where slot 0 begins: the page's size */
+	__u32 cpu;
+	__u64 bytes;		/* the whole mapping's */
+};
+
 #endif /* _UAPI_LINUX_IOLAT_H */
