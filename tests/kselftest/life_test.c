@@ -196,7 +196,8 @@ TEST_F_TIMEOUT(life, unprivileged_gets_eperm, 300)
 
 /*
  * 10 times (IOLAT_UNLOAD_ROUNDS): load the module, stream records to
- * the CLI while fio runs, and rmmod under it, 0 to 600 ms after the CLI
+ * the CLI (--copy: through READ, the rings not mapped) while fio runs,
+ * and rmmod under it, 0 to 600 ms after the CLI
  * said it was tracing (each delay twice, in 5 rounds once; a round takes
  * 5 to 14 s under TCG, its load, start and rmmod alike).  The CLI must end with one clear error, never hang,
  * and the kernel must stay clean (checked by the teardown); its
@@ -219,7 +220,7 @@ TEST_F_TIMEOUT(life, unload_while_streaming, 900)
 		ASSERT_EQ(0, module_load());
 		unlink(ERR);
 		unlink("/tmp/iolat_unload.json");
-		snprintf(cmd, sizeof(cmd), "exec %s record -d nullb0 --summary /tmp/iolat_unload.json >/dev/null 2>%s",
+		snprintf(cmd, sizeof(cmd), "exec %s record --copy -d nullb0 --summary /tmp/iolat_unload.json >/dev/null 2>%s",
 			 env("IOLAT_CLI"), ERR);
 		cli = spawn_sh(cmd);
 		ASSERT_LT(0, cli);
@@ -245,6 +246,44 @@ TEST_F_TIMEOUT(life, unload_while_streaming, 900)
 	waitpid(fio, &st, 0);
 	/* fio's job process may outlive its parent: no I/O may be left */
 	sh("pkill -KILL -f -- --name=bg; while pgrep -f -- --name=bg >/dev/null; do sleep 0.1; done");
+	ASSERT_EQ(0, module_load());
+}
+
+/*
+ * A CLI that maps its session's rings (/dev/iolat) holds the module:
+ * rmmod under it is refused and changes nothing, the CLI ends cleanly
+ * with every record (3000 written and delivered, none dropped), and
+ * the module unloads once it is gone.
+ */
+TEST_F_TIMEOUT(life, unload_refused_while_mapped, 300)
+{
+	const char *sum;
+	char cmd[512];
+	pid_t cli;
+	int st;
+
+	unlink(ERR);
+	/* 3000 reads at 1000 a second: the CLI ends with fio */
+	snprintf(cmd, sizeof(cmd), "exec %s record -d nullb0 --summary /tmp/iolat_mapped.json -- fio --name=mapped --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=psync --number_ios=3000 --rate_iops=1000 --eta=never --output=/dev/null >/dev/null 2>%s",
+		 env("IOLAT_CLI"), ERR);
+	cli = spawn_sh(cmd);
+	ASSERT_LT(0, cli);
+	ASSERT_EQ(0, wait_text(ERR, "iolat: tracing", 60))
+		TH_LOG("the CLI never started: %s", slurp(ERR));
+	ASSERT_EQ(0, sh("grep -q ' iolat$' /proc/misc"));
+	EXPECT_NE(0, sh("rmmod iolat 2>" OUT));
+	EXPECT_NE(NULL, strstr(slurp(OUT), "in use")) TH_LOG("rmmod: %s", slurp(OUT));
+	EXPECT_TRUE(module_loaded());
+	ASSERT_EQ(0, wait_for(cli, 240, &st)) TH_LOG("the CLI did not end");
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("CLI status %#x, stderr: %s", st, slurp(ERR));
+	sum = slurp("/tmp/iolat_mapped.json");
+	TH_LOG("summary: %.300s", sum);
+	EXPECT_NE(NULL, strstr(sum, "{\"incomplete\":false,"));
+	/* fio's 3000 and no other I/O on nullb0: every one delivered */
+	EXPECT_EQ(0, sh("python3 -c 'import json,sys; s=json.load(open(\"/tmp/iolat_mapped.json\")); sys.exit(not (s[\"written\"] == 3000 and s[\"delivered\"] == 3000 and s[\"dropped\"] == 0))'"))
+		TH_LOG("not 3000 written and delivered: %s", sum);
+	EXPECT_EQ(0, module_unload());
 	ASSERT_EQ(0, module_load());
 }
 
@@ -325,9 +364,14 @@ TEST_F_TIMEOUT(life, module_cycles_cli_killed, 1800)
 
 		ASSERT_EQ(0, module_load()) TH_LOG("cycle %d", i);
 		unlink(ERR);
-		snprintf(cmd, sizeof(cmd), "exec %s %s -d nullb0 >/dev/null 2>%s",
+		/*
+		 * A CLI that maps the rings holds the module (rmmod is
+		 * refused, unload_refused_while_mapped): one that outlives
+		 * the unload takes its records through READ
+		 */
+		snprintf(cmd, sizeof(cmd), "exec %s %s%s -d nullb0 >/dev/null 2>%s",
 			 env("IOLAT_CLI"), i % 2 ? "trace -o csv" : "record -w /tmp/iolat_life.rec",
-			 ERR);
+			 when == 2 ? " --copy" : "", ERR);
 		cli = spawn_sh(cmd);
 		ASSERT_LT(0, cli);
 		/* when 0, killed while it may still be starting */

@@ -226,4 +226,13 @@ void iolat_decode(void *dec, const void *buf, uint32_t len,
 void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
 			const char *module);
 
+/*
+ * ring_map.c: a streaming session's per-CPU rings mapped (/dev/iolat),
+ * their records taken in place; READ then carries only the events.
+ */
+struct iolat_rings;
+int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out);
+uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec);
+void iolat_rings_unmap(struct iolat_rings *rs);
+
 #endif /* IOLAT_NL_H */

@@ -24,6 +24,7 @@ struct iolat_session_opts {
 	char *include, *exclude;	/* regular expressions on disks' names */
 	double duration;
 	int ring;
+	bool copy;		/* --copy */
 	char *ops, *comm, *min_lat;
 	char *summary;
 	int pid, tgid;
@@ -106,10 +107,12 @@ struct iolat_session {
 	const struct iolat_watch_req *watch;
 	double duration;
 	uint32_t ring;
+	bool copy;		/* the records through READ, the rings not mapped */
 	const char **cmd;
 	const char *summary;	/* --summary FILE */
 	const char *usage;	/* the command's, if not the usual */
 	struct iolat_nl *nl;	/* while it runs */
+	struct iolat_rings *rings;	/* its rings mapped, or NULL: READ */
 	/* after the start, before the first drain */
 	void (*started)(void *arg);
 	/* called for every record, and about every tick_s seconds */

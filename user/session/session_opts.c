@@ -43,6 +43,9 @@ struct poptOption iolat_session_options[] = {
 	{ "summary", 0, POPT_ARG_STRING, NULL, 'S',
 	  "write the session's drop counts and device counters to FILE as JSON",
 	  "FILE" },
+	{ "copy", 0, POPT_ARG_NONE, NULL, 'K',
+	  "take the records in netlink messages, not from the buffers mapped (/dev/iolat), which hold the module while the command runs",
+	  NULL },
 	POPT_TABLEEND
 };
 
@@ -127,6 +130,9 @@ static int iolat_session_parse(struct iolat_session_opts *o, poptContext pc,
 	case 'b':
 		o->ring = strtol(arg, &end, 10);
 		break;
+	case 'K':
+		o->copy = true;
+		return 1;
 	case 'O':
 		free(o->ops);
 		o->ops = (char *)arg;
@@ -464,6 +470,7 @@ int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o)
 	s->summary = o->summary;
 	s->duration = o->duration;
 	s->ring = o->ring;
+	s->copy = o->copy;
 	for (i = 0; i < o->nr_devargs; i++)
 		if (iolat_session_add_dev(s, o->devargs[i]))
 			return EXIT_FAIL;

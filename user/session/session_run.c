@@ -289,7 +289,15 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	while (pid != -1 || !s->cmd) {
 		uint64_t began = iolat_mono_ns();
 
-		err = iolat_nl_read(nl, iolat_decode, iolat_decode_event, dec);
+		/*
+		 * The records from the rings mapped, READ for the events
+		 * alone at each device check; or READ for both.
+		 */
+		if (s->rings)
+			iolat_rings_drain(s->rings, dec);
+		if (!s->rings || iolat_mono_s() >= next_check)
+			err = iolat_nl_read(nl, iolat_decode,
+					    iolat_decode_event, dec);
 		if (err) {
 			session_lost(nl, "reading records", err, run);
 			break;
@@ -337,6 +345,8 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	if (!err && run->kernel_valid)
 		run->kernel_valid = !kernel_counters(s, run->kend);
 	if (!err) {
+		if (s->rings)
+			iolat_rings_drain(s->rings, dec);
 		err = iolat_nl_read(nl, iolat_decode, iolat_decode_event, dec);
 		if (err)
 			session_lost(nl, "draining the last records", err, run);
@@ -489,6 +499,16 @@ int iolat_session_run(struct iolat_session *s)
 		iolat_nl_close(nl);
 		return EXIT_FAIL;
 	}
+	if (!s->counters_only && !s->aggregate && !s->watch && !s->copy) {
+		/* the records where the module writes them (ring_map.c) */
+		err = iolat_rings_map(nl, &s->rings);
+		if (err && err != -ENOENT) {
+			iolat_err("cannot map the record buffers (/dev/iolat): %s; --copy takes them through netlink",
+				  strerror(-err));
+			iolat_nl_close(nl);
+			return EXIT_FAIL;
+		}
+	}
 	s->run.kernel_valid = !kernel_counters(s, s->run.kstart);
 	s->run.kernel_bracket &= s->run.kernel_valid;
 	session_mem(nl, &s->run);
@@ -514,6 +534,8 @@ int iolat_session_run(struct iolat_session *s)
 	/* stopped, not freed: all it held, CPUs that came online included */
 	session_mem(nl, &s->run);
 	s->nl = NULL;
+	iolat_rings_unmap(s->rings);
+	s->rings = NULL;
 	iolat_nl_close(nl);
 	s->run.delivered = dec.decoded;
 	/* an aggregating session's requests are in its histograms */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The records taken where the module wrote them: each CPU's ring of this
+ * socket's session mapped from /dev/iolat (linux/iolat.h, struct
+ * iolat_ring_map), read in order while each slot's sequence says its
+ * record is whole, and given back by storing the ring's tail.  No copy
+ * into a netlink message and out of it, no message zeroed: the record
+ * stream's transport (docs/design.md, Draining).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <netlink/netlink.h>
+#include "nl/nl.h"
+#include "nl/nlsock.h"
+
+#define RING_DEV "/dev/iolat"
+
+struct iolat_ring_view {
+	struct iolat_ring_map *map;
+	const unsigned char *slots;
+	uint64_t mask;
+	uint32_t stride;
+	uint32_t rec_size;
+};
+
+struct iolat_rings {
+	unsigned int nr;
+	struct iolat_ring_view *v;
+};
+
+/* The CPUs the kernel could have: "0-239" in .../cpu/possible; 0 if unknown. */
+static unsigned int possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	unsigned int lo, hi = 0;
+	char sep;
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%u%c%u", &lo, &sep, &hi);
+	fclose(f);
+	if (n < 1)
+		return 0;
+	return (n == 3 && sep == '-' ? hi : lo) + 1;
+}
+
+/* One CPU's ring: 0, -ENXIO where the CPU has none, or another -errno. */
+static int map_one(int fd, uint32_t portid, unsigned int cpu, long page,
+		   struct iolat_ring_view *v)
+{
+	off_t off = IOLAT_RING_MMAP_OFFSET(portid, cpu, page);
+	struct iolat_ring_map *hdr;
+	uint64_t bytes;
+	void *p;
+
+	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, off);
+	if (hdr == MAP_FAILED)
+		return -errno;
+	bytes = hdr->bytes;
+	if (hdr->version != IOLAT_RING_MAP_VERSION || hdr->data_offset != page ||
+	    !hdr->slots || (hdr->slots & (hdr->slots - 1)) ||
+	    hdr->stride < 8 + hdr->record_size || !hdr->record_size ||
+	    bytes < page + (uint64_t)hdr->slots * hdr->stride) {
+		munmap(hdr, page);
+		return -EPROTO;
+	}
+	munmap(hdr, page);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED)
+		return -errno;
+	v->map = p;
+	v->slots = (const unsigned char *)p + page;
+	v->mask = v->map->slots - 1;
+	v->stride = v->map->stride;
+	v->rec_size = v->map->record_size;
+	return 0;
+}
+
+/**
+ * iolat_rings_map() - map each CPU's ring of @nl's session
+ * @nl: the socket that started a streaming session
+ * @out: set to the rings, for iolat_rings_drain()
+ *
+ * Return: 0; -ENOENT where the module has no /dev/iolat (the caller
+ * reads the records through READ); another negative errno.
+ */
+int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out)
+{
+	uint32_t portid = nl_socket_get_local_port(nl->sk);
+	unsigned int cpus = possible_cpus(), cpu;
+	long page = sysconf(_SC_PAGESIZE);
+	struct iolat_rings *rs;
+	int fd, err = 0;
+
+	*out = NULL;
+	if (!cpus || cpus > 1U << IOLAT_RING_MMAP_CPU_BITS)
+		return -ENOENT;
+	fd = open(RING_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENODEV || errno == ENXIO ?
+		       -ENOENT : -errno;
+	rs = calloc(1, sizeof(*rs));
+	if (rs)
+		rs->v = calloc(cpus, sizeof(*rs->v));
+	if (!rs || !rs->v) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (cpu = 0; cpu < cpus; cpu++) {
+		err = map_one(fd, portid, cpu, page, &rs->v[rs->nr]);
+		if (err == -ENXIO) {
+			err = 0;	/* not online at the start: no ring */
+			continue;
+		}
+		if (err)
+			goto out;
+		rs->nr++;
+	}
+	if (!rs->nr)
+		err = -ENXIO;
+out:
+	/* the mappings hold the device */
+	close(fd);
+	if (err) {
+		iolat_rings_unmap(rs);
+		return err;
+	}
+	*out = rs;
+	return 0;
+}
+
+/*
+ * Every record published in each ring, oldest first, to @dec; the slots
+ * go back once their records are decoded.  Return: how many.
+ */
+uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec)
+{
+	uint64_t n = 0, pos, first;
+	struct iolat_record rec;
+	unsigned int i;
+	uint32_t size;
+
+	memset(&rec, 0, sizeof(rec));
+	for (i = 0; i < rs->nr; i++) {
+		struct iolat_ring_view *v = &rs->v[i];
+
+		size = v->rec_size < sizeof(rec) ? v->rec_size : sizeof(rec);
+		first = pos = v->map->tail;
+		for (;;) {
+			const unsigned char *slot = v->slots +
+						    (pos & v->mask) * v->stride;
+
+			/* pairs with the probe's release: the record is whole */
+			if (__atomic_load_n((const uint64_t *)slot,
+					    __ATOMIC_ACQUIRE) != pos + 1)
+				break;
+			/* the fields past @size stay zero from the memset */
+			memcpy(&rec, slot + sizeof(uint64_t), size);
+			dec->record(dec->arg, &rec);
+			pos++;
+		}
+		if (pos != first)
+			/* the slots are free once their records are taken */
+			__atomic_store_n(&v->map->tail, pos, __ATOMIC_RELEASE);
+		n += pos - first;
+	}
+	dec->decoded += n;
+	return n;
+}
+
+void iolat_rings_unmap(struct iolat_rings *rs)
+{
+	unsigned int i;
+
+	if (!rs)
+		return;
+	for (i = 0; rs->v && i < rs->nr; i++)
+		munmap(rs->v[i].map, rs->v[i].map->bytes);
+	free(rs->v);
+	free(rs);
+}
