@@ -165,11 +165,41 @@ static void iolat_record_stage_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iolat_record_monotonic(&c->r), c->monotonic);
 }
 
+/*
+ * iolat_stages_ns(), all stages at once with a path for the usual order,
+ * against iolat_stage_ns() of each stage: every Q, G, I, D and C from
+ * {0, 10, 20, 30}, zeros and disorder included.
+ */
+static void iolat_stages_ns_test(struct kunit *test)
+{
+	static const u64 v[] = { 0, 10, 20, 30 };
+	u64 ns[IOLAT_STAGE_NR], one, t[5];
+	unsigned int n, known, st, i;
+	int want;
+
+	for (n = 0; n < 1024; n++) {
+		for (i = 0; i < 5; i++)
+			t[i] = v[(n >> (2 * i)) & 3];
+		memset(ns, 0xff, sizeof(ns));
+		known = iolat_stages_ns(t[0], t[1], t[2], t[3], t[4], ns);
+		for (st = 0; st < IOLAT_STAGE_NR; st++) {
+			want = iolat_stage_ns(t[0], t[1], t[2], t[3], t[4], st,
+					      &one);
+			KUNIT_EXPECT_EQ_MSG(test, !!(known & (1U << st)), want,
+					    "case %u stage %u", n, st);
+			if (want)
+				KUNIT_EXPECT_EQ_MSG(test, ns[st], one,
+						    "case %u stage %u", n, st);
+		}
+	}
+}
+
 static struct kunit_case iolat_record_cases[] = {
 	KUNIT_CASE(iolat_nvme_names_test),
 	KUNIT_CASE_PARAM(iolat_record_op_test, op_gen_params),
 	KUNIT_CASE(iolat_record_decode_test),
 	KUNIT_CASE_PARAM(iolat_record_stage_test, stage_gen_params),
+	KUNIT_CASE(iolat_stages_ns_test),
 	{}
 };
 
