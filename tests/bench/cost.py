@@ -137,8 +137,10 @@ RELATIVE = {"stream-cgfilter": ("stream", 60), "file-cgroups": ("file", 120),
 # issue 48: a mode's added instructions at most a share of a peer's of the
 # same run.  The record stream was 1.08 x blktrace's (+2460 against
 # +2290) before its replies were read in place and its dump stopped
-# scanning each ring twice; the issue's goal is 0.6 (docs/bench.md).
-PEER_RATIO = {"stream": ("blktrace", 1.0)}
+# scanning each ring twice (0.89 then), and 0.71 once the CLI took the
+# records in its mapping of the rings; the issue's goal is 0.6
+# (docs/bench.md).
+PEER_RATIO = {"stream": ("blktrace", 0.75)}
 KHDR = "/tmp/iolat-kheaders"
 
 # biolatency.bt's logic on kprobes that 6.1 can attach, and on tracepoints
