@@ -344,8 +344,6 @@ struct iolat_session {
 	unsigned int ring_slots;		/* records per CPU ring */
 	unsigned int ring_stride;		/* a ring slot's bytes */
 	unsigned int record_size;	/* of each record it sends (ring.h) */
-	/* a CPU's whole ring is mapped by its reader: READ copies none */
-	bool mapped;
 	struct hlist_node cpuhp;		/* in cpus.c's hotplug state */
 	bool cpuhp_added;
 	atomic_t nr_cpus;			/* CPUs with a part */

@@ -178,16 +178,15 @@ int iolat_nl_read_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	BUILD_BUG_ON(offsetof(struct iolat_record, nvme_setup_ns) !=
 		     IOLAT_RECORD_CGROUP_SIZE);
 	size = s->record_size;
-	/*
-	 * A flight recorder's rings are copied only frozen (watch.h); rings
-	 * their reader maps, never (ring_map.c).
-	 */
-	for (cpu = iolat_watch_readable(s) && !s->mapped ? cb->args[0] :
-							   nr_cpu_ids;
+	/* a flight recorder's rings are copied only frozen (watch.h) */
+	for (cpu = iolat_watch_readable(s) ? cb->args[0] : nr_cpu_ids;
 	     cpu < nr_cpu_ids; cpu++, cb->args[1] = 0) {
-		/* a CPU with a part: possible, and online since the start */
+		/*
+		 * A CPU with a part: possible, and online since the start;
+		 * not one whose ring its reader maps (ring_map.c)
+		 */
 		c = iolat_cpu_of(s, cpu);
-		if (!c)
+		if (!c || c->ring.mapped)
 			continue;
 		r = &c->ring;
 		if (!cb->args[1])

@@ -30,7 +30,7 @@ static int iolat_ring_map_open(struct inode *inode, struct file *file)
 
 /*
  * The session of the socket the offset names, and its CPU's ring; the
- * whole ring mapped marks the session as mapped (READ copies none).
+ * whole ring mapped is marked so (READ copies none of its records).
  */
 static int iolat_ring_map_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -66,7 +66,7 @@ static int iolat_ring_map_mmap(struct file *file, struct vm_area_struct *vma)
 		err = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page((void *)r->map + off));
 	if (!err && size == r->map->bytes)
-		s->mapped = true;
+		r->mapped = true;
 out:
 	iolat_session_unlock();
 	return err;

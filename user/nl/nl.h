@@ -232,6 +232,7 @@ void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
  */
 struct iolat_rings;
 int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out);
+int iolat_rings_more(struct iolat_rings *rs);
 uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec);
 void iolat_rings_unmap(struct iolat_rings *rs);
 

@@ -29,8 +29,11 @@ struct iolat_ring_view {
 };
 
 struct iolat_rings {
-	unsigned int nr;
-	struct iolat_ring_view *v;
+	int fd;			/* /dev/iolat, to map CPUs that come online */
+	uint32_t portid;
+	long page;
+	unsigned int cpus;	/* possible: @v's length */
+	struct iolat_ring_view *v;	/* by CPU; map NULL: not mapped */
 };
 
 /* The CPUs the kernel could have: "0-239" in .../cpu/possible; 0 if unknown. */
@@ -51,15 +54,16 @@ static unsigned int possible_cpus(void)
 }
 
 /* One CPU's ring: 0, -ENXIO where the CPU has none, or another -errno. */
-static int map_one(int fd, uint32_t portid, unsigned int cpu, long page,
-		   struct iolat_ring_view *v)
+static int map_one(struct iolat_rings *rs, unsigned int cpu)
 {
-	off_t off = IOLAT_RING_MMAP_OFFSET(portid, cpu, page);
+	off_t off = IOLAT_RING_MMAP_OFFSET(rs->portid, cpu, rs->page);
+	struct iolat_ring_view *v = &rs->v[cpu];
 	struct iolat_ring_map *hdr;
+	long page = rs->page;
 	uint64_t bytes;
 	void *p;
 
-	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, off);
+	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, rs->fd, off);
 	if (hdr == MAP_FAILED)
 		return -errno;
 	bytes = hdr->bytes;
@@ -71,7 +75,7 @@ static int map_one(int fd, uint32_t portid, unsigned int cpu, long page,
 		return -EPROTO;
 	}
 	munmap(hdr, page);
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, rs->fd, off);
 	if (p == MAP_FAILED)
 		return -errno;
 	v->map = p;
@@ -80,6 +84,28 @@ static int map_one(int fd, uint32_t portid, unsigned int cpu, long page,
 	v->stride = v->map->stride;
 	v->rec_size = v->map->record_size;
 	return 0;
+}
+
+/*
+ * Map the ring of each CPU not mapped yet that has one (a CPU without
+ * one: ENXIO).  Return: how many were mapped, or a negative errno.
+ */
+static int map_new(struct iolat_rings *rs)
+{
+	unsigned int cpu;
+	int err, n = 0;
+
+	for (cpu = 0; cpu < rs->cpus; cpu++) {
+		if (rs->v[cpu].map)
+			continue;
+		err = map_one(rs, cpu);
+		if (err == -ENXIO)
+			continue;
+		if (err)
+			return err;
+		n++;
+	}
+	return n;
 }
 
 /**
@@ -92,11 +118,9 @@ static int map_one(int fd, uint32_t portid, unsigned int cpu, long page,
  */
 int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out)
 {
-	uint32_t portid = nl_socket_get_local_port(nl->sk);
-	unsigned int cpus = possible_cpus(), cpu;
-	long page = sysconf(_SC_PAGESIZE);
+	unsigned int cpus = possible_cpus();
 	struct iolat_rings *rs;
-	int fd, err = 0;
+	int fd, n;
 
 	*out = NULL;
 	if (!cpus || cpus > 1U << IOLAT_RING_MMAP_CPU_BITS)
@@ -109,30 +133,38 @@ int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out)
 	if (rs)
 		rs->v = calloc(cpus, sizeof(*rs->v));
 	if (!rs || !rs->v) {
-		err = -ENOMEM;
-		goto out;
+		if (rs)
+			free(rs);
+		close(fd);
+		return -ENOMEM;
 	}
-	for (cpu = 0; cpu < cpus; cpu++) {
-		err = map_one(fd, portid, cpu, page, &rs->v[rs->nr]);
-		if (err == -ENXIO) {
-			err = 0;	/* not online at the start: no ring */
-			continue;
-		}
-		if (err)
-			goto out;
-		rs->nr++;
-	}
-	if (!rs->nr)
-		err = -ENXIO;
-out:
-	/* the mappings hold the device */
-	close(fd);
-	if (err) {
+	rs->fd = fd;
+	rs->portid = nl_socket_get_local_port(nl->sk);
+	rs->page = sysconf(_SC_PAGESIZE);
+	rs->cpus = cpus;
+	n = map_new(rs);
+	if (n <= 0) {
 		iolat_rings_unmap(rs);
-		return err;
+		return n ? n : -ENXIO;
 	}
 	*out = rs;
 	return 0;
+}
+
+/**
+ * iolat_rings_more() - map the rings of CPUs that came online
+ * @rs: the rings mapped
+ *
+ * A CPU brought online during the session has a ring from then on
+ * (kmod/cpus.c); until it is mapped, READ carries its records.
+ *
+ * Return: 0 or a negative errno.
+ */
+int iolat_rings_more(struct iolat_rings *rs)
+{
+	int n = map_new(rs);
+
+	return n < 0 ? n : 0;
 }
 
 /*
@@ -143,13 +175,15 @@ uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec)
 {
 	uint64_t n = 0, pos, first;
 	struct iolat_record rec;
-	unsigned int i;
+	unsigned int cpu;
 	uint32_t size;
 
 	memset(&rec, 0, sizeof(rec));
-	for (i = 0; i < rs->nr; i++) {
-		struct iolat_ring_view *v = &rs->v[i];
+	for (cpu = 0; cpu < rs->cpus; cpu++) {
+		struct iolat_ring_view *v = &rs->v[cpu];
 
+		if (!v->map)
+			continue;
 		size = v->rec_size < sizeof(rec) ? v->rec_size : sizeof(rec);
 		first = pos = v->map->tail;
 		for (;;) {
@@ -176,12 +210,15 @@ uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec)
 
 void iolat_rings_unmap(struct iolat_rings *rs)
 {
-	unsigned int i;
+	unsigned int cpu;
 
 	if (!rs)
 		return;
-	for (i = 0; rs->v && i < rs->nr; i++)
-		munmap(rs->v[i].map, rs->v[i].map->bytes);
+	for (cpu = 0; rs->v && cpu < rs->cpus; cpu++)
+		if (rs->v[cpu].map)
+			munmap(rs->v[cpu].map, rs->v[cpu].map->bytes);
+	if (rs->fd >= 0)
+		close(rs->fd);
 	free(rs->v);
 	free(rs);
 }

@@ -113,6 +113,7 @@ struct iolat_session {
 	const char *usage;	/* the command's, if not the usual */
 	struct iolat_nl *nl;	/* while it runs */
 	struct iolat_rings *rings;	/* its rings mapped, or NULL: READ */
+	bool rings_warned;	/* a CPU's ring could not be mapped */
 	/* after the start, before the first drain */
 	void (*started)(void *arg);
 	/* called for every record, and about every tick_s seconds */

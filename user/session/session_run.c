@@ -306,6 +306,12 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 			s->drained(s->arg, began);
 		if (iolat_mono_s() >= next_check) {
 			check_devices(s);
+			/* CPUs that came online: READ had their records */
+			if (s->rings && iolat_rings_more(s->rings) &&
+			    !s->rings_warned) {
+				iolat_warn("cannot map the record buffer of a CPU that came online; its records come through netlink");
+				s->rings_warned = true;
+			}
 			if (++checks % SESSION_MEM_CHECKS == 0)
 				session_mem(nl, run);
 			next_check += check_s;
