@@ -10,9 +10,12 @@
 # steady rate set from the service time it measured first (a third of
 # what one I/O takes, at most 200 a second), for the whole test.
 # 1. Quiet: `watch -d DM -d LOWER --slower-than 50ms -t QUIET` while
-#    nothing is slow: no dump, and the module's counters (its --summary)
-#    show every request kept in the histograms and none copied to user
-#    space;
+#    nothing is made slow: the module's counters (its --summary) show
+#    every request kept in the histograms, and no dump, none copied to
+#    user space; or, if the guest itself stalled an I/O past 50 ms (a
+#    TCG vCPU on a busy host: 76 ms seen on 6.1 in make check), dumps
+#    whose triggers are each at 50 ms or more, with fio's own log
+#    holding an I/O that slow in the phase: no dump without a breach;
 # 2. The delay: `watch -d DM -d LOWER --slower-than 50ms --before 5s
 #    --after 1s --cgroups -w DIR` (issue 35's command); 6 s after it is
 #    armed, dm-delay's delay goes to 150 ms (dmsetup reload + resume) for
@@ -135,6 +138,7 @@ rate = max(10, min(200, int(1e9 / mean_ns / 3)))
 print(f"fio: {mean_ns / 1e3:.1f} us an I/O alone; {rate} I/Os a second")
 
 runtime = int(quiet + 45)
+t_fio = time.monotonic()
 load = subprocess.Popen(fio + [f"--rate_iops={rate}", "--time_based",
                                f"--runtime={runtime}", "--size=1G",
                                f"--write_lat_log={out}/fio", "--log_offset=1"],
@@ -144,16 +148,26 @@ time.sleep(1)
 # 1. quiet: no dump, nothing copied
 qdir = f"{out}/watch_quiet"
 subprocess.run(f"rm -rf {qdir}", shell=True)
+q0 = time.monotonic()
 p = watch(["-d", lower, "--slower-than", "50ms", "-t", str(quiet), "-w", qdir,
            "--summary", f"{out}/quiet.json"],
           f"{out}/quiet.err")
 p.wait()
+q1 = time.monotonic()
 summ = json.load(open(f"{out}/quiet.json"))
 dumps = glob.glob(f"{qdir}/*.rec")
 kept = summ.get("written", 0)
-say(p.returncode == 0 and not dumps and summ.get("copied") == 0 and kept > 0,
+# a dump here must be a real breach: its trigger at 50 ms or more, and
+# (checked against fio's log below) an I/O of fio's that slow
+quiet_lat = [json.loads(subprocess.run([iolat, "report", "-o", "json", d],
+                                       capture_output=True, text=True).stdout or "{}")
+             .get("trigger", {}).get("latency_ns", 0) for d in dumps]
+say(p.returncode == 0 and kept > 0 and
+    ((not dumps and summ.get("copied") == 0) or
+     (dumps and min(quiet_lat) >= 50e6)),
     f"quiet, {quiet:g} s at {rate} I/Os a second: exit {p.returncode}, "
-    f"{len(dumps)} dumps, {kept} requests kept in the histograms, "
+    f"{len(dumps)} dumps (triggers at {[round(x / 1e6, 3) for x in quiet_lat]} ms), "
+    f"{kept} requests kept in the histograms, "
     f"{summ.get('copied')} records copied to user space, "
     f"{summ.get('watch', {}).get('watch_overwritten', 0)} overwritten "
     f"{open(f'{out}/quiet.err').read().strip()}")
@@ -237,12 +251,27 @@ log = []
 for line in open(f"{out}/fio_lat.1.log"):
     f = [x.strip() for x in line.split(",")]
     log.append((int(f[0]), int(f[1]), int(f[4])))	# time ms, lat ns, offset
+# a dump in the quiet phase: fio saw an I/O of 50 ms or more in it (fio's
+# clock from its start, a little after t_fio; a second of slack each side)
+if quiet_lat:
+    lo_q, hi_q = (q0 - t_fio) * 1000 - 1000, (q1 - t_fio) * 1000 + 1000
+    slow_quiet = [(t, lat) for t, lat, _ in log
+                  if lat >= 50e6 and lo_q <= t <= hi_q]
+    say(slow_quiet, f"the quiet phase's {len(quiet_lat)} dump(s) at "
+        f"{[round(x / 1e6, 3) for x in quiet_lat]} ms: fio's I/Os of 50 ms "
+        f"or more in it {slow_quiet[:5]}")
 by_off = {}
 for t, lat, off in log:
     by_off.setdefault(off, []).append((t, lat))
-# fio's clock on the module's: the median of the matches' differences
+# fio's clock on the module's: the median of the matches' differences.
+# Each record of fio's (or of no known task) must match its log by
+# offset; the device's other I/O (udev's blkid reading dm-0 after
+# dm-delay's table is reloaded) is not fio's to log
+fios = [r for r in mine if r.get("comm", "") in ("fio", "", "-")]
+others = len(mine) - len(fios)
+unmatched = [r for r in fios if int(r["sector"]) * 512 not in by_off]
 deltas = []
-for r in mine:
+for r in fios:
     for t, lat in by_off.get(int(r["sector"]) * 512, []):
         deltas.append(int(r["c_ns"]) / 1e6 - t)
 delta = statistics.median(deltas) if deltas else 0
@@ -257,9 +286,11 @@ lo, hi = win["whole_from_ns"] / 1e6 - delta + slack, win["end_ns"] / 1e6 - delta
 want = [(t, lat, off) for t, lat, off in log if lo <= t - lat / 1e6 and t <= hi]
 missing = [(t, lat, off) for t, lat, off in want
            if not any(t - lat / 1e6 - slack <= c <= t + slack for c in got.get(off, []))]
-say(len(deltas) >= len(mine) and want and not missing,
+say(fios and not unmatched and want and not missing,
     f"fio completed {len(want)} I/Os in the window (its clock {delta:.1f} ms off the "
-    f"module's): {len(want) - len(missing)} in the dump, missing {missing[:5]}")
+    f"module's): {len(want) - len(missing)} in the dump, missing {missing[:5]}; "
+    f"{len(fios)} records of fio's, {len(unmatched)} not in its log "
+    f"{[(r['sector'], r['c_ns']) for r in unmatched[:3]]}, {others} of other tasks")
 # what the dump holds near each I/O missing from it, on fio's clock: the
 # records of its offset on any device (each device's sector of it), and
 # the records that completed within 5 ms of fio's reaping
