@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The records taken where the module wrote them: each CPU's ring of this
- * socket's session mapped from /dev/iolat (linux/iolat.h, struct
- * iolat_ring_map), read in order while each slot's sequence says its
+ * socket's session, a file of /dev/iolat bound to it (IOLAT_IOC_RING) and
+ * mapped (linux/iolat.h, struct iolat_ring_map), read in order while each slot's sequence says its
  * record is whole, and given back by storing the ring's tail.  No copy
  * into a netlink message and out of it, no message zeroed: the record
  * stream's transport (docs/design.md, Draining).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <netlink/netlink.h>
@@ -29,7 +31,6 @@ struct iolat_ring_view {
 };
 
 struct iolat_rings {
-	int fd;			/* /dev/iolat, to map CPUs that come online */
 	uint32_t portid;
 	long page;
 	unsigned int cpus;	/* possible: @v's length */
@@ -53,58 +54,107 @@ static unsigned int possible_cpus(void)
 	return (n == 3 && sep == '-' ? hi : lo) + 1;
 }
 
-/* One CPU's ring: 0, -ENXIO where the CPU has none, or another -errno. */
+/*
+ * One CPU's ring: a file of /dev/iolat bound to it, mapped, and closed
+ * (the mapping holds it).  Return: 0, -ENXIO where the CPU has none,
+ * or another -errno.
+ */
 static int map_one(struct iolat_rings *rs, unsigned int cpu)
 {
-	off_t off = IOLAT_RING_MMAP_OFFSET(rs->portid, cpu, rs->page);
+	struct iolat_ring_req req = { .portid = rs->portid, .cpu = cpu };
 	struct iolat_ring_view *v = &rs->v[cpu];
 	struct iolat_ring_map *hdr;
 	long page = rs->page;
-	uint64_t bytes;
+	int fd, err = 0;
 	void *p;
 
-	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, rs->fd, off);
-	if (hdr == MAP_FAILED)
-		return -errno;
-	bytes = hdr->bytes;
+	fd = open(RING_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENODEV || errno == ENXIO ?
+		       -ENOENT : -errno;
+	if (ioctl(fd, IOLAT_IOC_RING, &req)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	p = mmap(NULL, req.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = p == MAP_FAILED ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	hdr = p;
 	if (hdr->version != IOLAT_RING_MAP_VERSION || hdr->data_offset != page ||
-	    !hdr->slots || (hdr->slots & (hdr->slots - 1)) ||
-	    hdr->stride < 8 + hdr->record_size || !hdr->record_size ||
-	    bytes < page + (uint64_t)hdr->slots * hdr->stride) {
-		munmap(hdr, page);
+	    hdr->bytes != req.bytes || !hdr->slots ||
+	    (hdr->slots & (hdr->slots - 1)) || !hdr->record_size ||
+	    hdr->stride < 8 + hdr->record_size ||
+	    req.bytes < page + (uint64_t)hdr->slots * hdr->stride) {
+		munmap(p, req.bytes);
 		return -EPROTO;
 	}
-	munmap(hdr, page);
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, rs->fd, off);
-	if (p == MAP_FAILED)
-		return -errno;
-	v->map = p;
+	v->map = hdr;
 	v->slots = (const unsigned char *)p + page;
-	v->mask = v->map->slots - 1;
-	v->stride = v->map->stride;
-	v->rec_size = v->map->record_size;
+	v->mask = hdr->slots - 1;
+	v->stride = hdr->stride;
+	v->rec_size = hdr->record_size;
 	return 0;
 }
 
 /*
- * Map the ring of each CPU not mapped yet that has one (a CPU without
- * one: ENXIO).  Return: how many were mapped, or a negative errno.
+ * Marks in @on (of @n) the CPUs of /sys/devices/system/cpu/online, a
+ * list such as "0-3,5".  Return: 0, or -1 if it cannot be read.
+ */
+static int online_cpus(bool *on, unsigned int n)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	unsigned int lo, hi, c;
+	int k;
+
+	if (!f)
+		return -1;
+	for (;;) {
+		k = fscanf(f, "%u", &lo);
+		if (k != 1)
+			break;
+		hi = lo;
+		if (fscanf(f, "-%u", &hi) < 0)
+			hi = lo;
+		for (c = lo; c <= hi && c < n; c++)
+			on[c] = true;
+		if (fgetc(f) != ',')
+			break;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Map the ring of each online CPU not mapped yet that has one (a CPU
+ * without one: ENXIO; every possible CPU where the online list cannot
+ * be read).  Return: how many were mapped, or a negative errno.
  */
 static int map_new(struct iolat_rings *rs)
 {
+	bool *on = calloc(rs->cpus, sizeof(*on));
 	unsigned int cpu;
 	int err, n = 0;
 
+	if (!on)
+		return -ENOMEM;
+	if (online_cpus(on, rs->cpus))
+		memset(on, 1, rs->cpus * sizeof(*on));
 	for (cpu = 0; cpu < rs->cpus; cpu++) {
-		if (rs->v[cpu].map)
+		if (rs->v[cpu].map || !on[cpu])
 			continue;
 		err = map_one(rs, cpu);
 		if (err == -ENXIO)
 			continue;
-		if (err)
+		if (err) {
+			free(on);
 			return err;
+		}
 		n++;
 	}
+	free(on);
 	return n;
 }
 
@@ -120,25 +170,21 @@ int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out)
 {
 	unsigned int cpus = possible_cpus();
 	struct iolat_rings *rs;
-	int fd, n;
+	int n;
 
 	*out = NULL;
-	if (!cpus || cpus > 1U << IOLAT_RING_MMAP_CPU_BITS)
+	if (!cpus)
 		return -ENOENT;
-	fd = open(RING_DEV, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ENODEV || errno == ENXIO ?
-		       -ENOENT : -errno;
+	/* the module has no /dev/iolat, or no node was made for it */
+	if (access(RING_DEV, F_OK))
+		return -ENOENT;
 	rs = calloc(1, sizeof(*rs));
 	if (rs)
 		rs->v = calloc(cpus, sizeof(*rs->v));
 	if (!rs || !rs->v) {
-		if (rs)
-			free(rs);
-		close(fd);
+		free(rs);
 		return -ENOMEM;
 	}
-	rs->fd = fd;
 	rs->portid = nl_socket_get_local_port(nl->sk);
 	rs->page = sysconf(_SC_PAGESIZE);
 	rs->cpus = cpus;
@@ -217,8 +263,6 @@ void iolat_rings_unmap(struct iolat_rings *rs)
 	for (cpu = 0; rs->v && cpu < rs->cpus; cpu++)
 		if (rs->v[cpu].map)
 			munmap(rs->v[cpu].map, rs->v[cpu].map->bytes);
-	if (rs->fd >= 0)
-		close(rs->fd);
 	free(rs->v);
 	free(rs);
 }

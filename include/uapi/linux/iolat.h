@@ -15,6 +15,7 @@
 #define _UAPI_LINUX_IOLAT_H
 
 #include <linux/types.h>
+#include <linux/ioctl.h>
 
 #define IOLAT_GENL_NAME		"iolat"
 #define IOLAT_GENL_VERSION	1
@@ -611,23 +612,28 @@ struct iolat_record {
 #define IOLAT_RECORD_CGROUP_SIZE	112
 
 /*
- * The record buffers mapped (/dev/iolat): a streaming session's per-CPU
- * buffer, mapped read-write and shared by the socket that started it,
- * at the offset IOLAT_RING_MMAP_OFFSET() names (its netlink port id and
- * the CPU), is a page of struct iolat_ring_map followed by the slots at
- * data_offset: slot N (position & (slots - 1)) at N * stride, a __u64
- * sequence (position + 1 once the record is whole; read it with acquire
+ * The record buffers mapped (/dev/iolat): a file of the device bound with
+ * IOLAT_IOC_RING to a CPU's buffer of a streaming session (the netlink
+ * port id of the socket that started it, and the CPU) maps that buffer,
+ * read-write and shared, from offset 0 for the length the ioctl gives:
+ * a page of struct iolat_ring_map followed by the slots at data_offset,
+ * slot N (position & (slots - 1)) at N * stride, a __u64 sequence
+ * (position + 1 once the record is whole; read it with acquire
  * semantics) then the record, record_size bytes of struct iolat_record.
  * The reader takes records in order from tail while their sequence says
  * so and gives them back by storing tail (release semantics).  Once a
- * CPU's whole buffer is mapped, READ no longer copies its records.
- * Root (CAP_PERFMON or CAP_SYS_ADMIN) only.
+ * CPU's buffer is bound, READ no longer copies its records.  Root
+ * (CAP_PERFMON or CAP_SYS_ADMIN) only.
  */
 #define IOLAT_RING_MAP_VERSION	1
-#define IOLAT_RING_MMAP_CPU_BITS	16
-#define IOLAT_RING_MMAP_OFFSET(portid, cpu, page_size)			\
-	((((__u64)(portid) << IOLAT_RING_MMAP_CPU_BITS) | (cpu)) *	\
-	 (__u64)(page_size))
+
+struct iolat_ring_req {
+	__u32 portid;		/* the socket whose session it is */
+	__u32 cpu;
+	__u64 bytes;		/* set: the buffer's length, to map */
+};
+
+#define IOLAT_IOC_RING		_IOWR(0xe9, 0x01, struct iolat_ring_req)
 
 struct iolat_ring_map {
 	__u64 tail;		/* the reader's: the first position not taken */
