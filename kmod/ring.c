@@ -25,6 +25,8 @@
 int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 		    unsigned int stride, int node)
 {
+	size_t bytes;
+
 	if (!is_power_of_2(nr_slots) ||
 	    stride < iolat_ring_stride(IOLAT_RECORD_BLOCK_SIZE) ||
 	    stride > sizeof(struct iolat_ring_slot) ||
@@ -32,7 +34,8 @@ int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	/* whole pages, which the reader may map (ring_map.c) */
-	r->map = vzalloc_node(iolat_ring_bytes(nr_slots, stride), node);
+	bytes = iolat_ring_bytes(nr_slots, stride);
+	r->map = vzalloc_node(bytes, node);
 	if (!r->map)
 		return -ENOMEM;
 	r->slots = (void *)r->map + PAGE_SIZE;
@@ -40,7 +43,7 @@ int iolat_ring_init(struct iolat_ring *r, unsigned int nr_slots,
 	r->map->slots = nr_slots;
 	r->map->stride = stride;
 	r->map->data_offset = PAGE_SIZE;
-	r->map->bytes = iolat_ring_bytes(nr_slots, stride);
+	r->map->bytes = bytes;
 	local_set(&r->head, 0);
 	r->mask = nr_slots - 1;
 	r->stride = stride;

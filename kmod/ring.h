@@ -67,7 +67,7 @@ struct iolat_ring {
 	unsigned long mask;		/* slots - 1 */
 	void *slots;			/* of @stride bytes each */
 	unsigned int stride;		/* iolat_ring_stride() */
-	bool mapped;			/* by its reader, whole: READ skips it */
+	bool mapped;			/* bound to its reader's file: READ skips it */
 	/* a recorder's (watch.h): the latest completion overwritten */
 	u64 lost_ns;
 	struct iolat_ring_map *map;	/* tail: the first not consumed */

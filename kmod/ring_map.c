@@ -64,8 +64,10 @@ static int iolat_ring_map_release(struct inode *inode, struct file *file)
 }
 
 /*
- * The ring of @req's session and CPU, its pages held for @file; marked
- * mapped (READ copies none of its records).  Return: 0 or a negative
+ * The ring of @req's session and CPU, its pages held for @file, once: a
+ * mapping never sees its pages change.  Under the session mutex, which
+ * every binding takes, so that a ring is marked mapped (READ copies none
+ * of its records) only when a file holds it.  Return: 0 or a negative
  * errno.
  */
 static int iolat_ring_bind(struct file *file, struct iolat_ring_req *req)
@@ -76,22 +78,28 @@ static int iolat_ring_bind(struct file *file, struct iolat_ring_req *req)
 	struct iolat_ring *r;
 	unsigned int i, n;
 
+	int err = 0;
+
 	s = iolat_session_lock(req->portid, NULL);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	if (file->private_data) {
+		err = -EBUSY;
+		goto out;
+	}
 	/* a recorder's rings are read frozen, by READ (watch.h) */
 	c = req->cpu < nr_cpu_ids && !s->watch && !s->counters_only &&
 	    !s->aggregate ? iolat_cpu_of(s, req->cpu) : NULL;
 	if (!c) {
-		iolat_session_unlock();
-		return -ENXIO;
+		err = -ENXIO;
+		goto out;
 	}
 	r = &c->ring;
 	n = r->map->bytes >> PAGE_SHIFT;
 	b = kvzalloc(struct_size(b, pages, n), GFP_KERNEL);
 	if (!b) {
-		iolat_session_unlock();
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		b->pages[i] = vmalloc_to_page((void *)r->map + i * PAGE_SIZE);
@@ -99,14 +107,12 @@ static int iolat_ring_bind(struct file *file, struct iolat_ring_req *req)
 	}
 	b->nr_pages = n;
 	r->mapped = true;
-	iolat_session_unlock();
-	/* once: a mapping never sees its pages change */
-	if (cmpxchg(&file->private_data, NULL, b)) {
-		iolat_ring_bind_free(b);
-		return -EBUSY;
-	}
+	/* pairs with ->mmap()'s acquire: the pages are set */
+	smp_store_release(&file->private_data, b);
 	req->bytes = (u64)n << PAGE_SHIFT;
-	return 0;
+out:
+	iolat_session_unlock();
+	return err;
 }
 
 static long iolat_ring_map_ioctl(struct file *file, unsigned int cmd,
@@ -119,8 +125,6 @@ static long iolat_ring_map_ioctl(struct file *file, unsigned int cmd,
 		return -ENOTTY;
 	if (copy_from_user(&req, (void __user *)arg, sizeof(req)))
 		return -EFAULT;
-	if (READ_ONCE(file->private_data))
-		return -EBUSY;
 	err = iolat_ring_bind(file, &req);
 	if (err)
 		return err;
@@ -133,7 +137,7 @@ static long iolat_ring_map_ioctl(struct file *file, unsigned int cmd,
 static int iolat_ring_map_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	unsigned long size = vma->vm_end - vma->vm_start, i;
-	/* pairs with the binding's cmpxchg(): its pages are set */
+	/* pairs with the binding's release: its pages are set */
 	struct iolat_ring_bind *b = smp_load_acquire((struct iolat_ring_bind **)
 						     &file->private_data);
 	int err = 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The records taken where the module wrote them: each CPU's ring of this
- * socket's session, a file of /dev/iolat bound to it (IOLAT_IOC_RING) and
- * mapped (linux/iolat.h, struct iolat_ring_map), read in order while each slot's sequence says its
- * record is whole, and given back by storing the ring's tail.  No copy
+ * socket's session, a file of /dev/iolat bound to it (IOLAT_IOC_RING)
+ * and mapped (linux/iolat.h, struct iolat_ring_map), read in order while
+ * each slot's sequence says its record is whole, and given back by
+ * storing the ring's tail.  No copy
  * into a netlink message and out of it, no message zeroed: the record
  * stream's transport (docs/design.md, Draining).
  */
@@ -33,26 +34,10 @@ struct iolat_ring_view {
 struct iolat_rings {
 	uint32_t portid;
 	long page;
-	unsigned int cpus;	/* possible: @v's length */
+	unsigned int cpus;	/* possible: @v's and @on's length */
 	struct iolat_ring_view *v;	/* by CPU; map NULL: not mapped */
+	bool *on;		/* map_new()'s online CPUs */
 };
-
-/* The CPUs the kernel could have: "0-239" in .../cpu/possible; 0 if unknown. */
-static unsigned int possible_cpus(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
-	unsigned int lo, hi = 0;
-	char sep;
-	int n;
-
-	if (!f)
-		return 0;
-	n = fscanf(f, "%u%c%u", &lo, &sep, &hi);
-	fclose(f);
-	if (n < 1)
-		return 0;
-	return (n == 3 && sep == '-' ? hi : lo) + 1;
-}
 
 /*
  * One CPU's ring: a file of /dev/iolat bound to it, mapped, and closed
@@ -100,31 +85,33 @@ static int map_one(struct iolat_rings *rs, unsigned int cpu)
 }
 
 /*
- * Marks in @on (of @n) the CPUs of /sys/devices/system/cpu/online, a
- * list such as "0-3,5".  Return: 0, or -1 if it cannot be read.
+ * A CPU list of /sys/devices/system/cpu (@name "possible" or "online"),
+ * such as "0-3,5": each of its CPUs below @n marked in @on, if given.
+ * Return: its highest CPU + 1, or 0 if it cannot be read.
  */
-static int online_cpus(bool *on, unsigned int n)
+static unsigned int cpu_list(const char *name, bool *on, unsigned int n)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	unsigned int lo, hi, c;
-	int k;
+	unsigned int lo, hi, c, end = 0;
+	char path[64];
+	FILE *f;
 
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s", name);
+	f = fopen(path, "re");
 	if (!f)
-		return -1;
-	for (;;) {
-		k = fscanf(f, "%u", &lo);
-		if (k != 1)
-			break;
+		return 0;
+	while (fscanf(f, "%u", &lo) == 1) {
 		hi = lo;
 		if (fscanf(f, "-%u", &hi) < 0)
 			hi = lo;
-		for (c = lo; c <= hi && c < n; c++)
+		for (c = lo; on && c <= hi && c < n; c++)
 			on[c] = true;
+		if (hi + 1 > end)
+			end = hi + 1;
 		if (fgetc(f) != ',')
 			break;
 	}
 	fclose(f);
-	return 0;
+	return end;
 }
 
 /*
@@ -134,27 +121,22 @@ static int online_cpus(bool *on, unsigned int n)
  */
 static int map_new(struct iolat_rings *rs)
 {
-	bool *on = calloc(rs->cpus, sizeof(*on));
 	unsigned int cpu;
 	int err, n = 0;
 
-	if (!on)
-		return -ENOMEM;
-	if (online_cpus(on, rs->cpus))
-		memset(on, 1, rs->cpus * sizeof(*on));
+	memset(rs->on, 0, rs->cpus * sizeof(*rs->on));
+	if (!cpu_list("online", rs->on, rs->cpus))
+		memset(rs->on, 1, rs->cpus * sizeof(*rs->on));
 	for (cpu = 0; cpu < rs->cpus; cpu++) {
-		if (rs->v[cpu].map || !on[cpu])
+		if (rs->v[cpu].map || !rs->on[cpu])
 			continue;
 		err = map_one(rs, cpu);
 		if (err == -ENXIO)
 			continue;
-		if (err) {
-			free(on);
+		if (err)
 			return err;
-		}
 		n++;
 	}
-	free(on);
 	return n;
 }
 
@@ -168,7 +150,7 @@ static int map_new(struct iolat_rings *rs)
  */
 int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out)
 {
-	unsigned int cpus = possible_cpus();
+	unsigned int cpus = cpu_list("possible", NULL, 0);
 	struct iolat_rings *rs;
 	int n;
 
@@ -179,10 +161,12 @@ int iolat_rings_map(struct iolat_nl *nl, struct iolat_rings **out)
 	if (access(RING_DEV, F_OK))
 		return -ENOENT;
 	rs = calloc(1, sizeof(*rs));
-	if (rs)
-		rs->v = calloc(cpus, sizeof(*rs->v));
-	if (!rs || !rs->v) {
-		free(rs);
+	if (!rs)
+		return -ENOMEM;
+	rs->v = calloc(cpus, sizeof(*rs->v));
+	rs->on = calloc(cpus, sizeof(*rs->on));
+	if (!rs->v || !rs->on) {
+		iolat_rings_unmap(rs);
 		return -ENOMEM;
 	}
 	rs->portid = nl_socket_get_local_port(nl->sk);
@@ -264,5 +248,6 @@ void iolat_rings_unmap(struct iolat_rings *rs)
 		if (rs->v[cpu].map)
 			munmap(rs->v[cpu].map, rs->v[cpu].map->bytes);
 	free(rs->v);
+	free(rs->on);
 	free(rs);
 }

@@ -288,14 +288,16 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 	}
 	while (pid != -1 || !s->cmd) {
 		uint64_t began = iolat_mono_ns();
+		bool check = iolat_mono_s() >= next_check;
 
 		/*
 		 * The records from the rings mapped, READ for the events
-		 * alone at each device check; or READ for both.
+		 * (and a CPU's not mapped yet) at each device check; or READ
+		 * for all.
 		 */
 		if (s->rings)
 			iolat_rings_drain(s->rings, dec);
-		if (!s->rings || iolat_mono_s() >= next_check)
+		if (!s->rings || check)
 			err = iolat_nl_read(nl, iolat_decode,
 					    iolat_decode_event, dec);
 		if (err) {
@@ -304,7 +306,7 @@ static void drain_loop(struct iolat_session *s, struct iolat_nl *nl,
 		}
 		if (s->drained)
 			s->drained(s->arg, began);
-		if (iolat_mono_s() >= next_check) {
+		if (check) {
 			check_devices(s);
 			/* CPUs that came online: READ had their records */
 			if (s->rings && iolat_rings_more(s->rings) &&
