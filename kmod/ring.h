@@ -60,7 +60,8 @@ struct iolat_cpu_stats {
  * One CPU's ring.  Its line is written only by that CPU.  The slots
  * follow a page of struct iolat_ring_map (linux/iolat.h): the reader's
  * tail, written once per drain (by the module's READ, or by the CLI in
- * its mapping, ring_map.c), and the geometry a mapping reads.
+ * its mapping: kmod/ring_map.c, user/nl/ring_reader.c), and the
+ * geometry a mapping reads.
  */
 struct iolat_ring {
 	local_t head;			/* next position to reserve */

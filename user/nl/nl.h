@@ -227,7 +227,7 @@ void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
 			const char *module);
 
 /*
- * ring_map.c: a streaming session's per-CPU rings mapped (/dev/iolat),
+ * ring_reader.c: a streaming session's per-CPU rings mapped (/dev/iolat),
  * their records taken in place; READ then carries only the events.
  */
 struct iolat_rings;

@@ -508,7 +508,7 @@ int iolat_session_run(struct iolat_session *s)
 		return EXIT_FAIL;
 	}
 	if (!s->counters_only && !s->aggregate && !s->watch && !s->copy) {
-		/* the records where the module writes them (ring_map.c) */
+		/* the records where the module writes them (nl/ring_reader.c) */
 		err = iolat_rings_map(nl, &s->rings);
 		if (err && err != -ENOENT) {
 			iolat_err("cannot map the record buffers (/dev/iolat): %s; --copy takes them through netlink",
