@@ -73,7 +73,7 @@ digest() {
 	{
 		echo "== $1 (status $2)"
 		if [ -s "$OUT/$1.detail" ]; then
-			head -n 6 "$OUT/$1.detail"
+			head -n 7 "$OUT/$1.detail"
 		else
 			grep -v '^[[:space:]]*$' "$OUT/$1.log" | tail -n 3
 		fi | cut -c1-300
@@ -262,8 +262,8 @@ guest_why() {
 # guest_detail KERNEL STATUS: what the digest shows of a guest suite
 # that did not pass: the rig's own lines and the last console lines of a
 # guest that could not run; else the first failed assertions of each
-# failed test, each with the line its test logged after it (TH_LOG), the
-# kernel reports and KUnit's failures.
+# failed test, each with the line its test logged after it (TH_LOG), a
+# script's first MISMATCH line, the kernel reports and KUnit's failures.
 guest_detail() {
 	local log=$OUT/guest-$1.log res=$OUT/$1
 	if [ "$2" = 125 ]; then
@@ -274,6 +274,8 @@ guest_detail() {
 	cat "$res"/*.tap 2>/dev/null |
 		grep -E -A1 '^# [a-z_/]+\.c:[0-9]+:[a-z_0-9]+:(Expected|.*[Ff]ail)' |
 		grep -v '^--$' | head -n 4
+	# a script's own verdicts (watch_vs_fio.py and the like): the first
+	grep -h -m1 '^MISMATCH: ' "$res"/*.tap 2>/dev/null
 	grep -h -m2 -F -f tests/kernel-reports "$res/kernel.log" 2>/dev/null
 	grep -E '\[FAILED\]|# .*: (FAIL|ASSERTION)' "$log" | head -n 2
 }
