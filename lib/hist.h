@@ -99,9 +99,22 @@ static inline void iolat_add_square(__u64 *hi, __u64 *lo, __u64 v)
  */
 static inline void iolat_hist_add(struct iolat_hist *h, __u64 v)
 {
-	unsigned int bin = __iolat_hist_bin(v);
-
-	__iolat_hist_account(h, v, bin, IOLAT_HIST_NR_BINS);
+	/*
+	 * The overflow tested once, not in the bin's function and again
+	 * before the bin's count: four instructions of some thirty, six
+	 * times a record in the CLI.
+	 */
+	iolat_add_square(&h->sumsq_hi, &h->sumsq_lo, v);
+	h->count++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	if (__builtin_expect(v < 1ULL << IOLAT_HIST_MAX_SHIFT, 1))
+		h->bins[iolat_loglin_bin(v, IOLAT_HIST_SUB_BITS)]++;
+	else
+		h->overflow++;
 }
 
 /*

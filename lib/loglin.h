@@ -11,15 +11,18 @@
 
 #include <linux/types.h>
 
+/*
+ * With s = msb(v) - @sub, v's group is s + 1 and its offset in it the
+ * @sub bits below its top bit: (s + 1) * 2^@sub + (v >> s) - 2^@sub,
+ * that is (s << @sub) + (v >> s).  Values below 2^@sub take s = 0 by
+ * the bit or'ed in: no branch, some seven instructions (the module's
+ * histograms at each completion, the CLI's six a record).
+ */
 static inline unsigned int iolat_loglin_bin(__u64 v, unsigned int sub)
 {
-	unsigned int msb;
+	unsigned int s = (63 ^ __builtin_clzll(v | (1ULL << sub))) - sub;
 
-	if (v < (1ULL << sub))
-		return v;
-	msb = 63 - __builtin_clzll(v);
-	return (msb - sub + 1) * (1U << sub) +
-	       ((v >> (msb - sub)) & ((1U << sub) - 1));
+	return (s << sub) + (unsigned int)(v >> s);
 }
 
 static inline __u64 iolat_loglin_lo(unsigned int bin, unsigned int sub)

@@ -328,11 +328,22 @@ static struct iolat_an_group *qid_find(struct iolat_an *an, unsigned int dev,
 	return &an->qids[an->nr_qids++];
 }
 
+/*
+ * Where the interval being built starts, kept so that a record's test
+ * is one compare: none (never reached) without intervals.
+ */
+static void ival_from(struct iolat_an *an)
+{
+	an->ival_from_ns = an->o.interval_ns ?
+		an->meta.t0_ns + an->ival_index * an->o.interval_ns : UINT64_MAX;
+}
+
 static void begin(struct iolat_an *an)
 {
 	if (an->begun)
 		return;
 	an->begun = true;
+	ival_from(an);
 	if (an->out->begin && an->out->begin(an))
 		an->nomem = true;
 }
@@ -403,6 +414,7 @@ static void flush_intervals(struct iolat_an *an, uint64_t upto_ns, bool last)
 			an->out->interval(an, from, to);
 		ival_into_run(an);
 		an->ival_index++;
+		ival_from(an);
 	}
 }
 
@@ -465,8 +477,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		d->first_ns = first;
 	if (end > d->last_ns)
 		d->last_ns = end;
-	if (an->o.interval_ns &&
-	    end >= an->meta.t0_ns + an->ival_index * an->o.interval_ns) {
+	if (end >= an->ival_from_ns) {
 		op_add(an, &d->ival[op], r, &t);	/* the run's at handover */
 	} else {
 		/* its interval was handed over: in the run only */

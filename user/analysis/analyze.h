@@ -201,6 +201,7 @@ struct iolat_an {
 	uint64_t split_orphans;	/* requests below whose I/O was not seen */
 	uint64_t late;		/* arrived after their interval was shown */
 	uint64_t ival_index;	/* the interval being built */
+	uint64_t ival_from_ns;	/* its start (meta.t0_ns on), or U64_MAX */
 	uint64_t end_ns;	/* the session stopped (0: running) */
 	bool nomem;
 	bool begun;
