@@ -239,8 +239,10 @@ static bool iolat_use_wanted(const struct iolat_session *s, unsigned int use)
 		return iolat_session_records(s);
 	case IOLAT_USE_UPPER:
 		return s->nr_devs > s->nr_rq_devs;
+	case IOLAT_USE_LEAN:
+		return !s->links && iolat_session_lean(s);
 	case IOLAT_USE_PLAIN:
-		return !s->links;
+		return !s->links && !iolat_session_lean(s);
 	case IOLAT_USE_STACK:
 		return s->links;
 	default:

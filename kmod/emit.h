@@ -79,18 +79,42 @@ static __always_inline void iolat_record_nvme(struct iolat_record *rec,
 }
 
 /*
+ * The record's parts past the block part, only as far as the session
+ * sends it: its slot ends there (ring.h); the bios are there until the
+ * completion's end (iolat_record_emit()).
+ */
+static __always_inline void
+iolat_record_rest(const struct iolat_session *s, const struct iolat_dev *d,
+		  const struct request *rq, struct iolat_record *rec,
+		  const struct iolat_slot_ext *x,
+		  const struct iolat_nvme_slot *nvme)
+{
+	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE)
+		rec->cgroup = s->cgroups && rq->bio ?
+			      iolat_bio_cgroup(rq->bio) : 0;
+	if (nvme) {
+		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
+		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
+	} else if (s->record_size > IOLAT_RECORD_CGROUP_SIZE) {
+		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
+	}
+	if (s->record_size > IOLAT_RECORD_NVME_SIZE)
+		rec->link = x->link;
+}
+
+/*
  * This CPU's next record, or NULL (counted) if its ring is full; a
  * recorder's (watch.h) overwrites its oldest (counted from the rings'
  * positions when read, iolat_watch_overwritten()).
  */
 static __always_inline struct iolat_ring_slot *
-iolat_record_reserve(struct iolat_session *s, unsigned long *pos)
+__iolat_record_reserve(struct iolat_session *s, unsigned long *pos, bool lean)
 {
 	struct iolat_ring *r = &iolat_cpu(s)->ring;
 	struct iolat_ring_slot *rs;
 	u64 floor;
 
-	if (!s->watch) {
+	if (lean || !s->watch) {
 		rs = iolat_ring_reserve(r, pos);
 		if (!rs)
 			iolat_count(s, IOLAT_S_DROP_FULL);
@@ -107,19 +131,33 @@ iolat_record_reserve(struct iolat_session *s, unsigned long *pos)
 	return rs;
 }
 
+static __always_inline struct iolat_ring_slot *
+iolat_record_reserve(struct iolat_session *s, unsigned long *pos)
+{
+	return __iolat_record_reserve(s, pos, false);
+}
+
 /*
  * A record is written; a recorder's request went into the histograms,
  * counted there, and may trigger it.
  */
+static __always_inline void __iolat_record_publish(struct iolat_session *s,
+						   struct iolat_ring_slot *rs,
+						   unsigned long pos, int error,
+						   bool lean)
+{
+	iolat_ring_publish(rs, pos);
+	if (!lean && s->watch)
+		iolat_watch_check(s, &rs->rec, error);
+	else
+		iolat_count(s, IOLAT_S_WRITTEN);
+}
+
 static __always_inline void iolat_record_publish(struct iolat_session *s,
 						 struct iolat_ring_slot *rs,
 						 unsigned long pos, int error)
 {
-	iolat_ring_publish(rs, pos);
-	if (s->watch)
-		iolat_watch_check(s, &rs->rec, error);
-	else
-		iolat_count(s, IOLAT_S_WRITTEN);
+	__iolat_record_publish(s, rs, pos, error, false);
 }
 
 /**
@@ -132,6 +170,8 @@ static __always_inline void iolat_record_publish(struct iolat_session *s,
  * @c_ns: when it completed
  * @error: 0 or a negative errno
  * @nvme: the NVMe command that carried it, or NULL
+ * @lean: a session without optional features (iolat_session_lean()):
+ *	its tests compiled out
  *
  * Runs in the completion probe (preemption disabled), before the request's
  * bios are ended.  Counts the record as written, or as dropped if this
@@ -141,13 +181,13 @@ static __always_inline void
 iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 		  const struct request *rq, const struct iolat_slot *slot,
 		  const struct iolat_slot_ext *x, u64 c_ns, int error,
-		  const struct iolat_nvme_slot *nvme)
+		  const struct iolat_nvme_slot *nvme, bool lean)
 {
 	struct iolat_ring_slot *rs;
 	struct iolat_record *rec;
 	unsigned long pos;
 
-	rs = iolat_record_reserve(s, &pos);
+	rs = __iolat_record_reserve(s, &pos, lean);
 	if (!rs)
 		return;
 	rec = &rs->rec;
@@ -174,23 +214,11 @@ iolat_record_emit(struct iolat_session *s, const struct iolat_dev *d,
 	rec->op = iolat_record_op(rq->cmd_flags);
 	rec->pad = 0;
 	rec->error = error;
-	/*
-	 * the rest only as far as the session sends it: its slot ends
-	 * there (ring.h); the bios are there until the completion's end
-	 * (above)
-	 */
-	if (s->record_size > IOLAT_RECORD_BLOCK_SIZE)
-		rec->cgroup = s->cgroups && rq->bio ?
-			      iolat_bio_cgroup(rq->bio) : 0;
-	if (nvme) {
-		rec->flags |= IOLAT_F_NVME | (nvme->dsm ? IOLAT_F_NVME_DSM : 0);
-		iolat_record_nvme(rec, d->nvme, nvme, rec->hwq + 1);
-	} else if (s->record_size > IOLAT_RECORD_CGROUP_SIZE) {
-		iolat_record_nvme(rec, NULL, &iolat_record_no_nvme, 0);
-	}
-	if (s->record_size > IOLAT_RECORD_NVME_SIZE)
-		rec->link = x->link;
-	iolat_record_publish(s, rs, pos, error);
+	/* a block session's record ends here: one test for the rest */
+	if (!lean &&
+	    unlikely(s->record_size > IOLAT_RECORD_BLOCK_SIZE || nvme))
+		iolat_record_rest(s, d, rq, rec, x, nvme);
+	__iolat_record_publish(s, rs, pos, error, lean);
 }
 
 #endif /* _IOLAT_EMIT_H */

@@ -243,6 +243,11 @@ struct iolat_dev_spec {
 
 /* Which requests a session keeps; a zero field keeps everything. */
 struct iolat_filter {
+	/*
+	 * Any of the rest set: a session without a filter pays this one
+	 * test per request, not one per field (issue 48)
+	 */
+	bool on;
 	u32 ops;		/* bit (1 << enum iolat_op) per op kept */
 	u32 pid;
 	u32 tgid;
@@ -285,6 +290,8 @@ static inline bool iolat_filter_wanted(const struct iolat_filter *f, u8 op,
 				       const struct iolat_submitter *who,
 				       bool known)
 {
+	if (!f->on)
+		return true;
 	if (f->ops && !(f->ops & BIT(op)))
 		return false;
 	if (f->pid && (!known || who->pid != f->pid))
@@ -379,6 +386,19 @@ static inline bool iolat_session_records(const struct iolat_session *s)
 	return !(s->counters_only || s->aggregate);
 }
 
+/*
+ * Does @s use none of the optional features the completion tests: a
+ * filter, a flight recorder, records past the block part (cgroups,
+ * NVMe, a stack's link), NVMe commands, cgroup slots?  Then its
+ * completion probe is one without those tests (IOLAT_USE_LEAN).  Fixed
+ * at START, before the probes are registered.
+ */
+static inline bool iolat_session_lean(const struct iolat_session *s)
+{
+	return !s->filter.on && !s->watch && !s->nvme && !s->cg_slots &&
+	       s->record_size <= IOLAT_RECORD_BLOCK_SIZE;
+}
+
 /* What @s keeps, as IOLAT_MODE_* (but IOLAT_MODE_NVME). */
 static inline u32 iolat_session_mode(const struct iolat_session *s)
 {
@@ -407,7 +427,9 @@ enum iolat_probe_use {
 	IOLAT_USE_STAGES,
 	IOLAT_USE_RECORDS,
 	IOLAT_USE_UPPER,	/* sessions with a bio-based device */
-	IOLAT_USE_PLAIN,	/* sessions without a stack (no links) */
+	/* sessions without a stack nor optional feature (iolat_session_lean()) */
+	IOLAT_USE_LEAN,
+	IOLAT_USE_PLAIN,	/* sessions without a stack, with a feature */
 	IOLAT_USE_STACK,	/* sessions with one: links (upper.h) */
 };
 

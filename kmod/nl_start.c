@@ -174,6 +174,8 @@ static void iolat_nl_parse_filter(struct nlattr **attrs,
 			f->cgroups[i] = (u32)id;
 		}
 	}
+	f->on = f->ops || f->pid || f->tgid || f->comm[0] || f->min_ns ||
+		f->nr_cgroups;
 }
 
 /* IOLAT_A_FILTER_CGROUPS: 1 to IOLAT_FILTER_CGROUPS u64s, on a kernel with them. */

@@ -119,20 +119,24 @@ iolat_slot_fill(struct iolat_session *s, struct iolat_slot *slot,
 		slot->flags = iolat_submitter_set(&x->who, current);
 filter:
 	/* a filter by process keeps the submitters (iolat_mode_who()) */
-	slot->filtered = !iolat_filter_wanted(&s->filter,
-					      iolat_record_op(rq->cmd_flags),
-					      &x->who,
-					      slot->flags & IOLAT_F_SUBMITTER) ||
-			 (s->filter.nr_cgroups &&
-			  !iolat_bio_in_cgroups(rq->bio, s->filter.cgroups,
-						s->filter.nr_cgroups));
+	slot->filtered = s->filter.on &&
+			 (!iolat_filter_wanted(&s->filter,
+					       iolat_record_op(rq->cmd_flags),
+					       &x->who,
+					       slot->flags & IOLAT_F_SUBMITTER) ||
+			  (s->filter.nr_cgroups &&
+			   !iolat_bio_in_cgroups(rq->bio, s->filter.cgroups,
+						 s->filter.nr_cgroups)));
 }
 
 /* Does the session keep a request of stages @done that completed at @now? */
 static __always_inline bool
 iolat_rq_wanted(const struct iolat_session *s, const struct iolat_slot *done,
-		u64 now)
+		u64 now, bool lean)
 {
+	/* without a filter, no request is filtered (iolat_slot_fill()) */
+	if (lean || !s->filter.on)
+		return true;
 	return !done->filtered &&
 	       (!s->filter.min_ns ||
 		iolat_latency_ns(done->q_ns, done->g_ns, done->i_ns,
@@ -146,13 +150,14 @@ iolat_rq_wanted(const struct iolat_session *s, const struct iolat_slot *done,
  * that the busy time's order of events is the order of their times.
  * With @agg (a completion in an aggregating session), a request the
  * session keeps goes into the histograms under the same interrupts-off
- * section.
+ * section.  @lean: a session without optional features
+ * (iolat_session_lean()), their tests compiled out.
  * Return: the time it left.
  */
 static __always_inline u64
 iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 	       struct iolat_slot *slot, const struct request *rq,
-	       bool completed, bool agg)
+	       bool completed, bool agg, bool lean)
 {
 	bool issued = slot->state == IOLAT_SLOT_ISSUED;
 	bool queued = slot->state != IOLAT_SLOT_FREE;
@@ -182,10 +187,11 @@ iolat_slot_end(struct iolat_session *s, struct iolat_dev *d,
 		c->ios[op]++;
 		c->bytes[op] += blk_rq_bytes(rq);
 		c->wait_ns[op] += t - slot->acct_ns;
-		agg = agg && !slot->outside && iolat_rq_wanted(s, slot, now);
+		agg = agg && !slot->outside &&
+		      iolat_rq_wanted(s, slot, now, lean);
 		if (agg)
 			__iolat_agg_add(d, op, blk_rq_bytes(rq), slot, now);
-		if (d->cg)	/* its cgroup's slot (cgstat.h) */
+		if (!lean && d->cg)	/* its cgroup's slot (cgstat.h) */
 			__iolat_cgstat_add(d, rq->bio, op, blk_rq_bytes(rq),
 					   t - slot->acct_ns, agg ? slot : NULL,
 					   now);
@@ -207,7 +213,7 @@ static noinline u64 iolat_slot_drop(struct iolat_session *s,
 				    struct iolat_slot *slot,
 				    const struct request *rq, bool completed)
 {
-	return iolat_slot_end(s, d, slot, rq, completed, false);
+	return iolat_slot_end(s, d, slot, rq, completed, false, false);
 }
 
 /*
@@ -528,11 +534,11 @@ static __always_inline void
 iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 	      const struct request *rq, const struct iolat_slot *slot,
 	      const struct iolat_slot_ext *x, u64 now, int err,
-	      const struct iolat_nvme_slot *cmd, bool seen)
+	      const struct iolat_nvme_slot *cmd, bool seen, bool lean)
 {
 	if (s->counters_only)
 		return;		/* it takes no filter: counted in iolat_slot_end() */
-	if (!iolat_rq_wanted(s, slot, now)) {
+	if (!iolat_rq_wanted(s, slot, now, lean)) {
 		iolat_count(s, IOLAT_S_FILTERED);
 		return;
 	}
@@ -542,11 +548,12 @@ iolat_rq_keep(struct iolat_session *s, struct iolat_dev *d,
 				      blk_rq_bytes(rq), slot, now);
 		iolat_count(s, IOLAT_S_WRITTEN);
 		/* a flight recorder's record too (watch.h) */
-		if (s->watch)
-			iolat_record_emit(s, d, rq, slot, x, now, err, cmd);
+		if (!lean && s->watch)
+			iolat_record_emit(s, d, rq, slot, x, now, err, cmd,
+					  false);
 		return;
 	}
-	iolat_record_emit(s, d, rq, slot, x, now, err, cmd);
+	iolat_record_emit(s, d, rq, slot, x, now, err, cmd, lean);
 }
 
 /*
@@ -565,7 +572,8 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
 
 	x.link = 0;
 	if (iolat_rq_unseen(s, d, &done, &x, rq, &now))
-		iolat_rq_keep(s, d, rq, &done, &x, now, err, cmd, false);
+		iolat_rq_keep(s, d, rq, &done, &x, now, err, cmd, false,
+			      false);
 }
 
 /*
@@ -577,7 +585,7 @@ static noinline void iolat_rq_done_unseen(struct iolat_session *s,
 static __always_inline u64
 iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 	      const struct request *rq, int err,
-	      const struct iolat_nvme_slot *cmd, bool stack)
+	      const struct iolat_nvme_slot *cmd, bool stack, bool lean)
 {
 	struct iolat_slot *slot = iolat_inflight_slot(d, rq);
 	u64 now;
@@ -590,7 +598,7 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 		iolat_rq_done_unseen(s, d, rq, err, cmd);
 		return 0;
 	}
-	now = iolat_slot_end(s, d, slot, rq, true, s->aggregate);
+	now = iolat_slot_end(s, d, slot, rq, true, s->aggregate, lean);
 	if (slot->outside) {
 		iolat_count(s, IOLAT_S_DROP_UNMATCHED);
 		return now;
@@ -603,7 +611,7 @@ iolat_rq_done(struct iolat_session *s, struct iolat_dev *d,
 			iolat_count(s, IOLAT_S_STACK_UNJOINED);
 	}
 	iolat_rq_keep(s, d, rq, slot, iolat_slot_ext(d, slot), now, err, cmd,
-		      true);
+		      true, lean);
 	return now;
 }
 
@@ -618,7 +626,7 @@ static noinline u64 iolat_rq_done_nvme(struct iolat_session *s,
 				       bool stack)
 {
 	struct iolat_nvme_slot *cmd = iolat_nvme_done(d, rq);
-	u64 now = iolat_rq_done(s, d, rq, err, cmd, stack);
+	u64 now = iolat_rq_done(s, d, rq, err, cmd, stack, false);
 
 	if (cmd)
 		iolat_nvme_release(cmd);
@@ -688,11 +696,13 @@ static noinline void iolat_rq_fold(struct iolat_dev *d,
  * completion: the request stays in flight.  @stack: a session with a
  * stack, which counts its lower devices' requests joined or not; the
  * others register the probe without it, which costs them nothing.
+ * @lean: sessions without a stack or any optional feature
+ * (iolat_session_lean()), whose probe has no test of them.
  */
 static __always_inline void
 iolat_rq_complete(struct iolat_session *s, struct iolat_dev *first,
 		  struct request *rq, int err, unsigned int nr_bytes,
-		  bool stack)
+		  bool stack, bool lean)
 {
 	struct iolat_upper_slot *up = NULL;
 	struct iolat_dev *d;
@@ -708,10 +718,10 @@ iolat_rq_complete(struct iolat_session *s, struct iolat_dev *first,
 	}
 	if (stack && d->lower)
 		link = iolat_rq_link(s, d, rq, &up);
-	if (d->nvme)
+	if (!lean && d->nvme)
 		now = iolat_rq_done_nvme(s, d, rq, err, stack);
 	else
-		now = iolat_rq_done(s, d, rq, err, NULL, stack);
+		now = iolat_rq_done(s, d, rq, err, NULL, stack, lean);
 	if (stack && link && up)
 		iolat_rq_fold(d, rq, up, link, now);
 }
@@ -740,20 +750,34 @@ static __always_inline void iolat_rq_complete_subs(struct request *rq,
 						   int err,
 						   unsigned int nr_bytes,
 						   unsigned int use,
-						   bool stack)
+						   bool stack, bool lean)
 {
 	struct iolat_dev *d;
 
 	iolat_for_each_sub_using(d, iolat_rq_devt(rq), use)
-		iolat_rq_complete(d->s, d, rq, err, nr_bytes, stack);
+		iolat_rq_complete(d->s, d, rq, err, nr_bytes, stack, lean);
 }
 
+/*
+ * The sessions without a stack or any optional feature (IOLAT_USE_LEAN):
+ * a feature costs nothing when off (issue 48).
+ */
+static void
+iolat_probe_rq_complete_lean(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
+							nr_bytes))
+{
+	iolat_probe_pin_cpu();
+	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
+			       IOLAT_USE_LEAN, false, true);
+}
+
+/* The same for those with a feature and no stack (IOLAT_USE_PLAIN). */
 static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 							       nr_bytes))
 {
 	iolat_probe_pin_cpu();
 	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
-			       IOLAT_USE_PLAIN, false);
+			       IOLAT_USE_PLAIN, false, false);
 }
 
 /* The same for the sessions with a stack (IOLAT_USE_STACK). */
@@ -763,7 +787,7 @@ iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
 {
 	iolat_probe_pin_cpu();
 	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
-			       IOLAT_USE_STACK, true);
+			       IOLAT_USE_STACK, true, false);
 }
 
 #if IOLAT_TP_HAS_RQ_ERROR
@@ -789,6 +813,7 @@ static void __maybe_unused iolat_probe_rq_types(void)
 #if IOLAT_TP_HAS_RQ_MERGE
 	check_trace_callback_type_block_rq_merge(iolat_probe_rq_merge);
 #endif
+	check_trace_callback_type_block_rq_complete(iolat_probe_rq_complete_lean);
 	check_trace_callback_type_block_rq_complete(iolat_probe_rq_complete);
 	check_trace_callback_type_block_rq_complete(iolat_probe_rq_complete_stack);
 #if IOLAT_TP_HAS_RQ_ERROR
@@ -802,6 +827,8 @@ static void __maybe_unused iolat_probe_rq_types(void)
  * Issue and completion are required; the rest are reported if missing.
  */
 struct iolat_probe iolat_rq_probes[] = {
+	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete_lean,
+	  .use = IOLAT_USE_LEAN, .required = true },
 	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete,
 	  .use = IOLAT_USE_PLAIN, .required = true },
 	{ .tp_name = "block_rq_complete", .func = iolat_probe_rq_complete_stack,
