@@ -64,6 +64,34 @@ VARIANTS = {
          "\t\tslot->flags = iolat_submitter_set(&x->who, current);",
          ""),
     ],
+    # every optional feature's test on the request path taken out: the
+    # filters, the flight recorder, the record's parts past the block
+    # part (cgroup, NVMe, stack link), NVMe's completion and the cgroup
+    # slots.  make check's cost stage runs the counters and the stream
+    # with it: a session that uses none of them must cost what this does,
+    # within the bench's resolution (issue 48: a feature costs nothing
+    # when off)
+    "no-features": [
+        ("kmod/iolat.h", "\tif (!f->on)\n\t\treturn true;",
+         "\treturn true;"),
+        ("kmod/probe_rq.c", "\tslot->filtered = s->filter.on &&",
+         "\tslot->filtered = 0 &&"),
+        ("kmod/probe_rq.c", "\tif (lean || !s->filter.on)\n\t\treturn true;",
+         "\treturn true;"),
+        ("kmod/probe_rq.c", "\t\tif (!lean && s->watch)\n\t\t\tiolat_record_emit(",
+         "\t\tif (0)\n\t\t\tiolat_record_emit("),
+        ("kmod/probe_rq.c", "\tif (!lean && d->nvme)\n\t\tnow = iolat_rq_done_nvme(",
+         "\tif (0)\n\t\tnow = iolat_rq_done_nvme("),
+        ("kmod/probe_rq.c", "\t\tif (!lean && d->cg)\t/* its cgroup's slot",
+         "\t\tif (0)\t/* its cgroup's slot"),
+        ("kmod/emit.h",
+         "\tif (!lean &&\n\t    unlikely(s->record_size > IOLAT_RECORD_BLOCK_SIZE || nvme))",
+         "\tif (0)"),
+        ("kmod/emit.h", "\tif (lean || !s->watch) {",
+         "\tif (1) {"),
+        ("kmod/emit.h", "\tif (!lean && s->watch)\n\t\tiolat_watch_check(",
+         "\tif (0)\n\t\tiolat_watch_check("),
+    ],
     # iolat_now() counts up instead of reading the clock
     "no-clock": [
         ("kmod/iolat.h", "\treturn ktime_get_ns();",

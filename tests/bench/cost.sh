@@ -21,7 +21,12 @@
 #                                 with IOLAT_COST_CONTROL, which must go
 #                                 over the counters budget, and blktrace,
 #                                 which the stream is held against
-#                                 (cost.py's PEER_RATIO)
+#                                 (cost.py's PEER_RATIO), and the
+#                                 counters and the stream with the
+#                                 module without its optional features'
+#                                 tests (ablate.py's no-features), which
+#                                 each must cost as much, within the
+#                                 resolution
 #
 # Expects build/iolat and build/kmod/6.1/iolat.ko (make check's stages,
 # or make bench's run.sh, build them).
@@ -52,8 +57,17 @@ if [ $check = 1 ]; then
 	make -s -C "$kdir" M="$ctl" KCFLAGS=-DIOLAT_COST_CONTROL modules \
 		>"$ctl/build.log" 2>&1 ||
 		{ cat "$ctl/build.log"; echo "cost: the control module did not build"; exit 1; }
+	# a feature costs nothing when off: the counters and the stream
+	# again with the module whose optional features' tests are taken
+	# out (ablate.py's no-features), within the resolution of theirs
+	nf=$ROOT/build/kmod/6.1-cost-no-features
+	tests/module-src.sh "$nf" &&
+		python3 tests/bench/ablate.py edit no-features "$nf" || exit 1
+	make -s -C "$kdir" M="$nf" modules >"$nf/build.log" 2>&1 ||
+		{ cat "$nf/build.log"; echo "cost: the no-features module did not build"; exit 1; }
 	args+=(--ios 100000 --warmup-ios 10000 --repeats 1 --modes none,counters,aggregate,counters-256,aggregate-256,aggregate-8s,export,stream,stream-cgroups,stream-cgfilter,file,file-cgroups,counters-cgroups,export-cgroups,watch,blktrace
-	       --control-ko "$ctl/iolat.ko")
+	       --control-ko "$ctl/iolat.ko"
+	       --variant "no-features=$nf/iolat.ko" --variant-modes counters,stream)
 fi
 # make bench's peers run from this machine's root in the guest: missing,
 # they would fail there a guest boot later and less clearly
