@@ -759,36 +759,28 @@ static __always_inline void iolat_rq_complete_subs(struct request *rq,
 }
 
 /*
- * The sessions without a stack or any optional feature (IOLAT_USE_LEAN):
- * a feature costs nothing when off (issue 48).
+ * The completion probe of the sessions of @use: @stack and @lean as
+ * iolat_rq_complete() has them.
  */
-static void
-iolat_probe_rq_complete_lean(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
-							nr_bytes))
-{
-	iolat_probe_pin_cpu();
-	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
-			       IOLAT_USE_LEAN, false, true);
+#define IOLAT_RQ_COMPLETE_PROBE(name, use, stack, lean)			\
+static void name(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err, nr_bytes))	\
+{									\
+	iolat_probe_pin_cpu();						\
+	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,	\
+			       use, stack, lean);			\
 }
 
-/* The same for those with a feature and no stack (IOLAT_USE_PLAIN). */
-static void iolat_probe_rq_complete(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
-							       nr_bytes))
-{
-	iolat_probe_pin_cpu();
-	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
-			       IOLAT_USE_PLAIN, false, false);
-}
-
-/* The same for the sessions with a stack (IOLAT_USE_STACK). */
-static void
-iolat_probe_rq_complete_stack(IOLAT_TP_RQ_COMPLETE_PROTO(data, rq, err,
-							 nr_bytes))
-{
-	iolat_probe_pin_cpu();
-	iolat_rq_complete_subs(rq, iolat_rq_errno(err), nr_bytes,
-			       IOLAT_USE_STACK, true, false);
-}
+/*
+ * The sessions without a stack or any optional feature: a feature costs
+ * nothing when off (issue 48); those with one and no stack; those with
+ * a stack.
+ */
+IOLAT_RQ_COMPLETE_PROBE(iolat_probe_rq_complete_lean, IOLAT_USE_LEAN,
+			false, true)
+IOLAT_RQ_COMPLETE_PROBE(iolat_probe_rq_complete, IOLAT_USE_PLAIN,
+			false, false)
+IOLAT_RQ_COMPLETE_PROBE(iolat_probe_rq_complete_stack, IOLAT_USE_STACK,
+			true, false)
 
 #if IOLAT_TP_HAS_RQ_ERROR
 /* block_rq_error: counted; the completion carries the status. */
