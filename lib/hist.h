@@ -74,10 +74,13 @@ static inline void iolat_add_square(__u64 *hi, __u64 *lo, __u64 v)
 }
 
 /*
- * Add @v, of bin @bin (@nr_bins: it overflowed), to histogram @h, a
- * struct iolat_hist or struct iolat_agg_hist: the sums and the bin.
+ * Add @v to histogram @h, a struct iolat_hist or struct iolat_agg_hist:
+ * the sums, and @bin's count (@bin: an expression of @v's bin, evaluated
+ * only below 2^@max_shift) or the overflow.  The overflow is tested once,
+ * not in a bin function and again before the count: four instructions
+ * of some thirty, six times a record in the CLI.
  */
-#define __iolat_hist_account(h, v, bin, nr_bins)			\
+#define __iolat_hist_account(h, v, max_shift, bin)			\
 	do {								\
 		iolat_add_square(&(h)->sumsq_hi, &(h)->sumsq_lo, (v));	\
 		(h)->count++;						\
@@ -86,7 +89,7 @@ static inline void iolat_add_square(__u64 *hi, __u64 *lo, __u64 v)
 			(h)->min = (v);					\
 		if ((v) > (h)->max)					\
 			(h)->max = (v);					\
-		if ((bin) < (nr_bins))					\
+		if (__builtin_expect((v) < 1ULL << (max_shift), 1))	\
 			(h)->bins[bin]++;				\
 		else							\
 			(h)->overflow++;				\
@@ -99,22 +102,8 @@ static inline void iolat_add_square(__u64 *hi, __u64 *lo, __u64 v)
  */
 static inline void iolat_hist_add(struct iolat_hist *h, __u64 v)
 {
-	/*
-	 * The overflow tested once, not in the bin's function and again
-	 * before the bin's count: four instructions of some thirty, six
-	 * times a record in the CLI.
-	 */
-	iolat_add_square(&h->sumsq_hi, &h->sumsq_lo, v);
-	h->count++;
-	h->sum += v;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	if (__builtin_expect(v < 1ULL << IOLAT_HIST_MAX_SHIFT, 1))
-		h->bins[iolat_loglin_bin(v, IOLAT_HIST_SUB_BITS)]++;
-	else
-		h->overflow++;
+	__iolat_hist_account(h, v, IOLAT_HIST_MAX_SHIFT,
+			     iolat_loglin_bin(v, IOLAT_HIST_SUB_BITS));
 }
 
 /*
@@ -153,18 +142,23 @@ struct iolat_agg_hist {
 /*
  * The coarse bin of @v with 2^@sub bins per power of two from
  * 2^IOLAT_AGG_HIST_MIN_SHIFT ns (one below, @fold of iolat_loglin_bin()'s
- * folded into it) to 2^IOLAT_AGG_HIST_MAX_SHIFT ns, or @nr if @v
- * overflows.
+ * folded into it) to 2^IOLAT_AGG_HIST_MAX_SHIFT ns, for @v below 2^IOLAT_AGG_HIST_MAX_SHIFT only.
  */
+static inline unsigned int iolat_coarse_bin_in(__u64 v, unsigned int sub,
+					       unsigned int fold)
+{
+	unsigned int bin = iolat_loglin_bin(v, sub);
+
+	return bin < fold ? 0 : bin - fold + 1;
+}
+
+/* The same, or @nr if @v overflows. */
 static inline unsigned int iolat_coarse_bin(__u64 v, unsigned int sub,
 					    unsigned int fold, unsigned int nr)
 {
-	unsigned int bin;
-
 	if (v >= 1ULL << IOLAT_AGG_HIST_MAX_SHIFT)
 		return nr;
-	bin = iolat_loglin_bin(v, sub);
-	return bin < fold ? 0 : bin - fold + 1;
+	return iolat_coarse_bin_in(v, sub, fold);
 }
 
 /* the coarse bin of @v, or IOLAT_AGG_HIST_NR_BINS if it overflows */
@@ -196,22 +190,19 @@ struct iolat_cg_hist {
 
 static inline void iolat_cg_hist_add(struct iolat_cg_hist *h, __u64 v)
 {
-	unsigned int bin = iolat_coarse_bin(v, IOLAT_CG_HIST_SUB_BITS,
-					    IOLAT_CG_HIST_FOLD,
-					    IOLAT_CG_HIST_NR_BINS);
-
 	h->sum += v;
-	if (bin < IOLAT_CG_HIST_NR_BINS)
-		h->bins[bin]++;
+	if (__builtin_expect(v < 1ULL << IOLAT_AGG_HIST_MAX_SHIFT, 1))
+		h->bins[iolat_coarse_bin_in(v, IOLAT_CG_HIST_SUB_BITS,
+					    IOLAT_CG_HIST_FOLD)]++;
 	else
 		h->overflow++;
 }
 
 static inline void iolat_agg_hist_add(struct iolat_agg_hist *h, __u64 v)
 {
-	unsigned int bin = iolat_agg_hist_bin(v);
-
-	__iolat_hist_account(h, v, bin, IOLAT_AGG_HIST_NR_BINS);
+	__iolat_hist_account(h, v, IOLAT_AGG_HIST_MAX_SHIFT,
+			     iolat_coarse_bin_in(v, IOLAT_AGG_HIST_SUB_BITS,
+						 IOLAT_AGG_HIST_FOLD));
 }
 
 void iolat_agg_hist_init(struct iolat_agg_hist *h);
