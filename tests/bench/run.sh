@@ -5,7 +5,8 @@
 # boot, against no tracing and blktrace (tests/bench/bench.py), and the
 # CLI's ingest rate on this host (tests/bench/ingest.c), then the
 # deterministic instructions per I/O of each mode (tests/bench/cost.sh)
-# and where they go, by guest symbol (tests/bench/profile.sh).
+# and where they go, by guest symbol (tests/bench/profile.sh), and the
+# same with a fio job on each of two vCPUs (tests/bench/smp.sh).
 # Writes docs/bench.md, docs/bench.json and docs/cost.json.
 #
 #   IOLAT_BENCH_ROUNDS=5 IOLAT_BENCH_RUNTIME=5   rounds, seconds per run
@@ -61,6 +62,8 @@ say "instructions per I/O, one vCPU under -icount (tests/bench/cost.sh)"
 tests/bench/cost.sh || exit 1
 say "the instructions by guest symbol (tests/bench/profile.sh)"
 tests/bench/profile.sh || exit 1
+say "across CPUs: a fio job on each of two vCPUs (tests/bench/smp.sh)"
+tests/bench/smp.sh || exit 1
 if [ "$ingest_st" != 0 ]; then
 	say "FAIL: the CLI took in fewer than 20 million records a second (above)"
 	exit 1
