@@ -42,7 +42,8 @@ TEST_CFLAGS = $(CLI_CFLAGS) -I$(KSFT_DIR) -Wno-unused-parameter -Wno-sign-compar
 UNIT_TESTS := $(BUILD)/tests/unit/hist_test $(BUILD)/tests/unit/busy_test \
 	      $(BUILD)/tests/unit/cli_test \
 	      $(BUILD)/tests/unit/report_test $(BUILD)/tests/unit/stats_test \
-	      $(BUILD)/tests/unit/recfile_test $(BUILD)/tests/unit/expo_test
+	      $(BUILD)/tests/unit/recfile_test $(BUILD)/tests/unit/expo_test \
+	      $(BUILD)/tests/unit/batch_test
 GUEST_TESTS := $(BUILD)/tests/kselftest/records_test $(BUILD)/tests/kselftest/filter_test \
 	       $(BUILD)/tests/kselftest/output_test $(BUILD)/tests/kselftest/acct_test \
 	       $(BUILD)/tests/kselftest/nvme_test $(BUILD)/tests/kselftest/analysis_test \
@@ -134,6 +135,11 @@ $(BUILD)/tests/unit/stats_test: tests/unit/stats_test.c $(RECFILE_OBJS) \
 				$(LIB_OBJS) $(BUILD)/iolat
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
+# The stream's runs against records one by one: every CLI object but main.o.
+$(BUILD)/tests/unit/batch_test: tests/unit/batch_test.c $(filter-out $(BUILD)/user/main.o,$(CLI_OBJS)) $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $^ $(CLI_LIBS) -lm
 
 # The CLI's ingest rate (tests/bench/ingest.c): every CLI object but main.o.
 $(BUILD)/tests/bench/ingest: tests/bench/ingest.c $(filter-out $(BUILD)/user/main.o,$(CLI_OBJS)) $(LIB_OBJS)

@@ -106,6 +106,53 @@ static inline void iolat_hist_add(struct iolat_hist *h, __u64 v)
 			     iolat_loglin_bin(v, IOLAT_HIST_SUB_BITS));
 }
 
+#ifndef __KERNEL__
+/*
+ * Add the @n values at @v to @h, as @n calls of iolat_hist_add() would:
+ * the CLI's analysis of a run of records (analyze.c), one histogram at a
+ * time, its sums, extremes and squares in registers for the whole run.
+ */
+static inline void iolat_hist_add_many(struct iolat_hist *h, const __u64 *v,
+				       unsigned int n)
+{
+	__u64 sum = h->sum, min = h->min, max = h->max, over = 0;
+	__u64 hi = h->sumsq_hi, lo = h->sumsq_lo;
+	unsigned int i;
+#ifdef __SIZEOF_INT128__
+	/* the squares' sum in one 128-bit register pair: mul, add, adc */
+	__uint128_t sq = (__uint128_t)hi << 64 | lo;
+#endif
+
+	for (i = 0; i < n; i++) {
+		__u64 x = v[i];
+
+#ifdef __SIZEOF_INT128__
+		sq += (__uint128_t)x * x;
+#else
+		iolat_add_square(&hi, &lo, x);
+#endif
+		sum += x;
+		min = x < min ? x : min;
+		max = x > max ? x : max;
+		if (__builtin_expect(x < 1ULL << IOLAT_HIST_MAX_SHIFT, 1))
+			h->bins[iolat_loglin_bin(x, IOLAT_HIST_SUB_BITS)]++;
+		else
+			over++;
+	}
+#ifdef __SIZEOF_INT128__
+	hi = (__u64)(sq >> 64);
+	lo = (__u64)sq;
+#endif
+	h->count += n;
+	h->sum = sum;
+	h->min = min;
+	h->max = max;
+	h->overflow += over;
+	h->sumsq_hi = hi;
+	h->sumsq_lo = lo;
+}
+#endif
+
 /*
  * The module's per-CPU histograms (kmod/agg.c) are coarser, so that a
  * CPU's twelve of a device (six ops, two stages) and its counters take

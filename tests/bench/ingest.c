@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CLI's ingest rate: synthetic IOLAT_CMD_READ payloads (records as
- * the module sends them) through the same decoder, device lookup and
- * analysis as `iolat record -i 1` (histograms per device, op and stage,
- * per interval and over the run; sizes, queue depths, offsets,
- * processes), on one core.  Prints one JSON line; exits 1 if the rate
- * is below --min (records/s).
+ * The CLI's ingest rate: synthetic records, as the module writes them
+ * in its rings, through the same device lookup and analysis as
+ * `iolat record -i 1` takes them in place from the rings mapped
+ * (histograms per device, op and stage, per interval and over the run;
+ * sizes, queue depths, offsets, processes), on one core.  Prints one
+ * JSON line; exits 1 if the rate is below --min (records/s).
  *
- *   ingest [--records N] [--runs R] [--min RATE]
+ *   ingest [--records N] [--runs R] [--min RATE] [--plain]
+ *
+ * --plain: the cost stage's stream instead (tests/bench/cost.py): one
+ * device, one process, reads without a scheduler's I, no intervals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #define T0		1000000000ULL
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static int plain;
 
 static uint64_t next_rand(void)
 {
@@ -44,15 +48,15 @@ static void fill(struct iolat_record *r, unsigned int n)
 
 	memset(r, 0, n * sizeof(*r));
 	for (i = 0; i < n; i++) {
-		p = next_rand() % 4;
+		p = plain ? 0 : next_rand() % 4;
 		r[i].q_ns = 1000 + next_rand() % 1000;
 		r[i].g_ns = r[i].q_ns + 300;
-		r[i].i_ns = r[i].g_ns + 200;
-		r[i].d_ns = r[i].i_ns + 500 + next_rand() % 5000;
+		r[i].i_ns = plain ? 0 : r[i].g_ns + 200;
+		r[i].d_ns = r[i].g_ns + 700 + next_rand() % 5000;
 		r[i].c_ns = r[i].d_ns + lat_ns();
 		r[i].sector = next_rand() % (1ULL << 30);
 		r[i].major = 259;
-		r[i].minor = next_rand() % 2;
+		r[i].minor = plain ? 0 : next_rand() % 2;
 		r[i].bytes = 4096U << (next_rand() % 4);
 		r[i].flags = IOLAT_F_SUBMITTER;
 		r[i].pid = 1000 + p;
@@ -60,25 +64,38 @@ static void fill(struct iolat_record *r, unsigned int n)
 		snprintf(r[i].comm, sizeof(r[i].comm), "%s", comms[p]);
 		r[i].nr_bios = 1;
 		r[i].qd_issue = next_rand() % 32;
-		r[i].op = next_rand() % 10 < 7 ? IOLAT_OP_READ : IOLAT_OP_WRITE;
+		r[i].op = plain || next_rand() % 10 < 7 ? IOLAT_OP_READ :
+							 IOLAT_OP_WRITE;
 	}
 }
 
 struct ctx {
 	struct iolat_an an;
-	struct iolat_dev_lookup lookup;
+	struct iolat_session s;
 	struct iolat_dev_req devs[2];
 	uint64_t base;		/* the last payload's time */
 };
 
-/* As the session's own: the device's index, then the analysis. */
-static void on_record(void *arg, const struct iolat_record *r)
+/* The session's own (record's, in place from the rings mapped). */
+static void on_records(void *arg, unsigned int dev, const void *base,
+		       unsigned int n, size_t stride, size_t size)
 {
 	struct ctx *c = arg;
-	int d = iolat_dev_find(&c->lookup, c->devs, 2, r);
 
-	if (d >= 0)
-		iolat_an_record(&c->an, d, r);
+	iolat_an_records(&c->an, dev, base, n, stride, size);
+}
+
+static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
+{
+	struct ctx *c = arg;
+
+	iolat_an_record(&c->an, dev, r);
+}
+
+static void __attribute__((noinline, noclone))
+take(struct iolat_session *s, const unsigned char *p, unsigned int n)
+{
+	iolat_session_take(s, p, n, REC_SIZE, REC_SIZE);
 }
 
 /* Move a payload's records on in time by @by (not timed). */
@@ -89,7 +106,7 @@ static void shift(struct iolat_record *r, unsigned int n, uint64_t by)
 	for (i = 0; i < n; i++) {
 		r[i].q_ns += by;
 		r[i].g_ns += by;
-		r[i].i_ns += by;
+		r[i].i_ns += r[i].i_ns ? by : 0;
 		r[i].d_ns += by;
 		r[i].c_ns += by;
 	}
@@ -108,9 +125,7 @@ static double ingest(struct iolat_record *msgs, uint64_t records)
 {
 	struct ctx c = { 0 };
 	struct iolat_run run = { 0 };
-	struct iolat_decoder dec = { .rec_size = REC_SIZE,
-				     .record = on_record, .arg = &c };
-	struct iolat_an_opts o = { .interval_ns = 1000000000ULL,
+	struct iolat_an_opts o = { .interval_ns = plain ? 0 : 1000000000ULL,
 				   .stage = IOLAT_STAGE_Q2C };
 	uint64_t done = 0, m = 0, base = T0, *at;
 	struct iolat_record *msg;
@@ -129,6 +144,11 @@ static double ingest(struct iolat_record *msgs, uint64_t records)
 		c.devs[d].nvme_ctrl = -1;
 		iolat_an_add_dev(&c.an, c.devs[d].name, 1ULL << 30);
 	}
+	c.s.devs = c.devs;
+	c.s.nr_devs = 2;
+	c.s.record = on_record;
+	c.s.records = on_records;
+	c.s.arg = &c;
 	at = calloc(NR_MSGS, sizeof(*at));
 	if (!at || !payload)
 		exit(2);
@@ -141,7 +161,7 @@ static double ingest(struct iolat_record *msgs, uint64_t records)
 		for (i = 0; i < PER_MSG; i++)
 			memcpy(payload + i * REC_SIZE, &msg[i], REC_SIZE);
 		t1 = now_s();
-		iolat_decode(&dec, payload, PER_MSG * REC_SIZE, REC_SIZE);
+		take(&c.s, payload, PER_MSG);
 		if (!(m % 16))
 			iolat_an_mark(&c.an, base);
 		t += now_s() - t1;
@@ -153,15 +173,14 @@ static double ingest(struct iolat_record *msgs, uint64_t records)
 	run.seconds = records / 1e6;
 	run.delivered = done;
 	iolat_an_finish(&c.an, c.base + 1000000, &run, NULL);
-	if (dec.decoded != done || c.an.records != done) {
-		fprintf(stderr, "ingest: %llu records in, %llu decoded, %llu analysed\n",
+	if (c.an.records != done) {
+		fprintf(stderr, "ingest: %llu records in, %llu analysed\n",
 			(unsigned long long)done,
-			(unsigned long long)dec.decoded,
 			(unsigned long long)c.an.records);
 		exit(2);
 	}
 	iolat_an_free(&c.an);
-	iolat_dev_lookup_free(&c.lookup);
+	iolat_dev_lookup_free(&c.s.lookup);
 	return done / t;
 }
 
@@ -172,8 +191,12 @@ int main(int argc, char **argv)
 	int runs = 3, i;
 	struct iolat_record *msgs;
 
-	for (i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--records"))
+	for (i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--plain"))
+			plain = 1, i--;
+		else if (i + 1 == argc)
+			break;
+		else if (!strcmp(argv[i], "--records"))
 			records = strtoull(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--runs"))
 			runs = atoi(argv[i + 1]);

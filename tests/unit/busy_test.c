@@ -9,19 +9,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "../../lib/busy.h"
+#include "unit.h"
 #include "kselftest_harness.h"
 
 #define N_REQ 2000
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
+#define rnd rnd64
 
 struct ev {
 	int64_t t;

@@ -17,13 +17,19 @@
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
-/* xorshift64: uniform in (0, 1), the same run after run */
-static inline double uniform(void)
+/* xorshift64: the same numbers run after run */
+static inline uint64_t rnd64(void)
 {
 	rng ^= rng << 13;
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
+	return rng;
+}
+
+/* uniform in (0, 1) */
+static inline double uniform(void)
+{
+	return ((rnd64() >> 11) + 0.5) / 9007199254740992.0;
 }
 
 static inline const char *cli(void)

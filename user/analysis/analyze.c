@@ -74,24 +74,6 @@ static struct iolat_an_part *part_of(struct iolat_an_dev *d,
 	return &d->parts[d->nr_parts];
 }
 
-/*
- * floor(sector * BUCKETS / sectors), at most the last, without dividing:
- * a multiplication by BUCKETS / sectors in 64.64 fixed point, then the
- * exact bucket starts correct its rounding.
- */
-static unsigned int lba_bucket(const struct iolat_an_dev *d, uint64_t sector)
-{
-	uint64_t b = (uint64_t)(((unsigned __int128)sector * d->lba_mul) >> 64);
-
-	if (b > IOLAT_LBA_BUCKETS - 1)
-		b = IOLAT_LBA_BUCKETS - 1;
-	while (b < IOLAT_LBA_BUCKETS - 1 && sector >= d->lba_start[b + 1])
-		b++;
-	while (b && sector < d->lba_start[b])
-		b--;
-	return b;
-}
-
 void iolat_an_op_reset(struct iolat_an_op *op)
 {
 	unsigned int s;
@@ -164,22 +146,11 @@ void op_add(struct iolat_an *an, struct iolat_an_op *op,
 #undef OP_ADD_STAGE
 }
 
-/* Same name: the same bytes (the usual case, two loads), or same string. */
-static bool comm_eq(const char *a, const char *b)
-{
-	uint64_t x[2], y[2];
-
-	memcpy(x, a, sizeof(x));
-	memcpy(y, b, sizeof(y));
-	if (x[0] == y[0] && x[1] == y[1])
-		return true;
-	return !strncmp(a, b, IOLAT_COMM_LEN);
-}
-
 static bool group_is(const struct iolat_an_group *g, unsigned int dev,
 		     const struct iolat_record *r)
 {
-	return g->pid == r->pid && g->dev == dev && comm_eq(g->comm, r->comm);
+	return g->pid == r->pid && g->dev == dev &&
+	       iolat_an_comm_eq(g->comm, r->comm);
 }
 
 static unsigned int group_hash(uint32_t pid, unsigned int dev)
@@ -267,8 +238,9 @@ static int group_index(struct iolat_an *an, unsigned int size)
  * a hash of (pid, device) in an open-addressed index kept at most half
  * full.
  */
-static struct iolat_an_group *group_find(struct iolat_an *an, unsigned int dev,
-					 const struct iolat_record *r)
+struct iolat_an_group *iolat_an_group_find(struct iolat_an *an,
+					   unsigned int dev,
+					   const struct iolat_record *r)
 {
 	struct iolat_an_group *g;
 	unsigned int h, i;
@@ -338,10 +310,8 @@ static void ival_from(struct iolat_an *an)
 		an->meta.t0_ns + an->ival_index * an->o.interval_ns : UINT64_MAX;
 }
 
-static void begin(struct iolat_an *an)
+void __iolat_an_begin(struct iolat_an *an)
 {
-	if (an->begun)
-		return;
 	an->begun = true;
 	ival_from(an);
 	if (an->out->begin && an->out->begin(an))
@@ -401,7 +371,7 @@ static void flush_intervals(struct iolat_an *an, uint64_t upto_ns, bool last)
 
 	if (!an->o.interval_ns)
 		return;
-	begin(an);
+	iolat_an_begin(an);
 	for (;;) {
 		from = an->ival_index * an->o.interval_ns;
 		to = from + an->o.interval_ns;
@@ -447,7 +417,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 	uint64_t end = r->c_ns ? r->c_ns : r->nvme_done_ns, first, lat;
 	struct stage_ns t = { 0 };
 
-	begin(an);
+	iolat_an_begin(an);
 	stages_of(r, &t);
 	an->records++;
 	if (r->flags & IOLAT_F_NVME)
@@ -494,7 +464,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		d->ival_qd[b]++;
 	}
 	if (d->sectors && r->bytes)
-		d->lba[lba_bucket(d, r->sector)]++;
+		d->lba[iolat_an_lba_bucket(d, r->sector)]++;
 	/* its latency: Q2C where Q was seen, as iolat_latency_ns() says */
 	lat = t.known & (1U << IOLAT_STAGE_Q2C) ? t.ns[IOLAT_STAGE_Q2C] :
 						  iolat_record_latency(r);
@@ -505,7 +475,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		p->bytes += r->bytes;
 		iolat_an_hist_add(an, &p->lat, lat);
 	}
-	g = group_find(an, dev, r);
+	g = iolat_an_group_find(an, dev, r);
 	if (!g) {
 		an->nomem = true;
 	} else {
@@ -534,7 +504,7 @@ void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 	struct iolat_an_dev *d = &an->devs[dev];
 	unsigned int i;
 
-	begin(an);
+	iolat_an_begin(an);
 	an->aggregated = true;
 	an->records += delta->ios;
 	op_merge(an, an->o.interval_ns ? &d->ival[op] : &d->run[op], delta);
@@ -571,7 +541,7 @@ void iolat_an_finish(struct iolat_an *an, uint64_t end_ns,
 		     const struct iolat_dev_counters *c)
 {
 	an->end_ns = end_ns;
-	begin(an);
+	iolat_an_begin(an);
 	flush_intervals(an, end_ns, true);
 	/* records that ended after the last interval: in the run only */
 	ival_into_run(an);

@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include "session/session.h"
 
 /* The stages kept: the block stages, then the NVMe command's own time. */
@@ -240,6 +241,8 @@ void iolat_an_add_req(struct iolat_an *an, const struct iolat_dev_req *req);
 double iolat_an_dev_secs(const struct iolat_an_dev *d, double session_secs);
 void iolat_an_record(struct iolat_an *an, unsigned int dev,
 		     const struct iolat_record *r);
+void iolat_an_records(struct iolat_an *an, unsigned int dev, const void *base,
+		      unsigned int n, size_t stride, size_t size);
 void iolat_an_mark(struct iolat_an *an, uint64_t now_ns);
 void iolat_an_add_op(struct iolat_an *an, unsigned int dev, unsigned int op,
 		     const struct iolat_an_op *delta, const uint64_t *qd);
@@ -283,6 +286,67 @@ static inline void iolat_an_hist_add(struct iolat_an *an,
 	}
 	iolat_hist_add(*h, v);
 }
+
+/* Add the @n values at @v to *@h, made on first use. */
+static inline void iolat_an_hist_add_many(struct iolat_an *an,
+					  struct iolat_hist **h,
+					  const __u64 *v, unsigned int n)
+{
+	if (!*h) {
+		*h = malloc(sizeof(**h));
+		if (!*h) {
+			an->nomem = true;
+			return;
+		}
+		iolat_hist_init(*h);
+	}
+	iolat_hist_add_many(*h, v, n);
+}
+
+/* analyze.c, for an_runs.c: a record's parts */
+void __iolat_an_begin(struct iolat_an *an);
+
+/* The first record: the output's beginning, the first interval's. */
+static inline void iolat_an_begin(struct iolat_an *an)
+{
+	if (!an->begun)
+		__iolat_an_begin(an);
+}
+
+/*
+ * floor(sector * BUCKETS / sectors), at most the last, without dividing:
+ * a multiplication by BUCKETS / sectors in 64.64 fixed point, then the
+ * exact bucket starts correct its rounding.
+ */
+static inline unsigned int iolat_an_lba_bucket(const struct iolat_an_dev *d,
+					       uint64_t sector)
+{
+	uint64_t b = (uint64_t)(((unsigned __int128)sector * d->lba_mul) >> 64);
+
+	if (b > IOLAT_LBA_BUCKETS - 1)
+		b = IOLAT_LBA_BUCKETS - 1;
+	while (b < IOLAT_LBA_BUCKETS - 1 && sector >= d->lba_start[b + 1])
+		b++;
+	while (b && sector < d->lba_start[b])
+		b--;
+	return b;
+}
+
+/* Same name: the same bytes (the usual case, two loads), or same string. */
+static inline bool iolat_an_comm_eq(const char *a, const char *b)
+{
+	uint64_t x[2], y[2];
+
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	if (x[0] == y[0] && x[1] == y[1])
+		return true;
+	return !strncmp(a, b, IOLAT_COMM_LEN);
+}
+
+struct iolat_an_group *iolat_an_group_find(struct iolat_an *an,
+					   unsigned int dev,
+					   const struct iolat_record *r);
 
 /* an_cgroups.c */
 void iolat_an_cgroup_record(struct iolat_an *an, unsigned int dev,

@@ -79,6 +79,15 @@ static void on_record(void *arg, unsigned int dev, const struct iolat_record *r)
 		iolat_an_record(&st->an, dev, r);
 }
 
+/* Without a file: records in place, a device's run at once. */
+static void on_records(void *arg, unsigned int dev, const void *base,
+		       unsigned int n, size_t stride, size_t size)
+{
+	struct rec_state *st = arg;
+
+	iolat_an_records(&st->an, dev, base, n, stride, size);
+}
+
 static void on_drained(void *arg, uint64_t now_ns)
 {
 	struct rec_state *st = arg;
@@ -214,6 +223,8 @@ int cmd_record(int argc, const char **argv)
 	st.save_only = save_only;
 	s.started = on_started;
 	s.record = on_record;
+	if (!path)
+		s.records = on_records;
 	s.drained = on_drained;
 	s.event = on_event;
 	s.stopped = on_stopped;

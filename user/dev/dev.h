@@ -156,6 +156,10 @@ static inline int iolat_dev_find(struct iolat_dev_lookup *l,
 int iolat_dev_find_num(struct iolat_dev_lookup *l,
 		       const struct iolat_dev_req *devs, unsigned int nr,
 		       uint32_t major, uint32_t minor);
+unsigned int iolat_dev_run(struct iolat_dev_lookup *l,
+			   const struct iolat_dev_req *devs, unsigned int nr,
+			   const unsigned char *p, unsigned int n, size_t stride,
+			   int *dev);
 void iolat_dev_lookup_reset(struct iolat_dev_lookup *l);
 void iolat_dev_lookup_free(struct iolat_dev_lookup *l);
 

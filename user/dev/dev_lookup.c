@@ -39,6 +39,40 @@ int iolat_dev_find_slow(struct iolat_dev_lookup *l,
 	return iolat_dev_find_num(l, devs, nr, r->major, r->minor);
 }
 
+/**
+ * iolat_dev_run() - the records of one device, from the first on
+ * @l: the devices' keys (iolat_dev_find())
+ * @devs: the devices
+ * @nr: how many
+ * @p: the first record
+ * @n: the records at @p
+ * @stride: bytes from one record to the next
+ * @dev: the first's device's index, or -1 (not traced)
+ *
+ * Return: how many records from @p on (1 to @n) are of the same device
+ * (the same number, none an admin command): a stream's records come in
+ * runs of a device, which take one lookup.
+ */
+unsigned int iolat_dev_run(struct iolat_dev_lookup *l,
+			   const struct iolat_dev_req *devs, unsigned int nr,
+			   const unsigned char *p, unsigned int n, size_t stride,
+			   int *dev)
+{
+	const struct iolat_record *r = (const void *)p, *x;
+	unsigned int k;
+
+	*dev = iolat_dev_find(l, devs, nr, r);
+	if (r->flags & IOLAT_F_NVME_ADMIN)
+		return 1;
+	for (k = 1; k < n; k++) {
+		x = (const void *)(p + k * stride);
+		if (x->major != r->major || x->minor != r->minor ||
+		    (x->flags & IOLAT_F_NVME_ADMIN))
+			break;
+	}
+	return k;
+}
+
 /* iolat_dev_find() of device @major:@minor (a cgroup slot's, a record's). */
 int iolat_dev_find_num(struct iolat_dev_lookup *l,
 		       const struct iolat_dev_req *devs, unsigned int nr,

@@ -217,6 +217,14 @@ struct iolat_decoder {
 	uint64_t decoded;
 	uint64_t bad;		/* payloads whose length is not whole records */
 	void (*record)(void *arg, const struct iolat_record *rec);
+	/*
+	 * or, where set, @n records in place from @base, @stride bytes
+	 * apart, each @size bytes (the module's record size): the mapped
+	 * rings' (ring_reader.c), without a copy; a record's fields past
+	 * @size are not its own
+	 */
+	void (*records)(void *arg, const void *base, uint32_t n,
+			uint32_t stride, uint32_t size);
 	void (*event)(void *arg, uint64_t ns, uint32_t kind,
 		      const char *module);
 	void *arg;

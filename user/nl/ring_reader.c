@@ -198,6 +198,38 @@ int iolat_rings_more(struct iolat_rings *rs)
 }
 
 /*
+ * The records published in @v's ring from @pos on, to @dec->records in
+ * runs of slots in place (to the ring's end at most).  Return: the
+ * position after the last.
+ */
+static uint64_t drain_runs(const struct iolat_ring_view *v, uint64_t pos,
+			   struct iolat_decoder *dec, uint32_t size)
+{
+	uint64_t from;
+
+	for (;;) {
+		from = pos;
+		for (;;) {
+			const unsigned char *slot = v->slots +
+						    (pos & v->mask) * v->stride;
+
+			/* pairs with the probe's release: the record is whole */
+			if (__atomic_load_n((const uint64_t *)slot,
+					    __ATOMIC_ACQUIRE) != pos + 1)
+				break;
+			pos++;
+			if (!(pos & v->mask))
+				break;	/* the ring's end: a run of its own */
+		}
+		if (pos == from)
+			return pos;
+		dec->records(dec->arg, v->slots + (from & v->mask) * v->stride +
+				       sizeof(uint64_t),
+			     pos - from, v->stride, size);
+	}
+}
+
+/*
  * Every record published in each ring, oldest first, to @dec; the slots
  * go back once their records are decoded.  Return: how many.
  */
@@ -216,7 +248,9 @@ uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec)
 			continue;
 		size = v->rec_size < sizeof(rec) ? v->rec_size : sizeof(rec);
 		first = pos = v->map->tail;
-		for (;;) {
+		if (dec->records)
+			pos = drain_runs(v, pos, dec, size);
+		for (; !dec->records; pos++) {
 			const unsigned char *slot = v->slots +
 						    (pos & v->mask) * v->stride;
 
@@ -235,7 +269,6 @@ uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec)
 			else
 				memcpy(&rec, slot + sizeof(uint64_t), size);
 			dec->record(dec->arg, &rec);
-			pos++;
 		}
 		if (pos != first)
 			/* the slots are free once their records are taken */

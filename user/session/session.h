@@ -118,6 +118,14 @@ struct iolat_session {
 	void (*started)(void *arg);
 	/* called for every record, and about every tick_s seconds */
 	void (*record)(void *arg, unsigned int dev, const struct iolat_record *r);
+	/*
+	 * or, where set, @n records of device @dev in place from @base,
+	 * @stride bytes apart, each @size bytes (struct iolat_decoder's
+	 * records): a streaming session's mapped rings
+	 */
+	void (*records)(void *arg, unsigned int dev, const void *base,
+			unsigned int n, size_t stride, size_t size);
+#define IOLAT_SESSION_RUN_MIN	4	/* records, else to record() */
 	void (*tick)(void *arg, double elapsed);
 	double tick_s;
 	/* a drain that began at @now_ns (CLOCK_MONOTONIC) is done */
@@ -154,6 +162,8 @@ int iolat_session_getopt(struct iolat_session *s, struct iolat_session_opts *o,
 int iolat_session_setup(struct iolat_session *s, struct iolat_session_opts *o);
 void iolat_session_opts_free(struct iolat_session_opts *o);
 int iolat_session_run(struct iolat_session *s);
+void iolat_session_take(void *arg, const void *base, uint32_t n,
+			uint32_t stride, uint32_t size);
 bool iolat_session_interrupted(void);
 bool iolat_session_take_hup(void);
 void iolat_session_rerun(struct iolat_session *s);

@@ -108,6 +108,54 @@ static void on_record(void *arg, const struct iolat_record *r)
 	s->record(s->arg, d, r);
 }
 
+/**
+ * iolat_session_take() - records in place to the session's hooks
+ * @arg: the session
+ * @base: the first record
+ * @n: how many
+ * @stride: bytes from one to the next
+ * @size: each one's bytes (struct iolat_decoder's records)
+ *
+ * A device's run of records to s->records at once; a run shorter than
+ * IOLAT_SESSION_RUN_MIN, as on_record() takes them (a copy each, its
+ * fields past @size zero), cheaper than a call per run.
+ */
+void iolat_session_take(void *arg, const void *base, uint32_t n,
+			uint32_t stride, uint32_t size)
+{
+	struct iolat_session *s = arg;
+	const unsigned char *p = base;
+	struct iolat_record rec;
+	bool zeroed = false;
+	unsigned int k;
+	int d;
+
+	while (n) {
+		k = iolat_dev_run(&s->lookup, s->devs, s->nr_devs, p, n, stride,
+				  &d);
+		if (d < 0) {
+			s->run.foreign += k;
+		} else if (k >= IOLAT_SESSION_RUN_MIN) {
+			s->records(s->arg, d, p, k, stride, size);
+		} else {
+			if (!zeroed)
+				memset(&rec, 0, sizeof(rec));
+			zeroed = true;
+			for (n -= k; k; k--, p += stride) {
+				/* a block session's size inline */
+				if (size == IOLAT_RECORD_BLOCK_SIZE)
+					memcpy(&rec, p, IOLAT_RECORD_BLOCK_SIZE);
+				else
+					memcpy(&rec, p, size);
+				s->record(s->arg, d, &rec);
+			}
+			continue;
+		}
+		p += (size_t)k * stride;
+		n -= k;
+	}
+}
+
 /* Something happened to the session: the user hears of it at once. */
 static void on_event(void *arg, uint64_t ns, uint32_t kind, const char *module)
 {
@@ -450,6 +498,8 @@ int iolat_session_run(struct iolat_session *s)
 	uint32_t mode;
 	int err;
 
+	if (s->records)
+		dec.records = iolat_session_take;
 	nl = iolat_nl_connect(&info);
 	if (!nl)
 		return EXIT_FAIL;
