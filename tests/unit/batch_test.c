@@ -7,7 +7,8 @@
  * late records and the device's span.  The records mix runs of every
  * length with what a run leaves to the record's own path: NVMe commands,
  * bios of a stack, records without Q or out of order, other processes
- * and ops, a scheduler's I or none, two devices, intervals already shown.
+ * and ops, a scheduler's I or none, two devices, intervals already shown;
+ * a block session's records, and with their cgroups.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ static void fill(struct iolat_record *r, unsigned int i, unsigned int *key)
 	r->nr_bios = 1 + (next_rand() % 8 == 0);
 	r->qd_issue = next_rand() % 64;
 	r->op = (*key >> 5) % 3 ? IOLAT_OP_READ : IOLAT_OP_WRITE;
+	r->cgroup = 1 + (*key >> 7) % 3;
 	switch (next_rand() % 64) {
 	case 0:		/* a bio's, of a stack */
 		r->flags |= IOLAT_F_BIO;
@@ -76,6 +78,12 @@ static void fill(struct iolat_record *r, unsigned int i, unsigned int *key)
 	case 7:		/* an I after its D: G2I known, I2D not */
 		r->i_ns = r->d_ns + 1;
 		break;
+	case 8:		/* done as it was issued: D2C 0 */
+		r->c_ns = r->d_ns;
+		break;
+	case 9:		/* another cgroup's, alone */
+		r->cgroup = 4;
+		break;
 	}
 }
 
@@ -90,10 +98,12 @@ static void runs(void *arg, unsigned int dev, const void *base,
 	iolat_an_records(arg, dev, base, n, stride, size);
 }
 
-static void setup(struct iolat_an *an, struct iolat_dev_req *devs)
+static void setup(struct iolat_an *an, struct iolat_dev_req *devs,
+		  bool cgroups)
 {
 	struct iolat_an_opts o = { .interval_ns = 1000000000ULL,
-				   .stage = IOLAT_STAGE_Q2C };
+				   .stage = IOLAT_STAGE_Q2C,
+				   .cgroups = cgroups };
 	unsigned int d;
 
 	iolat_an_default_pct(&o);
@@ -148,20 +158,24 @@ TEST(add_many_is_add_each)
 	ASSERT_EQ(0, memcmp(&a, &b, sizeof(a)));
 }
 
-TEST(runs_in_place_are_records_one_by_one)
+/*
+ * @size bytes a record (a block session's, or with its cgroup): each taken
+ * on its own, and the same in runs, in place, from slots of @size + 8
+ * whose bytes past @size are another's.
+ */
+static void runs_vs_each(struct __test_metadata *_metadata, size_t size)
 {
-	struct iolat_record *recs = calloc(NR, IOLAT_RECORD_BLOCK_SIZE + 8);
+	size_t stride = size + 8;	/* a ring's slots */
+	unsigned char *buf = calloc(NR, stride);
 	static struct iolat_an each, many;
 	struct iolat_dev_req devs[2] = { 0 };
 	struct iolat_session s = { 0 };
-	size_t stride = IOLAT_RECORD_BLOCK_SIZE + 8;	/* a ring's slots */
 	struct iolat_record r;
 	unsigned int i, d, key = 0, done, k;
-	unsigned char *buf = (unsigned char *)recs;
 
-	ASSERT_NE(NULL, recs);
-	setup(&each, devs);
-	setup(&many, devs);
+	ASSERT_NE(NULL, buf);
+	setup(&each, devs, size >= IOLAT_RECORD_CGROUP_SIZE);
+	setup(&many, devs, size >= IOLAT_RECORD_CGROUP_SIZE);
 	s.devs = devs;
 	s.nr_devs = 2;
 	s.record = one;
@@ -169,11 +183,10 @@ TEST(runs_in_place_are_records_one_by_one)
 	s.arg = &many;
 	for (i = 0; i < NR; i++) {
 		fill(&r, i, &key);
-		/* the block part only: past it, the next slot's bytes */
-		memcpy(buf + i * stride, &r, IOLAT_RECORD_BLOCK_SIZE);
-		memset(buf + i * stride + IOLAT_RECORD_BLOCK_SIZE, 0xa5, 8);
-		memset((char *)&r + IOLAT_RECORD_BLOCK_SIZE, 0,
-		       sizeof(r) - IOLAT_RECORD_BLOCK_SIZE);
+		/* @size bytes only: past them, the next slot's */
+		memcpy(buf + i * stride, &r, size);
+		memset(buf + i * stride + size, 0xa5, 8);
+		memset((char *)&r + size, 0, sizeof(r) - size);
 		iolat_an_record(&each, r.minor, &r);
 	}
 	/* in drains of any size, as the rings hand them over */
@@ -181,8 +194,7 @@ TEST(runs_in_place_are_records_one_by_one)
 		k = 1 + next_rand() % 300;
 		if (k > NR - done)
 			k = NR - done;
-		iolat_session_take(&s, buf + done * stride, k, stride,
-				   IOLAT_RECORD_BLOCK_SIZE);
+		iolat_session_take(&s, buf + done * stride, k, stride, size);
 	}
 	ASSERT_EQ(0, s.run.foreign);
 	ASSERT_EQ(NR, many.records);
@@ -214,9 +226,32 @@ TEST(runs_in_place_are_records_one_by_one)
 		EXPECT_TRUE(hist_same(each.procs[i].lat, many.procs[i].lat));
 	}
 	ASSERT_EQ(each.nr_qids, many.nr_qids);
+	ASSERT_EQ(each.nr_cgs, many.nr_cgs);
+	if (size >= IOLAT_RECORD_CGROUP_SIZE)
+		ASSERT_EQ(8, each.nr_cgs);	/* four on each device */
+	for (i = 0; i < each.nr_cgs; i++) {
+		EXPECT_EQ(each.cgs[i].id, many.cgs[i].id);
+		EXPECT_EQ(each.cgs[i].dev, many.cgs[i].dev);
+		EXPECT_EQ(each.cgs[i].ios, many.cgs[i].ios);
+		EXPECT_EQ(each.cgs[i].bytes, many.cgs[i].bytes);
+		EXPECT_EQ(each.cgs[i].q2c_ns, many.cgs[i].q2c_ns);
+		EXPECT_TRUE(hist_same(each.cgs[i].q2c, many.cgs[i].q2c));
+		EXPECT_TRUE(hist_same(each.cgs[i].d2c, many.cgs[i].d2c));
+	}
 	iolat_an_free(&each);
 	iolat_an_free(&many);
-	free(recs);
+	free(buf);
+}
+
+TEST(runs_in_place_are_records_one_by_one)
+{
+	runs_vs_each(_metadata, IOLAT_RECORD_BLOCK_SIZE);
+}
+
+/* with cgroups: each run one cgroup's, its group's sums and histograms */
+TEST(runs_with_cgroups_are_records_one_by_one)
+{
+	runs_vs_each(_metadata, IOLAT_RECORD_CGROUP_SIZE);
 }
 
 TEST_HARNESS_MAIN

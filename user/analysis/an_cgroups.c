@@ -63,6 +63,33 @@ void iolat_an_cgroup_record(struct iolat_an *an, unsigned int dev,
 }
 
 /**
+ * iolat_an_cgroup_run() - a run of block requests into their cgroup's group
+ * @an: the analysis, whose records carry cgroups (an->o.cgroups)
+ * @dev: their device
+ * @id: their cgroup
+ * @n: how many
+ * @bytes: their bytes
+ * @q2c: [@n] their latencies, none 0 (an_runs.c's run_plain())
+ * @d2c: [@n] their D2C, none 0
+ *
+ * As @n calls of iolat_an_cgroup_record() (an_runs.c).
+ */
+void iolat_an_cgroup_run(struct iolat_an *an, unsigned int dev, uint64_t id,
+			 unsigned int n, uint64_t bytes, const __u64 *q2c,
+			 const __u64 *d2c)
+{
+	struct iolat_an_cg *g = cg_find(an, dev, id);
+	unsigned int i;
+
+	g->ios += n;
+	g->bytes += bytes;
+	for (i = 0; i < n; i++)
+		g->q2c_ns += q2c[i];
+	iolat_an_hist_add_many(an, &g->q2c, q2c, n);
+	iolat_an_hist_add_many(an, &g->d2c, d2c, n);
+}
+
+/**
  * iolat_an_cg_share() - a group's share of its device's queue time
  * @an: the analysis
  * @g: one of its groups

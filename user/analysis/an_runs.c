@@ -21,9 +21,10 @@
 
 /*
  * Whether iolat_an_records() may take @r in a run: a block record with
- * Q, G, D and C in order (D and C known: a request's, not a bio's) and
- * nothing iolat_an_record() does besides the stages' histograms and the
- * device's tables.  Its fields past the block part are not read: in the
+ * Q, G, D and C in order and C after D (D and C known: a request's, not
+ * a bio's; its latency and D2C not 0, which a cgroup's group leaves out)
+ * and nothing iolat_an_record() does besides the stages' histograms,
+ * the cgroup's group and the device's tables.  Its fields past the block part are not read: in the
  * mapped rings of a block session they are the next slot's.
  */
 static bool run_plain(const struct iolat_record *r)
@@ -31,7 +32,7 @@ static bool run_plain(const struct iolat_record *r)
 	return !(r->flags & (IOLAT_F_NVME | IOLAT_F_NVME_ADMIN | IOLAT_F_BIO |
 			     IOLAT_F_STACK)) &&
 	       r->q_ns && r->g_ns >= r->q_ns && r->d_ns >= r->g_ns &&
-	       r->c_ns >= r->d_ns;
+	       r->c_ns > r->d_ns;
 }
 
 /* A run's columns: each stage's values, G2I's and I2D's where seen. */
@@ -43,8 +44,9 @@ struct an_run {
 
 /*
  * The records at @p (at most @n, @stride apart) that run_plain() allows
- * and that share the first's op, interval and process (group_is()),
- * into @run's columns.  Return: how many (0: the first is not plain).
+ * and that share the first's op, interval, process (group_is()) and, with
+ * cgroups, cgroup, into @run's columns.
+ * Return: how many (0: the first is not plain).
  */
 static unsigned int run_scan(const struct iolat_an *an,
 			     const unsigned char *p, unsigned int n,
@@ -60,7 +62,8 @@ static unsigned int run_scan(const struct iolat_an *an,
 		if (!run_plain(r) ||
 		    (i && (r->pid != r0->pid || iolat_an_op(r) != op ||
 			   (r->c_ns >= an->ival_from_ns) != ival ||
-			   !iolat_an_comm_eq(r->comm, r0->comm))))
+			   !iolat_an_comm_eq(r->comm, r0->comm) ||
+			   (an->o.cgroups && r->cgroup != r0->cgroup))))
 			break;
 		run->col[IOLAT_STAGE_Q2G][i] = r->g_ns - r->q_ns;
 		run->col[IOLAT_STAGE_D2C][i] = r->c_ns - r->d_ns;
@@ -138,6 +141,10 @@ static int run_take(struct iolat_an *an, unsigned int dev,
 		if (run.nr[s])
 			iolat_an_hist_add_many(an, &op->hist[s], run.col[s],
 					       run.nr[s]);
+	if (an->o.cgroups)
+		iolat_an_cgroup_run(an, dev, r0->cgroup, n, run.bytes,
+				    run.col[IOLAT_STAGE_Q2C],
+				    run.col[IOLAT_STAGE_D2C]);
 	g = iolat_an_group_find(an, dev, r0);
 	if (!g) {
 		an->nomem = true;
@@ -160,7 +167,8 @@ static int run_take(struct iolat_an *an, unsigned int dev,
  *	fields past them are not read
  *
  * As @n calls of iolat_an_record(), in runs (run_take()) where nothing
- * but the stages' histograms and the device's tables is needed: a block
+ * but the stages' histograms, the cgroup's group and the device's tables
+ * is needed: a block
  * session's records taken in place from its rings.  The others are
  * copied, the fields past @size zero.
  */
@@ -174,7 +182,8 @@ void iolat_an_records(struct iolat_an *an, unsigned int dev, const void *base,
 
 	iolat_an_begin(an);
 	/* what a run leaves out: then each record on its own */
-	runs = !an->out->record && !an->o.cgroups && !an->devs[dev].nr_parts;
+	runs = !an->out->record && !an->devs[dev].nr_parts &&
+	       (!an->o.cgroups || size >= IOLAT_RECORD_CGROUP_SIZE);
 	if (size > sizeof(rec))
 		size = sizeof(rec);
 	while (n) {

@@ -351,6 +351,9 @@ struct iolat_an_group *iolat_an_group_find(struct iolat_an *an,
 /* an_cgroups.c */
 void iolat_an_cgroup_record(struct iolat_an *an, unsigned int dev,
 			    const struct iolat_record *r);
+void iolat_an_cgroup_run(struct iolat_an *an, unsigned int dev, uint64_t id,
+			 unsigned int n, uint64_t bytes, const __u64 *q2c,
+			 const __u64 *d2c);
 double iolat_an_cg_share(const struct iolat_an *an,
 			 const struct iolat_an_cg *g);
 const struct iolat_an_cg **iolat_an_cgroups_sorted(const struct iolat_an *an);
