@@ -149,8 +149,11 @@ PEERS = ("bcc", "bpftrace-kp", "bpftrace-tp")
 # (+10 / +30 before), counters-cgroups +90 / +80 over counters, watch
 # +190 / +190 over aggregate (+160 before), each feature costing what it
 # did.  Their bounds rose by that much: 60 -> 110, 100 -> 120, 200 -> 230.
+# stream-cgroups: +240 over stream until the stream's records were taken
+# in runs (issue 48); then +450 (a cgroup session's records one by one),
+# and +170 once a run also shared its cgroup: 300 -> 200.
 RELATIVE = {"stream-cgfilter": ("stream", 110), "file-cgroups": ("file", 120),
-            "stream-cgroups": ("stream", 300),
+            "stream-cgroups": ("stream", 200),
             "counters-cgroups": ("counters", 120),
             "export-cgroups": ("export", 260),
             # issue 35: the flight recorder armed, at most aggregate + 200
@@ -163,9 +166,12 @@ RELATIVE = {"stream-cgfilter": ("stream", 110), "file-cgroups": ("file", 120),
 # scanning each ring twice (0.89 then), and 0.71 once the CLI took the
 # records in its mapping of the rings, 0.69 once a histogram's bin took
 # no branch, 0.67 once a session without optional features had a
-# completion probe without their tests; the issue's goal is 0.6
-# (docs/bench.md).
-PEER_RATIO = {"stream": ("blktrace", 0.70)}
+# completion probe without their tests, 0.59 / 0.60 (+1360 against
+# +2290 / +2280) once the CLI took the records in runs, in place
+# (user/analysis/an_runs.c).  The issue's goal is 0.6; the bound is 0.62
+# until the stream is a few resolutions (10 an I/O) below 0.6, which it
+# is not yet at QD 32 (1360 against 1368) (docs/bench.md).
+PEER_RATIO = {"stream": ("blktrace", 0.62)}
 KHDR = "/tmp/iolat-kheaders"
 
 # biolatency.bt's logic on kprobes that 6.1 can attach, and on tracepoints

@@ -254,4 +254,37 @@ TEST(runs_with_cgroups_are_records_one_by_one)
 	runs_vs_each(_metadata, IOLAT_RECORD_CGROUP_SIZE);
 }
 
+/* the offset's bucket, one multiplication and one compare, is the quotient */
+TEST(lba_bucket_is_the_quotient)
+{
+	static const uint64_t sizes[] = { 1, 19, 20, 21, 4096, 1000003,
+					  (1ULL << 40) + 3, 1ULL << 62,
+					  UINT64_MAX / 21 };
+	static struct iolat_an an;
+	unsigned int i, b, k;
+	uint64_t S, s, want;
+
+	iolat_an_init(&an, &(struct iolat_an_opts){ 0 }, &quiet);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		S = sizes[i];
+		iolat_an_add_dev(&an, "d", S);
+		for (k = 0; k < 20000; k++) {
+			b = k % (IOLAT_LBA_BUCKETS + 1);
+			/* the starts, either side, anywhere, past the end */
+			s = b < IOLAT_LBA_BUCKETS ? an.devs[i].lba_start[b] : S;
+			s += (int64_t)(k % 3) - 1;
+			if (k % 7 == 6)
+				s = rnd64() % S;
+			if (k % 11 == 10)
+				s = rnd64();
+			want = (uint64_t)((unsigned __int128)s * IOLAT_LBA_BUCKETS /
+					  S);
+			if (want > IOLAT_LBA_BUCKETS - 1)
+				want = IOLAT_LBA_BUCKETS - 1;
+			ASSERT_EQ(want, iolat_an_lba_bucket(&an.devs[i], s));
+		}
+	}
+	iolat_an_free(&an);
+}
+
 TEST_HARNESS_MAIN

@@ -102,10 +102,13 @@ void iolat_an_add_dev(struct iolat_an *an, const char *name, uint64_t sectors)
 	d->sectors = sectors;
 	/* bucket b starts at the first sector s with s * BUCKETS >= b * sectors */
 	for (b = 0; b < IOLAT_LBA_BUCKETS; b++)
-		d->lba_start[b] = (b * sectors + IOLAT_LBA_BUCKETS - 1) /
-				  IOLAT_LBA_BUCKETS;
-	d->lba_mul = sectors ? (uint64_t)(((unsigned __int128)IOLAT_LBA_BUCKETS
-					   << 64) / sectors) : 0;
+		d->lba_start[b] = (uint64_t)(((unsigned __int128)b * sectors +
+					      IOLAT_LBA_BUCKETS - 1) /
+					     IOLAT_LBA_BUCKETS);
+	/* BUCKETS / sectors below 1 only: 0 where it would not fit */
+	d->lba_mul = sectors > IOLAT_LBA_BUCKETS ?
+		(uint64_t)(((unsigned __int128)IOLAT_LBA_BUCKETS << 64) /
+			   sectors) : 0;
 }
 
 /**

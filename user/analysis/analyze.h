@@ -315,20 +315,20 @@ static inline void iolat_an_begin(struct iolat_an *an)
 
 /*
  * floor(sector * BUCKETS / sectors), at most the last, without dividing:
- * a multiplication by BUCKETS / sectors in 64.64 fixed point, then the
- * exact bucket starts correct its rounding.
+ * a multiplication by BUCKETS / sectors in 64.64 fixed point, rounded
+ * down (lba_mul), gives that bucket or the one below, never above, and
+ * the exact starts of the next correct it (a device of BUCKETS sectors
+ * or fewer has no such fraction: lba_mul 0, its few buckets walked).
  */
 static inline unsigned int iolat_an_lba_bucket(const struct iolat_an_dev *d,
 					       uint64_t sector)
 {
 	uint64_t b = (uint64_t)(((unsigned __int128)sector * d->lba_mul) >> 64);
 
-	if (b > IOLAT_LBA_BUCKETS - 1)
-		b = IOLAT_LBA_BUCKETS - 1;
+	if (b >= IOLAT_LBA_BUCKETS - 1)
+		return IOLAT_LBA_BUCKETS - 1;
 	while (b < IOLAT_LBA_BUCKETS - 1 && sector >= d->lba_start[b + 1])
 		b++;
-	while (b && sector < d->lba_start[b])
-		b--;
 	return b;
 }
 
