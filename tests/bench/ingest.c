@@ -191,17 +191,17 @@ int main(int argc, char **argv)
 	int runs = 3, i;
 	struct iolat_record *msgs;
 
-	for (i = 1; i < argc; i += 2) {
+	for (i = 1; i < argc; i++) {
+		const char *val = i + 1 < argc ? argv[i + 1] : "0";
+
 		if (!strcmp(argv[i], "--plain"))
-			plain = 1, i--;
-		else if (i + 1 == argc)
-			break;
-		else if (!strcmp(argv[i], "--records"))
-			records = strtoull(argv[i + 1], NULL, 10);
-		else if (!strcmp(argv[i], "--runs"))
-			runs = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--min"))
-			min = strtod(argv[i + 1], NULL);
+			plain = 1;
+		else if (!strcmp(argv[i], "--records") && ++i)
+			records = strtoull(val, NULL, 10);
+		else if (!strcmp(argv[i], "--runs") && ++i)
+			runs = atoi(val);
+		else if (!strcmp(argv[i], "--min") && ++i)
+			min = strtod(val, NULL);
 	}
 	msgs = malloc(sizeof(*msgs) * PER_MSG * NR_MSGS);
 	if (!msgs)

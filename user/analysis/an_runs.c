@@ -24,8 +24,9 @@
  * Q, G, D and C in order and C after D (D and C known: a request's, not
  * a bio's; its latency and D2C not 0, which a cgroup's group leaves out)
  * and nothing iolat_an_record() does besides the stages' histograms,
- * the cgroup's group and the device's tables.  Its fields past the block part are not read: in the
- * mapped rings of a block session they are the next slot's.
+ * the cgroup's group and the device's tables.  Its fields past the block
+ * part are not read: in the mapped rings of a block session they are
+ * the next slot's.
  */
 static bool run_plain(const struct iolat_record *r)
 {
@@ -68,7 +69,10 @@ static unsigned int run_scan(const struct iolat_an *an,
 		run->col[IOLAT_STAGE_Q2G][i] = r->g_ns - r->q_ns;
 		run->col[IOLAT_STAGE_D2C][i] = r->c_ns - r->d_ns;
 		run->col[IOLAT_STAGE_Q2C][i] = r->c_ns - r->q_ns;
-		/* as iolat_stages_ns() knows them */
+		/*
+		 * iolat_stages_ns()'s rules for I, written out: the call
+		 * tests run_plain()'s order again (16 instructions a record)
+		 */
 		if (r->i_ns >= r->g_ns)
 			run->col[IOLAT_STAGE_G2I][ng++] = r->i_ns - r->g_ns;
 		if (r->i_ns && r->d_ns >= r->i_ns)
@@ -100,12 +104,12 @@ static unsigned int run_scan(const struct iolat_an *an,
 static int run_take(struct iolat_an *an, unsigned int dev,
 		    const unsigned char *p, unsigned int n, size_t stride)
 {
-	const struct iolat_record *r0 = (const void *)p, *r;
+	const struct iolat_record *r0 = (const void *)p;
 	struct iolat_an_dev *d = &an->devs[dev];
 	struct iolat_an_group *g;
 	struct iolat_an_op *op;
 	struct an_run run;
-	unsigned int i, b, s;
+	unsigned int i, s;
 
 	if (n < AN_RUN_MIN)
 		return -(int)n;
@@ -113,15 +117,8 @@ static int run_take(struct iolat_an *an, unsigned int dev,
 	/* a short run costs more in columns than record by record */
 	if (n < AN_RUN_MIN)
 		return -(int)n;
-	for (i = 0; i < n; i++) {
-		r = (const void *)(p + i * stride);
-		d->size[iolat_size_bucket(r->bytes)]++;
-		b = iolat_qd_bucket(r->qd_issue);
-		d->qd[b]++;
-		d->ival_qd[b]++;
-		if (d->sectors && r->bytes)
-			d->lba[iolat_an_lba_bucket(d, r->sector)]++;
-	}
+	for (i = 0; i < n; i++)
+		iolat_an_dev_count(d, (const void *)(p + i * stride));
 	an->records += n;
 	if (!d->first_ns || run.first < d->first_ns)
 		d->first_ns = run.first;
@@ -168,9 +165,8 @@ static int run_take(struct iolat_an *an, unsigned int dev,
  *
  * As @n calls of iolat_an_record(), in runs (run_take()) where nothing
  * but the stages' histograms, the cgroup's group and the device's tables
- * is needed: a block
- * session's records taken in place from its rings.  The others are
- * copied, the fields past @size zero.
+ * is needed: a block session's records taken in place from its rings.
+ * The others are copied, the fields past @size zero.
  */
 void iolat_an_records(struct iolat_an *an, unsigned int dev, const void *base,
 		      unsigned int n, size_t stride, size_t size)
@@ -200,11 +196,7 @@ void iolat_an_records(struct iolat_an *an, unsigned int dev, const void *base,
 			zeroed = true;
 		}
 		for (k = k ? -k : 1; k; k--, n--, p += stride) {
-			/* a block session's size inline, not libc's call */
-			if (size == IOLAT_RECORD_BLOCK_SIZE)
-				memcpy(&rec, p, IOLAT_RECORD_BLOCK_SIZE);
-			else
-				memcpy(&rec, p, size);
+			iolat_record_copy(&rec, p, size);
 			iolat_an_record(an, dev, &rec);
 		}
 	}

@@ -455,16 +455,7 @@ void iolat_an_record(struct iolat_an *an, unsigned int dev,
 			an->late++;
 		op_add(an, &d->run[op], r, &t);
 	}
-	d->size[iolat_size_bucket(r->bytes)]++;
-	/* a bio-based device's I/O is at the device from its queue on */
-	if (r->d_ns || (r->flags & IOLAT_F_BIO)) {
-		unsigned int b = iolat_qd_bucket(r->qd_issue);
-
-		d->qd[b]++;
-		d->ival_qd[b]++;
-	}
-	if (d->sectors && r->bytes)
-		d->lba[iolat_an_lba_bucket(d, r->sector)]++;
+	iolat_an_dev_count(d, r);
 	/* its latency: Q2C where Q was seen, as iolat_latency_ns() says */
 	lat = t.known & (1U << IOLAT_STAGE_Q2C) ? t.ns[IOLAT_STAGE_Q2C] :
 						  iolat_record_latency(r);

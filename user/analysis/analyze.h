@@ -332,6 +332,22 @@ static inline unsigned int iolat_an_lba_bucket(const struct iolat_an_dev *d,
 	return b;
 }
 
+/* A record into its device's tables: size, queue depth, offset. */
+static inline void iolat_an_dev_count(struct iolat_an_dev *d,
+				      const struct iolat_record *r)
+{
+	d->size[iolat_size_bucket(r->bytes)]++;
+	/* a bio-based device's I/O is at the device from its queue on */
+	if (r->d_ns || (r->flags & IOLAT_F_BIO)) {
+		unsigned int b = iolat_qd_bucket(r->qd_issue);
+
+		d->qd[b]++;
+		d->ival_qd[b]++;
+	}
+	if (d->sectors && r->bytes)
+		d->lba[iolat_an_lba_bucket(d, r->sector)]++;
+}
+
 /* Same name: the same bytes (the usual case, two loads), or same string. */
 static inline bool iolat_an_comm_eq(const char *a, const char *b)
 {

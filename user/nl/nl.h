@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/iolat.h>
 #include "../../lib/hist.h"
 #include "../../lib/record.h"
@@ -231,6 +232,20 @@ struct iolat_decoder {
 };
 void iolat_decode(void *dec, const void *buf, uint32_t len,
 		  uint32_t rec_size);
+
+/*
+ * A record of @size bytes at @p into *@rec, whose fields past them the
+ * caller keeps zero; a block session's size, the usual one, as a
+ * constant: a few moves inline, not libc's call.
+ */
+static inline void iolat_record_copy(struct iolat_record *rec, const void *p,
+				     size_t size)
+{
+	if (size == IOLAT_RECORD_BLOCK_SIZE)
+		memcpy(rec, p, IOLAT_RECORD_BLOCK_SIZE);
+	else
+		memcpy(rec, p, size);
+}
 void iolat_decode_event(void *dec, uint64_t ns, uint32_t kind,
 			const char *module);
 

@@ -197,6 +197,18 @@ int iolat_rings_more(struct iolat_rings *rs)
 	return n < 0 ? n : 0;
 }
 
+/* @v's slot of position @pos if its record is whole, else NULL. */
+static const unsigned char *slot_whole(const struct iolat_ring_view *v,
+				       uint64_t pos)
+{
+	const unsigned char *slot = v->slots + (pos & v->mask) * v->stride;
+
+	/* pairs with the probe's release: the record is whole */
+	if (__atomic_load_n((const uint64_t *)slot, __ATOMIC_ACQUIRE) != pos + 1)
+		return NULL;
+	return slot;
+}
+
 /*
  * The records published in @v's ring from @pos on, to @dec->records in
  * runs of slots in place (to the ring's end at most).  Return: the
@@ -209,24 +221,32 @@ static uint64_t drain_runs(const struct iolat_ring_view *v, uint64_t pos,
 
 	for (;;) {
 		from = pos;
-		for (;;) {
-			const unsigned char *slot = v->slots +
-						    (pos & v->mask) * v->stride;
-
-			/* pairs with the probe's release: the record is whole */
-			if (__atomic_load_n((const uint64_t *)slot,
-					    __ATOMIC_ACQUIRE) != pos + 1)
-				break;
-			pos++;
-			if (!(pos & v->mask))
-				break;	/* the ring's end: a run of its own */
-		}
+		/* a run ends at the ring's end too */
+		while (slot_whole(v, pos) && (++pos & v->mask))
+			;
 		if (pos == from)
 			return pos;
 		dec->records(dec->arg, v->slots + (from & v->mask) * v->stride +
 				       sizeof(uint64_t),
 			     pos - from, v->stride, size);
 	}
+}
+
+/*
+ * The same to @dec->record, each copied into @rec (its fields past @size
+ * zero).  Return: the position after the last.
+ */
+static uint64_t drain_each(const struct iolat_ring_view *v, uint64_t pos,
+			   struct iolat_decoder *dec, uint32_t size,
+			   struct iolat_record *rec)
+{
+	const unsigned char *slot;
+
+	for (; (slot = slot_whole(v, pos)); pos++) {
+		iolat_record_copy(rec, slot + sizeof(uint64_t), size);
+		dec->record(dec->arg, rec);
+	}
+	return pos;
 }
 
 /*
@@ -247,29 +267,9 @@ uint64_t iolat_rings_drain(struct iolat_rings *rs, struct iolat_decoder *dec)
 		if (!v->map)
 			continue;
 		size = v->rec_size < sizeof(rec) ? v->rec_size : sizeof(rec);
-		first = pos = v->map->tail;
-		if (dec->records)
-			pos = drain_runs(v, pos, dec, size);
-		for (; !dec->records; pos++) {
-			const unsigned char *slot = v->slots +
-						    (pos & v->mask) * v->stride;
-
-			/* pairs with the probe's release: the record is whole */
-			if (__atomic_load_n((const uint64_t *)slot,
-					    __ATOMIC_ACQUIRE) != pos + 1)
-				break;
-			/*
-			 * The fields past @size stay zero from the memset.
-			 * A block session's size, the usual one, as a
-			 * constant: a few moves inline, not libc's call.
-			 */
-			if (size == IOLAT_RECORD_BLOCK_SIZE)
-				memcpy(&rec, slot + sizeof(uint64_t),
-				       IOLAT_RECORD_BLOCK_SIZE);
-			else
-				memcpy(&rec, slot + sizeof(uint64_t), size);
-			dec->record(dec->arg, &rec);
-		}
+		first = v->map->tail;
+		pos = dec->records ? drain_runs(v, first, dec, size) :
+				     drain_each(v, first, dec, size, &rec);
 		if (pos != first)
 			/* the slots are free once their records are taken */
 			__atomic_store_n(&v->map->tail, pos, __ATOMIC_RELEASE);

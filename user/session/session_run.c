@@ -142,11 +142,7 @@ void iolat_session_take(void *arg, const void *base, uint32_t n,
 				memset(&rec, 0, sizeof(rec));
 			zeroed = true;
 			for (n -= k; k; k--, p += stride) {
-				/* a block session's size inline */
-				if (size == IOLAT_RECORD_BLOCK_SIZE)
-					memcpy(&rec, p, IOLAT_RECORD_BLOCK_SIZE);
-				else
-					memcpy(&rec, p, size);
+				iolat_record_copy(&rec, p, size);
 				s->record(s->arg, d, &rec);
 			}
 			continue;
